@@ -1,0 +1,292 @@
+package dev.setree;
+
+import dev.setree.core.Embedder;
+import dev.setree.core.Summarizer;
+import dev.setree.core.TokenCounter;
+
+/**
+ * The immutable settings of a knowledge base: calibration of the walk, budgets, build shape, and the
+ * components (embedder, token counter, summariser) when a host supplies its own. Every value is checked
+ * when the config is built; a bad one fails naming the key and the value. See docs/config.md.
+ *
+ * <p>Create with {@link #builder()}; {@link #defaults()} is the embedded default (MiniLM, extractive
+ * summaries, no network).
+ */
+public final class SETreeConfig {
+  private final double beta;
+  private final double tau;
+  private final double epsilon;
+  private final int faithfulnessThreshold;
+  private final int defaultBudget;
+  private final int maxConcurrency;
+  private final int contextWindow;
+  private final double overviewShare;
+  private final int targetArity;
+  private final int knnK;
+  private final int topSummaryTokens;
+  private final int summaryTokens;
+  private final Embedder embedder;
+  private final TokenCounter tokenCounter;
+  private final Summarizer summarizer;
+
+  private SETreeConfig(Builder b) {
+    this.beta = finite("calibration.beta", b.beta, 0, Double.MAX_VALUE);
+    this.tau = finite("calibration.tau", b.tau, 0, Double.MAX_VALUE);
+    this.epsilon = finite("calibration.epsilon", b.epsilon, 0, Double.MAX_VALUE);
+    this.faithfulnessThreshold = range("calibration.faithfulness_threshold", b.faithfulnessThreshold, -100, 100);
+    this.defaultBudget = range("default_budget", b.defaultBudget, 1, Integer.MAX_VALUE);
+    this.maxConcurrency = range("max_concurrency", b.maxConcurrency, 0, 1024);
+    this.contextWindow = range("context_window", b.contextWindow, 1, Integer.MAX_VALUE);
+    this.overviewShare = finite("overview_share", b.overviewShare, 0, 1);
+    this.targetArity = range("target_arity", b.targetArity, 2, 1000);
+    this.knnK = range("knn_k", b.knnK, 1, 1000);
+    this.topSummaryTokens = range("top_summary_tokens", b.topSummaryTokens, 1, 100_000);
+    this.summaryTokens = range("summary_tokens", b.summaryTokens, 1, 100_000);
+    this.embedder = b.embedder;
+    this.tokenCounter = b.tokenCounter;
+    this.summarizer = b.summarizer;
+  }
+
+  private static double finite(String key, double v, double min, double max) {
+    if (!Double.isFinite(v)) {
+      throw new IllegalArgumentException(key + " must be a finite number, got " + v);
+    }
+    if (v < min || v > max) {
+      throw new IllegalArgumentException(key + " must be in [" + min + ", " + max + "], got " + v);
+    }
+    return v;
+  }
+
+  private static int range(String key, int v, int min, int max) {
+    if (v < min || v > max) {
+      throw new IllegalArgumentException(key + " must be in [" + min + ", " + max + "], got " + v);
+    }
+    return v;
+  }
+
+  /** The embedded default configuration. */
+  public static SETreeConfig defaults() {
+    return builder().build();
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from this configuration. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.beta = beta;
+    b.tau = tau;
+    b.epsilon = epsilon;
+    b.faithfulnessThreshold = faithfulnessThreshold;
+    b.defaultBudget = defaultBudget;
+    b.maxConcurrency = maxConcurrency;
+    b.contextWindow = contextWindow;
+    b.overviewShare = overviewShare;
+    b.targetArity = targetArity;
+    b.knnK = knnK;
+    b.topSummaryTokens = topSummaryTokens;
+    b.summaryTokens = summaryTokens;
+    b.embedder = embedder;
+    b.tokenCounter = tokenCounter;
+    b.summarizer = summarizer;
+    return b;
+  }
+
+  /** Weight of the parent's directional fidelity loss in the capability score (default 0). */
+  public double beta() {
+    return beta;
+  }
+
+  /** Weight of the lexical (BM25) term in leaf relevance: {@code cos + tau * bm25 / max bm25} (default 0.3). */
+  public double tau() {
+    return tau;
+  }
+
+  /** Absolute per-child fidelity floor of the capability score (default 0). */
+  public double epsilon() {
+    return epsilon;
+  }
+
+  /** Faithfulness below which maintenance re-summarises a node, in [-100, 100] (default 60). */
+  public int faithfulnessThreshold() {
+    return faithfulnessThreshold;
+  }
+
+  /** Budget of {@link SETree#retrieve(String)} (default 4096 tokens). */
+  public int defaultBudget() {
+    return defaultBudget;
+  }
+
+  /** Summariser calls in flight at once; 0 = number of processors (default 0). */
+  public int maxConcurrency() {
+    return maxConcurrency;
+  }
+
+  /** Context window of the Target LLM in tokens (default 8192). */
+  public int contextWindow() {
+    return contextWindow;
+  }
+
+  /** Share of a budget the overview's summaries may take, in [0, 1] (default 0.15). */
+  public double overviewShare() {
+    return overviewShare;
+  }
+
+  /** Mean community size the Leiden resolution search aims at (default 8). */
+  public int targetArity() {
+    return targetArity;
+  }
+
+  /** Neighbours per member in the kNN graphs (default 10). */
+  public int knnK() {
+    return knnK;
+  }
+
+  /** Summary cap, in tokens, of the root and its children (default 12). */
+  public int topSummaryTokens() {
+    return topSummaryTokens;
+  }
+
+  /** Summary cap, in tokens, of deeper nodes (default 24). */
+  public int summaryTokens() {
+    return summaryTokens;
+  }
+
+  /** The host's embedder, or null for the bundled MiniLM. */
+  public Embedder embedder() {
+    return embedder;
+  }
+
+  /** The host's token counter, or null for MiniLM's WordPiece counter. */
+  public TokenCounter tokenCounter() {
+    return tokenCounter;
+  }
+
+  /** The host's summariser, or null for the extractive default. */
+  public Summarizer summarizer() {
+    return summarizer;
+  }
+
+  /** Builds {@link SETreeConfig}s; every setter returns the builder. Not thread-safe. */
+  public static final class Builder {
+    private double beta = 0.0;
+    private double tau = 0.3;
+    private double epsilon = 0.0;
+    private int faithfulnessThreshold = 60;
+    private int defaultBudget = 4096;
+    private int maxConcurrency = 0;
+    private int contextWindow = 8192;
+    private double overviewShare = 0.15;
+    private int targetArity = 8;
+    private int knnK = 10;
+    private int topSummaryTokens = 12;
+    private int summaryTokens = 24;
+    private Embedder embedder;
+    private TokenCounter tokenCounter;
+    private Summarizer summarizer;
+
+    private Builder() {}
+
+    /** See {@link SETreeConfig#beta()}. */
+    public Builder beta(double v) {
+      beta = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#tau()}. */
+    public Builder tau(double v) {
+      tau = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#epsilon()}. */
+    public Builder epsilon(double v) {
+      epsilon = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#faithfulnessThreshold()}. */
+    public Builder faithfulnessThreshold(int v) {
+      faithfulnessThreshold = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#defaultBudget()}. */
+    public Builder defaultBudget(int v) {
+      defaultBudget = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#maxConcurrency()}. */
+    public Builder maxConcurrency(int v) {
+      maxConcurrency = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#contextWindow()}. */
+    public Builder contextWindow(int v) {
+      contextWindow = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#overviewShare()}. */
+    public Builder overviewShare(double v) {
+      overviewShare = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#targetArity()}. */
+    public Builder targetArity(int v) {
+      targetArity = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#knnK()}. */
+    public Builder knnK(int v) {
+      knnK = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#topSummaryTokens()}. */
+    public Builder topSummaryTokens(int v) {
+      topSummaryTokens = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#summaryTokens()}. */
+    public Builder summaryTokens(int v) {
+      summaryTokens = v;
+      return this;
+    }
+
+    /** Uses the host's embedder (not closed by SETree); null for the bundled MiniLM. */
+    public Builder embedder(Embedder e) {
+      embedder = e;
+      return this;
+    }
+
+    /** Uses the host's token counter; null for MiniLM's WordPiece counter. */
+    public Builder tokenCounter(TokenCounter c) {
+      tokenCounter = c;
+      return this;
+    }
+
+    /** Uses the host's summariser; null for the extractive default. */
+    public Builder summarizer(Summarizer s) {
+      summarizer = s;
+      return this;
+    }
+
+    /**
+     * Checks every value and builds the config.
+     *
+     * @throws IllegalArgumentException naming the first bad key and its value
+     */
+    public SETreeConfig build() {
+      return new SETreeConfig(this);
+    }
+  }
+}
