@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       RetrieveCommand.class,
       StatsCommand.class,
       EvalCommand.class,
+      BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

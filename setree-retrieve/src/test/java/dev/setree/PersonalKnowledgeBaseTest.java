@@ -1,0 +1,101 @@
+package dev.setree;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.core.Fact;
+import dev.setree.core.Tree;
+import dev.setree.maintain.BuildProgress;
+import dev.setree.testing.Corpora;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * End to end on the real parts: the bundled MiniLM model, a real SQLite file, real Leiden; 240 facts over
+ * six topics.
+ */
+class PersonalKnowledgeBaseTest {
+  static Path dir;
+  static SETree kb;
+  static Map<String, String> topicOf = new HashMap<>();
+  static Map<String, String> textOf = new HashMap<>();
+
+  @BeforeAll
+  static void build() throws Exception {
+    dir = Files.createTempDirectory("setree-personal-");
+    kb = SETree.open(dir.resolve("kb.db"));
+    for (Corpora.TopicFact tf : Corpora.personalFacts()) {
+      topicOf.put(tf.fact().id(), tf.topic());
+      textOf.put(tf.fact().id(), tf.fact().text());
+    }
+    List<Fact> facts = Corpora.personal();
+    kb.build(facts, BuildProgress.NONE);
+  }
+
+  @AfterAll
+  static void close() throws Exception {
+    kb.close();
+    try (var s = Files.list(dir)) {
+      for (Path p : s.toList()) {
+        Files.delete(p);
+      }
+    }
+    Files.delete(dir);
+  }
+
+  /** Each niche question gets its fact verbatim within a budget of 256 tokens. */
+  @Test
+  void nicheQuestionReturnsItsFactVerbatimAt256() {
+    int hits = 0;
+    StringBuilder misses = new StringBuilder();
+    for (Corpora.Query q : Corpora.personalQueries()) {
+      Context c = kb.retrieve(q.prompt(), 256);
+      assertTrue(c.tokensUsed() <= 256);
+      assertTrue(c.complete(), "the cover still spans the whole knowledge base");
+      String gold = textOf.get(q.gold().get(0));
+      if (c.text().contains(gold)) {
+        hits++;
+      } else {
+        misses.append(q.id()).append(' ');
+      }
+    }
+    assertEquals(Corpora.personalQueries().size(), hits, "missed: " + misses);
+  }
+
+  /** A broad prompt at 512 covers every topic through summaries, not just a handful of leaves. */
+  @Test
+  void broadPromptCoversEveryTopicWithSummaries() {
+    Context c = kb.retrieve("What do you know about me?", 512);
+    assertTrue(c.complete());
+    Tree t = kb.tree();
+    Set<String> topicsUnderSummaries = new HashSet<>();
+    int summaries = 0;
+    for (Context.Item it : c.items()) {
+      if (!it.isLeaf() && t.indexOf(it.nodeId()) != t.root()) {
+        summaries++;
+        for (String leaf : it.leafIds()) {
+          topicsUnderSummaries.add(topicOf.get(leaf));
+        }
+      }
+    }
+    assertTrue(summaries >= 3, "top-level summaries shown: " + summaries + "\n" + c.text());
+    assertEquals(Set.of("cooking", "hiking", "programming", "music", "family", "health"), topicsUnderSummaries,
+        c.text());
+  }
+
+  /** The token counter is MiniLM's WordPiece counter, and the rendered text fits in it. */
+  @Test
+  void budgetsAreCountedInWordPieces() {
+    Context c = kb.retrieve("Which trails has the user hiked?", 300);
+    assertEquals(kb.tokenCounter().count(c.text()), c.tokensUsed());
+    assertTrue(c.tokensUsed() <= 300);
+  }
+}

@@ -1,0 +1,130 @@
+package dev.setree.store;
+
+import dev.setree.core.HierarchyState;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Writes a {@link HierarchyState} to the {@code hierarchy_levels} table and reads it back. Array
+ * components may be null (stored as SQL NULL) except the member ids; non-null ones must have the
+ * lengths documented on {@link HierarchyState.Level}.
+ */
+final class LevelTable {
+  private static final String INSERT = "INSERT INTO hierarchy_levels (level, member_count, member_ids,"
+      + " centroids, parent_ids, assignment, knn_offsets, knn_neighbors, knn_weights)"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+  private static final String SELECT = "SELECT level, member_count, member_ids, centroids, parent_ids,"
+      + " assignment, knn_offsets, knn_neighbors, knn_weights FROM hierarchy_levels ORDER BY level";
+
+  private LevelTable() {}
+
+  /**
+   * Describes the first inconsistency of a level with the store's dimension, or returns null.
+   */
+  static String problem(HierarchyState.Level l, int dim) {
+    if (l == null) {
+      return "is null";
+    }
+    if (l.memberIds() == null) {
+      return "has no member ids";
+    }
+    int m = l.memberIds().length;
+    if (l.centroids() != null && l.centroids().length != (long) m * dim) {
+      return "has " + l.centroids().length + " centroid components, expected " + m + " members x " + dim;
+    }
+    if (l.parentIds() != null && l.parentIds().length != m) {
+      return "has " + l.parentIds().length + " parent ids for " + m + " members";
+    }
+    if (l.assignment() != null && l.assignment().length != m) {
+      return "has " + l.assignment().length + " assignments for " + m + " members";
+    }
+    if (l.knnOffsets() != null && l.knnOffsets().length != m + 1 && !(m == 0 && l.knnOffsets().length == 0)) {
+      return "has " + l.knnOffsets().length + " kNN offsets for " + m + " members (expected " + (m + 1) + ")";
+    }
+    if (l.knnNeighbors() != null && l.knnWeights() != null
+        && l.knnNeighbors().length != l.knnWeights().length) {
+      return "has " + l.knnNeighbors().length + " kNN neighbours but " + l.knnWeights().length + " weights";
+    }
+    return null;
+  }
+
+  /** Inserts every level; the table must be empty and a transaction open. */
+  static void write(Connection c, HierarchyState hierarchy) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      int level = 0;
+      for (HierarchyState.Level l : hierarchy.levels()) {
+        ps.setInt(1, level++);
+        ps.setInt(2, l.size());
+        ps.setBytes(3, Blobs.strings(l.memberIds()));
+        setBlob(ps, 4, l.centroids() == null ? null : Blobs.floats(l.centroids()));
+        setBlob(ps, 5, l.parentIds() == null ? null : Blobs.strings(l.parentIds()));
+        setBlob(ps, 6, l.assignment() == null ? null : Blobs.ints(l.assignment()));
+        setBlob(ps, 7, l.knnOffsets() == null ? null : Blobs.ints(l.knnOffsets()));
+        setBlob(ps, 8, l.knnNeighbors() == null ? null : Blobs.ints(l.knnNeighbors()));
+        setBlob(ps, 9, l.knnWeights() == null ? null : Blobs.floats(l.knnWeights()));
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  private static void setBlob(PreparedStatement ps, int i, byte[] blob) throws SQLException {
+    if (blob == null) {
+      ps.setNull(i, Types.BLOB);
+    } else {
+      ps.setBytes(i, blob);
+    }
+  }
+
+  /** Reads every level, level 0 first. */
+  static HierarchyState read(Connection c, int dim, Path file) throws SQLException {
+    List<HierarchyState.Level> levels = new ArrayList<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SELECT)) {
+      while (rs.next()) {
+        int level = rs.getInt(1);
+        if (level != levels.size()) {
+          throw bad(file, level, "is out of sequence (expected level " + levels.size() + ")");
+        }
+        int m = rs.getInt(2);
+        HierarchyState.Level l = new HierarchyState.Level(
+            decode(file, level, "member_ids", rs.getBytes(3), b -> Blobs.toStrings(b, m)),
+            decode(file, level, "centroids", rs.getBytes(4), Blobs::toFloats),
+            decode(file, level, "parent_ids", rs.getBytes(5), b -> Blobs.toStrings(b, m)),
+            decode(file, level, "assignment", rs.getBytes(6), Blobs::toInts),
+            decode(file, level, "knn_offsets", rs.getBytes(7), Blobs::toInts),
+            decode(file, level, "knn_neighbors", rs.getBytes(8), Blobs::toInts),
+            decode(file, level, "knn_weights", rs.getBytes(9), Blobs::toFloats));
+        String problem = problem(l, dim);
+        if (problem != null) {
+          throw bad(file, level, problem);
+        }
+        levels.add(l);
+      }
+    }
+    return levels.isEmpty() ? HierarchyState.empty() : new HierarchyState(List.copyOf(levels));
+  }
+
+  private static <T> T decode(Path file, int level, String column, byte[] blob, Function<byte[], T> decoder) {
+    if (blob == null) {
+      return null;
+    }
+    try {
+      return decoder.apply(blob);
+    } catch (IllegalArgumentException e) {
+      throw bad(file, level, "column " + column + " " + e.getMessage());
+    }
+  }
+
+  private static StoreFormatException bad(Path file, int level, String problem) {
+    return new StoreFormatException(file + " is corrupt: hierarchy level " + level + " " + problem);
+  }
+}

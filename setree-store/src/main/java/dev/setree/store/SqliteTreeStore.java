@@ -1,0 +1,681 @@
+package dev.setree.store;
+
+import dev.setree.core.HierarchyState;
+import dev.setree.core.Tree;
+import dev.setree.core.TreeStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * Stores one SETree knowledge base (tree, hierarchy oracle and pending mutations) in a single SQLite file;
+ * the format is specified in {@code docs/store-format.md}.
+ *
+ * <p>{@link #open} creates a new knowledge base or opens an existing one built with the same embedder
+ * (model id and dimension); {@link #openReadOnly} opens an existing one for reading only and never
+ * writes to it. Before SQLite writes anything, opening checks that the file is a SQLite database, that
+ * it is a SETree knowledge base of a supported format version, that it was built with the requested
+ * embedder and that it passes {@code PRAGMA quick_check}; a refused file is left untouched and a
+ * {@link StoreFormatException} names the problem.
+ *
+ * <p>While open for writing, the database runs in WAL mode with {@code synchronous=FULL}, so every
+ * committed save or mutation survives a power loss; {@link #close} checkpoints and returns the file to
+ * rollback-journal mode, so a closed knowledge base is one self-contained file. Saves are single
+ * transactions: a crash or failure at any point leaves the previous state.
+ *
+ * <p>Thread-safe. Writes are serialised on one connection; reads go through a second, read-only
+ * connection and so proceed while a save is in progress, each seeing either the state before or the
+ * state after it. Each of {@link #loadTree}, {@link #loadHierarchy} and {@link #pendingMutations} reads
+ * one consistent snapshot; two calls may straddle a concurrent save.
+ */
+public final class SqliteTreeStore implements TreeStore {
+  private static final int BUSY_TIMEOUT_MS = 5000;
+
+  private final Path path;
+  private final String modelId;
+  private final int dimension;
+  /** The read-write connection, or null for a read-only store. Guarded by {@link #writeLock}. */
+  private final Connection writer;
+  /** A read-only connection. Guarded by {@link #readLock}. */
+  private final Connection reader;
+  private final ReentrantLock writeLock = new ReentrantLock();
+  private final ReentrantLock readLock = new ReentrantLock();
+  private volatile boolean closed;
+
+  /** Test hook: runs inside a save after the nodes are written and before the levels are. */
+  volatile Runnable afterNodesWrittenHook;
+
+  private SqliteTreeStore(Path path, String modelId, int dimension, Connection writer, Connection reader) {
+    this.path = path;
+    this.modelId = modelId;
+    this.dimension = dimension;
+    this.writer = writer;
+    this.reader = reader;
+  }
+
+  /**
+   * Opens the knowledge base at {@code file} for reading and writing, creating it (and missing parent
+   * directories) when the file does not exist or is empty.
+   *
+   * @param file the database file
+   * @param modelId id of the embedder whose vectors the knowledge base holds
+   * @param dimension that embedder's dimension
+   * @return the open store
+   * @throws StoreFormatException when the file exists but is refused; it is then left untouched
+   * @throws StoreException when the file cannot be read, created or opened
+   */
+  public static SqliteTreeStore open(Path file, String modelId, int dimension) {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(modelId, "modelId");
+    if (modelId.isBlank()) {
+      throw new IllegalArgumentException("the embedder model id must not be blank");
+    }
+    if (dimension <= 0) {
+      throw new IllegalArgumentException("the embedding dimension must be positive, not " + dimension);
+    }
+    Path path = file.toAbsolutePath().normalize();
+    // Two attempts: another process may turn a missing or blank file into a database between our look
+    // and our create; the second look then checks what it made.
+    for (int attempt = 0; attempt < 2; attempt++) {
+      FileHeader header = FileHeader.read(path);
+      if (!header.isFresh()) {
+        header.check(path, hasRecoveryLog(path));
+        Meta meta = inspectForWriting(path);
+        if (meta != null) {
+          meta.requireEmbedder(path, modelId, dimension);
+          return connect(path, meta);
+        }
+      }
+      SqliteTreeStore created = create(path, modelId, dimension);
+      if (created != null) {
+        return created;
+      }
+    }
+    throw new StoreException("cannot create " + path + ": another process keeps changing it");
+  }
+
+  /**
+   * Opens an existing knowledge base for reading only; nothing is ever written to the file. Model id and
+   * dimension are those the knowledge base was built with. Write methods throw
+   * {@link IllegalStateException}.
+   *
+   * @param file the database file, which must exist
+   * @return the open store
+   * @throws StoreFormatException when the file is refused
+   * @throws StoreException when the file does not exist or cannot be opened
+   */
+  public static SqliteTreeStore openReadOnly(Path file) {
+    Objects.requireNonNull(file, "file");
+    Path path = file.toAbsolutePath().normalize();
+    FileHeader header = FileHeader.read(path);
+    if (header.kind == FileHeader.Kind.MISSING) {
+      throw new StoreException(path + " does not exist");
+    }
+    if (header.kind == FileHeader.Kind.EMPTY) {
+      throw new StoreFormatException(path + " is an empty file, not a SETree knowledge base");
+    }
+    header.check(path, hasRecoveryLog(path));
+    Connection c = null;
+    try {
+      c = connection(path, Mode.READ_ONLY);
+      Meta meta = inspect(path, c);
+      if (meta == null) {
+        throw new StoreFormatException(path + " is an empty SQLite database, not a SETree knowledge base");
+      }
+      SqliteTreeStore store = new SqliteTreeStore(path, meta.modelId, meta.dimension, null, c);
+      c = null;
+      return store;
+    } catch (SQLException e) {
+      throw failure(path, "open", e);
+    } finally {
+      closeQuietly(c);
+    }
+  }
+
+  /** The embedder model id the knowledge base was built with. */
+  public String modelId() {
+    ensureOpen();
+    return modelId;
+  }
+
+  /** The embedding dimension. */
+  public int dimension() {
+    ensureOpen();
+    return dimension;
+  }
+
+  /** The absolute path of the database file. */
+  public Path path() {
+    ensureOpen();
+    return path;
+  }
+
+  @Override
+  public Tree loadTree() {
+    return read("load the tree from", c -> NodeTable.read(c, dimension, path));
+  }
+
+  @Override
+  public HierarchyState loadHierarchy() {
+    return read("load the hierarchy from", c -> LevelTable.read(c, dimension, path));
+  }
+
+  @Override
+  public List<Mutation> pendingMutations() {
+    return read("read the pending mutations of", c -> {
+      List<Mutation> out = new ArrayList<>();
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery(
+              "SELECT seq, kind, leaf_id, text, time FROM pending_mutations ORDER BY seq")) {
+        while (rs.next()) {
+          out.add(new Mutation(rs.getLong(1), kind(rs.getString(2), rs.getLong(1)), rs.getString(3),
+              rs.getString(4), rs.getString(5)));
+        }
+      }
+      return List.copyOf(out);
+    });
+  }
+
+  private Mutation.Kind kind(String kind, long seq) {
+    if ("insert".equals(kind)) {
+      return Mutation.Kind.INSERT;
+    }
+    if ("delete".equals(kind)) {
+      return Mutation.Kind.DELETE;
+    }
+    throw new StoreFormatException(path + " is corrupt: pending mutation " + seq + " has kind '" + kind + "'");
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException when the tree's dimension is not the store's, or a hierarchy level's
+   *     arrays have inconsistent lengths; nothing is written then
+   * @throws StoreException when the save fails; the previous state is kept
+   */
+  @Override
+  public void saveTreeWithHierarchy(Tree tree, HierarchyState hierarchy, long appliedThroughSeq) {
+    Objects.requireNonNull(tree, "tree");
+    Objects.requireNonNull(hierarchy, "hierarchy");
+    Objects.requireNonNull(hierarchy.levels(), "hierarchy levels");
+    if (tree.dimension() != dimension) {
+      throw new IllegalArgumentException(
+          "the tree has dimension " + tree.dimension() + ", but " + path + " holds dimension " + dimension);
+    }
+    for (int i = 0; i < hierarchy.levels().size(); i++) {
+      String problem = LevelTable.problem(hierarchy.levels().get(i), dimension);
+      if (problem != null) {
+        throw new IllegalArgumentException("hierarchy level " + i + " " + problem);
+      }
+    }
+    if (appliedThroughSeq < 0) {
+      throw new IllegalArgumentException("appliedThroughSeq must not be negative: " + appliedThroughSeq);
+    }
+    write("save the tree to", c -> {
+      try (Statement st = c.createStatement()) {
+        st.executeUpdate("DELETE FROM nodes");
+        st.executeUpdate("DELETE FROM hierarchy_levels");
+      }
+      NodeTable.write(c, tree);
+      Runnable hook = afterNodesWrittenHook;
+      if (hook != null) {
+        hook.run();
+      }
+      LevelTable.write(c, hierarchy);
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM pending_mutations WHERE seq <= ?")) {
+        ps.setLong(1, appliedThroughSeq);
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The mutation's own {@code seq} is ignored. Sequence numbers increase and are never reused, even
+   * after the mutations holding them were applied and dropped.
+   *
+   * @throws IllegalArgumentException when kind or leaf id is missing, or an insert has no text
+   */
+  @Override
+  public long appendMutation(Mutation mutation) {
+    Objects.requireNonNull(mutation, "mutation");
+    Objects.requireNonNull(mutation.kind(), "mutation kind");
+    Objects.requireNonNull(mutation.leafId(), "mutation leaf id");
+    if (mutation.kind() == Mutation.Kind.INSERT && mutation.text() == null) {
+      throw new IllegalArgumentException("the insert of leaf " + mutation.leafId() + " has no text");
+    }
+    return write("append a mutation to", c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO pending_mutations (kind, leaf_id, text, time, created_at) VALUES (?, ?, ?, ?, ?)")) {
+        ps.setString(1, mutation.kind().name().toLowerCase(Locale.ROOT));
+        ps.setString(2, mutation.leafId());
+        ps.setString(3, mutation.text());
+        ps.setString(4, mutation.time());
+        ps.setString(5, Instant.now().toString());
+        ps.executeUpdate();
+      }
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT last_insert_rowid()")) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    });
+  }
+
+  /**
+   * Closes the store; idempotent. A read-write store checkpoints its write-ahead log and returns the file
+   * to rollback-journal mode, unless another connection still has the file open.
+   */
+  @Override
+  public void close() {
+    writeLock.lock();
+    readLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      SQLException failure = closeQuietly(reader);
+      if (writer != null) {
+        leaveWalMode();
+        SQLException e = closeQuietly(writer);
+        failure = failure == null ? e : failure;
+      }
+      if (failure != null) {
+        throw new StoreException("cannot close " + path + ": " + failure.getMessage(), failure);
+      }
+    } finally {
+      readLock.unlock();
+      writeLock.unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SqliteTreeStore[" + path + ", " + modelId + ", dim " + dimension
+        + (writer == null ? ", read-only" : "") + (closed ? ", closed" : "") + "]";
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Opening
+
+  /** How a connection opens the file. */
+  private enum Mode {
+    READ_ONLY,
+    READ_WRITE,
+    CREATE
+  }
+
+  private static Connection connection(Path path, Mode mode) throws SQLException {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setBusyTimeout(BUSY_TIMEOUT_MS);
+    if (mode == Mode.READ_ONLY) {
+      config.setReadOnly(true);
+    } else if (mode == Mode.READ_WRITE) {
+      config.resetOpenMode(SQLiteOpenMode.CREATE);
+    }
+    // A file: URI, so that '?' or '#' in the path cannot be taken for parameters.
+    return config.createConnection("jdbc:sqlite:" + path.toUri());
+  }
+
+  /** What {@code meta} says about a knowledge base. */
+  private record Meta(String modelId, int dimension) {
+    void requireEmbedder(Path path, String wantedModel, int wantedDimension) {
+      if (!modelId.equals(wantedModel)) {
+        throw new StoreFormatException(path + " was built with embedder model '" + modelId
+            + "', not with the requested model '" + wantedModel + "'; rebuild it or open it with '"
+            + modelId + "'");
+      }
+      if (dimension != wantedDimension) {
+        throw new StoreFormatException(path + " holds embeddings of dimension " + dimension
+            + ", not of the requested dimension " + wantedDimension);
+      }
+    }
+  }
+
+  /**
+   * Runs the checks that need SQLite on a read-only connection of its own. Only when SQLite reports that
+   * it cannot read the file without writing (a hot journal or a write-ahead log left by a crash must be
+   * recovered first) are they repeated on a read-write connection, which recovers the file.
+   */
+  private static Meta inspectForWriting(Path path) {
+    try {
+      return inspect(path, Mode.READ_ONLY);
+    } catch (StoreException e) {
+      if (e.getCause() instanceof SQLException sql && (sql.getErrorCode() & 0xff) == 8 /* SQLITE_READONLY */) {
+        return inspect(path, Mode.READ_WRITE);
+      }
+      throw e;
+    }
+  }
+
+  private static Meta inspect(Path path, Mode mode) {
+    try (Connection c = connection(path, mode)) {
+      return inspect(path, c);
+    } catch (SQLException e) {
+      throw failure(path, "open", e);
+    }
+  }
+
+  /**
+   * Checks an existing database; returns null for a blank SQLite database (no tables, no application id),
+   * which may become a knowledge base.
+   */
+  private static Meta inspect(Path path, Connection c) throws SQLException {
+    List<String> tables = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+      while (rs.next()) {
+        tables.add(rs.getString(1));
+      }
+    }
+    int applicationId = pragmaInt(c, "application_id");
+    if (applicationId != Schema.APPLICATION_ID) {
+      if (applicationId == 0 && tables.isEmpty()) {
+        return null;
+      }
+      throw new StoreFormatException(path + " is not a SETree knowledge base (a SQLite database"
+          + (applicationId == 0 ? "" : " with application_id 0x" + Integer.toHexString(applicationId))
+          + (tables.isEmpty() ? " without tables" : " holding tables " + String.join(", ", tables)) + ")");
+    }
+    int version = pragmaInt(c, "user_version");
+    FileHeader.checkVersion(path, version);
+    quickCheck(path, c);
+    for (String table : Schema.TABLES) {
+      if (!tables.contains(table)) {
+        throw new StoreFormatException(path + " is damaged: it has no table '" + table + "'");
+      }
+    }
+    Map<String, String> meta = new HashMap<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT key, value FROM meta")) {
+      while (rs.next()) {
+        meta.put(rs.getString(1), rs.getString(2));
+      }
+    }
+    String formatVersion = required(path, meta, Schema.META_FORMAT_VERSION);
+    if (!formatVersion.equals(Integer.toString(version))) {
+      throw new StoreFormatException(path + " is damaged: meta says format version " + formatVersion
+          + " but user_version says " + version);
+    }
+    String model = required(path, meta, Schema.META_MODEL_ID);
+    String dim = required(path, meta, Schema.META_DIMENSION);
+    try {
+      int d = Integer.parseInt(dim);
+      if (d <= 0) {
+        throw new NumberFormatException();
+      }
+      return new Meta(model, d);
+    } catch (NumberFormatException e) {
+      throw new StoreFormatException(path + " is damaged: meta holds the invalid dimension '" + dim + "'");
+    }
+  }
+
+  private static String required(Path path, Map<String, String> meta, String key) {
+    String value = meta.get(key);
+    if (value == null) {
+      throw new StoreFormatException(path + " is damaged: its meta table has no " + key);
+    }
+    return value;
+  }
+
+  private static void quickCheck(Path path, Connection c) throws SQLException {
+    List<String> problems = new ArrayList<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA quick_check(5)")) {
+      while (rs.next()) {
+        problems.add(rs.getString(1));
+      }
+    }
+    if (!problems.equals(List.of("ok"))) {
+      throw new StoreFormatException(path + " is corrupt: PRAGMA quick_check reports: "
+          + String.join("; ", problems));
+    }
+  }
+
+  private static int pragmaInt(Connection c, String pragma) throws SQLException {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA " + pragma)) {
+      return rs.next() ? rs.getInt(1) : 0;
+    }
+  }
+
+  /**
+   * Creates the schema in a missing, empty or blank file; returns null when another process turned it
+   * into a database with content first.
+   */
+  private static SqliteTreeStore create(Path path, String modelId, int dimension) {
+    try {
+      Path parent = path.getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+    } catch (IOException e) {
+      throw new StoreException("cannot create " + path + ": " + e, e);
+    }
+    Connection c = null;
+    try {
+      c = connection(path, Mode.CREATE);
+      exec(c, "BEGIN IMMEDIATE");
+      boolean blank;
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM sqlite_master")) {
+        rs.next();
+        blank = rs.getInt(1) == 0 && pragmaInt(c, "application_id") == 0;
+      }
+      if (!blank) {
+        exec(c, "ROLLBACK");
+        return null;
+      }
+      for (String ddl : Schema.DDL) {
+        exec(c, ddl);
+      }
+      exec(c, "PRAGMA application_id = " + Schema.APPLICATION_ID);
+      exec(c, "PRAGMA user_version = " + Schema.FORMAT_VERSION);
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO meta (key, value) VALUES (?, ?)")) {
+        String[][] rows = {
+          {Schema.META_FORMAT_VERSION, Integer.toString(Schema.FORMAT_VERSION)},
+          {Schema.META_MODEL_ID, modelId},
+          {Schema.META_DIMENSION, Integer.toString(dimension)},
+          {Schema.META_CREATED_AT, Instant.now().toString()},
+        };
+        for (String[] row : rows) {
+          ps.setString(1, row[0]);
+          ps.setString(2, row[1]);
+          ps.executeUpdate();
+        }
+      }
+      exec(c, "COMMIT");
+      SqliteTreeStore store = finishOpen(path, modelId, dimension, c);
+      c = null;
+      return store;
+    } catch (SQLException e) {
+      throw failure(path, "create", e);
+    } finally {
+      closeQuietly(c);
+    }
+  }
+
+  private static SqliteTreeStore connect(Path path, Meta meta) {
+    Connection c = null;
+    try {
+      c = connection(path, Mode.READ_WRITE);
+      SqliteTreeStore store = finishOpen(path, meta.modelId, meta.dimension, c);
+      c = null;
+      return store;
+    } catch (SQLException e) {
+      throw failure(path, "open", e);
+    } finally {
+      closeQuietly(c);
+    }
+  }
+
+  /** Configures the checked writer connection and opens the reader; closes the writer on failure. */
+  private static SqliteTreeStore finishOpen(Path path, String modelId, int dimension, Connection writer)
+      throws SQLException {
+    try (Statement st = writer.createStatement()) {
+      try (ResultSet rs = st.executeQuery("PRAGMA journal_mode = WAL")) {
+        String mode = rs.next() ? rs.getString(1) : null;
+        if (!"wal".equalsIgnoreCase(mode)) {
+          throw new StoreException("cannot open " + path + " in WAL mode (journal mode is " + mode + ")");
+        }
+      }
+      st.execute("PRAGMA synchronous = FULL");
+      st.execute("PRAGMA foreign_keys = OFF");
+    }
+    Connection reader = connection(path, Mode.READ_ONLY);
+    return new SqliteTreeStore(path, modelId, dimension, writer, reader);
+  }
+
+  /** Whether a non-empty write-ahead log or rollback journal, which SQLite will recover, lies next to the file. */
+  private static boolean hasRecoveryLog(Path path) {
+    for (String suffix : List.of("-wal", "-journal")) {
+      try {
+        Path log = sibling(path, suffix);
+        if (Files.exists(log) && Files.size(log) > 0) {
+          return true;
+        }
+      } catch (IOException e) {
+        return true; // cannot tell: leave the decision to SQLite's own checks
+      }
+    }
+    return false;
+  }
+
+  private static Path sibling(Path path, String suffix) {
+    return path.resolveSibling(path.getFileName() + suffix);
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Reading and writing
+
+  /** A unit of work on a connection. */
+  @FunctionalInterface
+  private interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  /** Runs {@code work} in a read transaction on the reader connection. */
+  private <T> T read(String what, Work<T> work) {
+    readLock.lock();
+    try {
+      ensureOpen();
+      return transaction(reader, "BEGIN", what, work);
+    } finally {
+      readLock.unlock();
+    }
+  }
+
+  /** Runs {@code work} in a write transaction on the writer connection. */
+  private <T> T write(String what, Work<T> work) {
+    writeLock.lock();
+    try {
+      ensureOpen();
+      if (writer == null) {
+        throw new IllegalStateException(path + " is open read-only");
+      }
+      return transaction(writer, "BEGIN IMMEDIATE", what, work);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private <T> T transaction(Connection c, String begin, String what, Work<T> work) {
+    try {
+      exec(c, begin);
+    } catch (SQLException e) {
+      throw failure(path, what, e);
+    }
+    try {
+      T result = work.run(c);
+      exec(c, "COMMIT");
+      return result;
+    } catch (StoreException e) {
+      rollbackQuietly(c, e);
+      throw e;
+    } catch (SQLException | RuntimeException e) {
+      rollbackQuietly(c, e);
+      throw failure(path, what, e);
+    } catch (Error e) {
+      rollbackQuietly(c, e);
+      throw e;
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("store is closed");
+    }
+  }
+
+  /**
+   * Returns the file to rollback-journal mode; skipped when another connection has it open. The
+   * checkpoint first makes the writer open the WAL itself: without it, a writer that never touched the
+   * WAL switches the mode but leaves the -wal and -shm files the reader created behind.
+   */
+  private void leaveWalMode() {
+    try (Statement st = writer.createStatement()) {
+      st.execute("PRAGMA busy_timeout = 0");
+      st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+      st.execute("PRAGMA journal_mode = DELETE");
+    } catch (SQLException e) {
+      // Another connection (possibly in another process) still uses the WAL; the file stays in WAL
+      // mode, which is equally valid, and the last connection to close checkpoints it.
+    }
+  }
+
+  private static void exec(Connection c, String sql) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  private static void rollbackQuietly(Connection c, Throwable primary) {
+    try {
+      exec(c, "ROLLBACK");
+    } catch (SQLException e) {
+      // The transaction may already be rolled back by SQLite (e.g. after an I/O error).
+      if (!String.valueOf(e.getMessage()).contains("no transaction is active")) {
+        primary.addSuppressed(e);
+      }
+    }
+  }
+
+  private static SQLException closeQuietly(Connection c) {
+    if (c == null) {
+      return null;
+    }
+    try {
+      c.close();
+      return null;
+    } catch (SQLException e) {
+      return e;
+    }
+  }
+
+  /** Maps a failure to a {@link StoreFormatException} when SQLite found corruption, else a {@link StoreException}. */
+  private static StoreException failure(Path path, String what, Exception e) {
+    if (e instanceof SQLException sql) {
+      int primary = sql.getErrorCode() & 0xff;
+      if (primary == 11 /* SQLITE_CORRUPT */) {
+        return new StoreFormatException(path + " is corrupt: " + sql.getMessage(), sql);
+      }
+      if (primary == 26 /* SQLITE_NOTADB */) {
+        return new StoreFormatException(path + " is not a SQLite database: " + sql.getMessage(), sql);
+      }
+    }
+    return new StoreException("cannot " + what + " " + path + ": " + e.getMessage(), e);
+  }
+}
