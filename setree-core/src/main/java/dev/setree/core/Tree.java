@@ -107,6 +107,9 @@ public final class Tree {
     this.indexById = new HashMap<>(n * 2);
     for (int v = 0; v < n; v++) {
       Objects.requireNonNull(ids[v], "node id");
+      if (texts[v] == null) {
+        throw new NullPointerException("text of node " + ids[v]);
+      }
       if (indexById.put(ids[v], v) != null) {
         throw new IllegalArgumentException("duplicate node id " + ids[v]);
       }

@@ -42,6 +42,15 @@ public interface TreeStore extends AutoCloseable {
    */
   record Mutation(long seq, Kind kind, String leafId, String text, String time) {
 
+    /** Validates that an insert has text and every mutation names a leaf. */
+    public Mutation {
+      java.util.Objects.requireNonNull(kind, "mutation kind");
+      java.util.Objects.requireNonNull(leafId, "mutation leaf id");
+      if (kind == Kind.INSERT && (text == null || text.isBlank())) {
+        throw new IllegalArgumentException("an insert of '" + leafId + "' needs non-empty text");
+      }
+    }
+
     /** What a mutation does. */
     public enum Kind {
       /** Adds a leaf. */

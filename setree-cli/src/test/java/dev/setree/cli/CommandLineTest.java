@@ -1,0 +1,117 @@
+package dev.setree.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.setree.testing.Corpora;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line end to end on the real model and real files. */
+class CommandLineTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  record Run(int code, String out, String err) {}
+
+  static synchronized Run run(String... args) {
+    PrintStream oldOut = System.out;
+    PrintStream oldErr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      int code = Main.run(args);
+      return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(oldOut);
+      System.setErr(oldErr);
+    }
+  }
+
+  static Path writeFacts(Path dir) throws Exception {
+    List<String> lines = new ArrayList<>();
+    for (Corpora.TopicFact tf : Corpora.personalFacts().subList(0, 80)) {
+      lines.add(JSON.writeValueAsString(java.util.Map.of("id", tf.fact().id(), "text", tf.fact().text())));
+    }
+    Path f = dir.resolve("facts.jsonl");
+    Files.write(f, lines);
+    return f;
+  }
+
+  /** build, stats --json, retrieve --json on a real database file. */
+  @Test
+  void buildStatsRetrieve(@TempDir Path dir) throws Exception {
+    Path facts = writeFacts(dir);
+    Path db = dir.resolve("kb.db");
+    Run b = run("build", "--db", db.toString(), "--facts", facts.toString());
+    assertEquals(0, b.code(), b.err());
+    assertTrue(b.out().contains("80 leaves"), b.out());
+    assertTrue(b.err().contains("embed"), "progress bar on stderr");
+    Run s = run("stats", "--db", db.toString(), "--json");
+    assertEquals(0, s.code(), s.err());
+    JsonNode stats = JSON.readTree(s.out());
+    assertEquals(80, stats.get("leaves").asInt());
+    assertTrue(stats.get("nodes").asInt() > 80);
+    assertTrue(stats.get("depth").asInt() >= 2);
+    Run r = run("retrieve", "--db", db.toString(), "--budget", "128", "--json", "how", "does", "the", "user", "cook?");
+    assertEquals(0, r.code(), r.err());
+    JsonNode ctx = JSON.readTree(r.out());
+    assertTrue(ctx.get("tokens_used").asInt() <= 128);
+    assertTrue(ctx.get("items").size() > 0);
+    assertTrue(ctx.get("complete").asBoolean());
+  }
+
+  /** eval prints a table and writes the documented JSON shape. */
+  @Test
+  void evalWritesJson(@TempDir Path dir) throws Exception {
+    Path facts = writeFacts(dir);
+    Path queries = dir.resolve("queries.jsonl");
+    Files.write(queries, List.of(
+        "{\"id\": \"q1\", \"prompt\": \"Who taught the user to make gnocchi?\", \"gold\": [\"cooking-02\"], \"category\": 4, \"answer\": \"grandmother Rosa\"}",
+        "{\"id\": \"q2\", \"prompt\": \"What does the user bake?\", \"gold\": [\"cooking-01\"], \"category\": 1, \"answer\": 2022}"));
+    Path out = dir.resolve("eval.json");
+    Run e = run("eval", "--facts", facts.toString(), "--queries", queries.toString(), "--budgets", "128,256",
+        "--systems", "setree,flat", "--json", out.toString());
+    assertEquals(0, e.code(), e.err());
+    JsonNode rows = JSON.readTree(out.toFile()).get("results");
+    assertTrue(rows.size() >= 4);
+    JsonNode row = rows.get(0);
+    for (String key : List.of("system", "budget", "categories", "queries", "recall", "all_hit", "any_hit",
+        "answer_hit", "tokens_used", "p50_ms", "p99_ms")) {
+      assertTrue(row.has(key), "missing " + key);
+    }
+    assertEquals("1-4", row.get("categories").asText());
+    assertEquals(2, row.get("queries").asInt());
+  }
+
+  /** Bad input fails with exit code 1 and a message naming the problem. */
+  @Test
+  void badInputIsReported(@TempDir Path dir) throws Exception {
+    Path bad = dir.resolve("bad.txt");
+    Files.write(bad, new byte[] {'o', 'k', '\n', (byte) 0xC3, (byte) 0x28, '\n'});
+    Run r = run("build", "--db", dir.resolve("kb.db").toString(), "--facts", bad.toString());
+    assertEquals(1, r.code());
+    assertTrue(r.err().contains("not valid UTF-8"), r.err());
+    Run missing = run("stats", "--db", dir.resolve("nope.db").toString());
+    assertEquals(1, missing.code());
+    assertTrue(missing.err().contains("does not exist"), missing.err());
+    Path foreign = dir.resolve("foreign.db");
+    Files.writeString(foreign, "this is not a database at all, just text");
+    Run f = run("stats", "--db", foreign.toString());
+    assertEquals(1, f.code());
+    assertTrue(f.err().contains("not a SQLite database"), f.err());
+    Run unknown = run("eval", "--facts", bad.toString(), "--queries", bad.toString(), "--systems", "magic");
+    assertEquals(1, unknown.code());
+    assertTrue(unknown.err().contains("unknown system 'magic'"), unknown.err());
+  }
+}
