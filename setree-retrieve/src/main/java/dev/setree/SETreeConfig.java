@@ -25,6 +25,7 @@ public final class SETreeConfig {
   private final int knnK;
   private final int topSummaryTokens;
   private final int summaryTokens;
+  private final long quietWindowMillis;
   private final Embedder embedder;
   private final TokenCounter tokenCounter;
   private final Summarizer summarizer;
@@ -42,6 +43,11 @@ public final class SETreeConfig {
     this.knnK = range("knn_k", b.knnK, 1, 1000);
     this.topSummaryTokens = range("top_summary_tokens", b.topSummaryTokens, 1, 100_000);
     this.summaryTokens = range("summary_tokens", b.summaryTokens, 1, 100_000);
+    if (b.quietWindowMillis < 0 || b.quietWindowMillis > 3_600_000L) {
+      throw new IllegalArgumentException("maintenance.quiet_window_ms must be in [0, 3600000], got "
+          + b.quietWindowMillis);
+    }
+    this.quietWindowMillis = b.quietWindowMillis;
     this.embedder = b.embedder;
     this.tokenCounter = b.tokenCounter;
     this.summarizer = b.summarizer;
@@ -89,6 +95,7 @@ public final class SETreeConfig {
     b.knnK = knnK;
     b.topSummaryTokens = topSummaryTokens;
     b.summaryTokens = summaryTokens;
+    b.quietWindowMillis = quietWindowMillis;
     b.embedder = embedder;
     b.tokenCounter = tokenCounter;
     b.summarizer = summarizer;
@@ -155,6 +162,11 @@ public final class SETreeConfig {
     return summaryTokens;
   }
 
+  /** Quiet window after a mutation before maintenance runs, coalescing bursts (default 500 ms). */
+  public long quietWindowMillis() {
+    return quietWindowMillis;
+  }
+
   /** The host's embedder, or null for the bundled MiniLM. */
   public Embedder embedder() {
     return embedder;
@@ -184,6 +196,7 @@ public final class SETreeConfig {
     private int knnK = 10;
     private int topSummaryTokens = 12;
     private int summaryTokens = 24;
+    private long quietWindowMillis = 500;
     private Embedder embedder;
     private TokenCounter tokenCounter;
     private Summarizer summarizer;
@@ -259,6 +272,12 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#summaryTokens()}. */
     public Builder summaryTokens(int v) {
       summaryTokens = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#quietWindowMillis()}. */
+    public Builder quietWindowMillis(long v) {
+      quietWindowMillis = v;
       return this;
     }
 
