@@ -56,15 +56,15 @@ public final class TreeCoverWalk {
    */
   public Cover walk(Tree tree, float[] leafRelevance, float[] query, int budget) {
     int n = tree.size();
-    if (n == 0) {
-      return new Cover(List.of(), 0, true, 0, 0);
-    }
     if (leafRelevance.length != tree.leafCount()) {
       throw new IllegalArgumentException(
           "leaf relevance has " + leafRelevance.length + " entries for " + tree.leafCount() + " leaves");
     }
     if (budget < 0) {
       throw new IllegalArgumentException("budget must be >= 0, got " + budget);
+    }
+    if (n == 0) {
+      return new Cover(List.of(), 0, true, 0, 0);
     }
     int leaves = tree.leafCount();
     float[] care = new float[n];
@@ -134,7 +134,13 @@ public final class TreeCoverWalk {
       heap.push(scoreBuf[c], c);
     }
     int globalMin = minCost[root];
-    while (!heap.isEmpty()) {
+    while (!heap.isEmpty() || !s.requeue.isEmpty()) {
+      // A carried summary no longer shows the leaves it quoted: they compete again.
+      for (int i = 0; i < s.requeue.size(); i++) {
+        int q = s.requeue.get(i);
+        heap.push(care[q], q);
+      }
+      s.requeue.clear();
       int v = heap.popNode();
       pops++;
       int remaining = budget - s.used;
@@ -171,6 +177,8 @@ public final class TreeCoverWalk {
     final boolean[] shown;
     final boolean[] covered;
     final int[] coveredChildren;
+    /** Leaves quoted by a summary that was just carried; the walk pushes them back on the heap. */
+    final List<Integer> requeue = new ArrayList<>();
     int used;
 
     State(Tree tree, int[] cost, int budget) {
@@ -207,6 +215,11 @@ public final class TreeCoverWalk {
         if (shown[p]) { // carried: its children stand for it
           shown[p] = false;
           used -= cost[p];
+          for (int i = 0, k = tree.sourceCount(p); i < k; i++) {
+            if (!covered[tree.source(p, i)]) {
+              requeue.add(tree.source(p, i));
+            }
+          }
         }
         if (covered[p]) {
           return; // a shown node counted as covered already

@@ -19,7 +19,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -385,8 +384,6 @@ class TreeCoverWalkPropertyTest {
    * the minimum) is shown or quoted whole by a shown ancestor: nothing is dropped when everything fits.
    */
   @Test
-  @Disabled("bug: a leaf skipped because the shown root quotes it is lost when the root is later carried"
-      + " (overviewShare > 0); see rootQuoteLostWhenRootIsCarried")
   void largeBudgetDropsNothing() {
     for (long seed : seeds()) {
       checkLargeBudgetDropsNothing(randomCase(seed));
@@ -429,7 +426,6 @@ class TreeCoverWalkPropertyTest {
    * last child and the root is carried, so leaf 0's text is in neither a leaf item nor a shown summary.
    */
   @Test
-  @Disabled("bug: leaf skipped as quoted by the shown root is dropped when the root is later carried")
   void rootQuoteLostWhenRootIsCarried() {
     Tree tree = quotingRootTree();
     TreeCoverWalk walker = new TreeCoverWalk(new CapabilityScore(0f, 0f), 1f, FORMAT);
@@ -521,7 +517,6 @@ class TreeCoverWalkPropertyTest {
 
   /** Property 9c on the empty tree: a negative budget is rejected there too (the contract is budget >= 0). */
   @Test
-  @Disabled("bug (minor): walk returns before validating its arguments when the tree is empty")
   void negativeBudgetOnEmptyTreeIsRejected() {
     TreeCoverWalk walker = new TreeCoverWalk(new CapabilityScore(0f, 0f), 0f, FORMAT);
     assertThrows(IllegalArgumentException.class,
