@@ -21,7 +21,8 @@ public record BuildResult(Tree tree, HierarchyState hierarchy, Stats stats) {
    * @param summaryNanos deferred summaries and their embeddings
    * @param levels clustering levels
    * @param summaryFallbacks nodes whose summariser failed and that fell back to an extractive summary
+   * @param summarized summaries written (summariser calls, fallbacks included)
    */
   public record Stats(long embedNanos, long knnNanos, long clusterNanos, long summaryNanos, int levels,
-      int summaryFallbacks) {}
+      int summaryFallbacks, int summarized) {}
 }

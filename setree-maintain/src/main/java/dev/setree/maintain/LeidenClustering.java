@@ -54,8 +54,15 @@ public final class LeidenClustering {
     if (n <= 1) {
       return new Result(new int[n], n, 0, 0);
     }
+    return search(knn, Math.max(n / (double) targetArity, Math.min(targetArity, n / 2.0)));
+  }
+
+  private Result search(KnnGraph knn, double target) {
+    int n = knn.size();
+    if (n <= 1) {
+      return new Result(new int[n], n, 0, 0);
+    }
     Network network = network(knn);
-    double target = Math.max(n / (double) targetArity, Math.min(targetArity, n / 2.0));
     double lo = Math.log(1e-4);
     double hi = Math.log(1.0);
     Result best = null;
@@ -74,6 +81,14 @@ public final class LeidenClustering {
       }
     }
     return best;
+  }
+
+  /**
+   * Clusters a part of a level (the members of affected communities) aiming at {@code n / targetArity}
+   * communities, without the top-of-tree floor of {@link #cluster}.
+   */
+  public Result clusterLocal(KnnGraph knn) {
+    return search(knn, Math.max(1.0, knn.size() / (double) targetArity));
   }
 
   /** Runs Leiden once at a fixed CPM resolution. */

@@ -1,7 +1,6 @@
 package dev.setree.maintain;
 
 import dev.setree.core.Embedder;
-import dev.setree.core.Fact;
 import dev.setree.core.Passage;
 import dev.setree.core.Summarizer;
 import dev.setree.core.SummarizerException;
@@ -9,9 +8,11 @@ import dev.setree.core.TokenCounter;
 import dev.setree.core.Tree;
 import dev.setree.core.Vectors;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,9 +20,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Deferred summarisation: once the hierarchy exists, one bottom-up pass writes every internal node's
- * summary, children before parents, with at most {@code max_concurrency} summariser calls in flight, then
- * embeds the summaries and derives fidelity, loss and faithfulness.
+ * Deferred summarisation and the faithfulness pass: one bottom-up pass over a draft's internal nodes,
+ * children before parents, with at most {@code max_concurrency} summariser calls in flight.
+ *
+ * <p>A node is (re)summarised when its children changed, when it has no summary, when its summary breaks
+ * its cap, or when its leaf-centroid changed and its faithfulness fell below the threshold (or is
+ * unknown). Other nodes whose centroid changed keep their summary and get their faithfulness recomputed.
  *
  * <p><b>Budget-monotone, enforced:</b> each node's cap is {@code min(level cap, tokens of its children)}
  * and whatever the summariser returns is cut to it ({@link TextCut}). A summariser failure (exception or
@@ -41,72 +45,33 @@ final class SummaryPass {
     this.options = options;
   }
 
-  /** Per node outputs, in the arrays the {@link Tree} constructor takes. */
-  record Output(String[] texts, String[] kinds, int[] tokens, float[] embeddings, float[] centroids,
-      int[] faithfulness, int[][] sources, int fallbacks) {}
+  /** Counts of one pass. */
+  record Result(int summarized, int fallbacks) {}
 
-  Output run(List<Fact> facts, List<String> ids, float[] leafEmb, List<Integer> parentList, List<Integer> levelList,
-      List<float[]> sums, BuildProgress progress) {
-    int n = parentList.size();
-    int leaves = facts.size();
-    int dim = embedder.dimension();
-    int[] parent = parentList.stream().mapToInt(Integer::intValue).toArray();
-    int[] level = levelList.stream().mapToInt(Integer::intValue).toArray();
-    // Children lists and depth from the root.
-    List<List<Integer>> children = new ArrayList<>(n);
-    for (int v = 0; v < n; v++) {
-      children.add(new ArrayList<>());
+  /**
+   * Writes the summaries the draft needs.
+   *
+   * @param faithfulnessThreshold nodes on a changed path below it are re-summarised;
+   *     {@code Integer.MIN_VALUE} turns the faithfulness pass off
+   */
+  Result run(DraftTree draft, int faithfulnessThreshold, BuildProgress progress) {
+    int dim = draft.dim;
+    DraftTree.Node root = draft.root();
+    if (root == null) {
+      return new Result(0, 0);
     }
-    for (int v = 0; v < n; v++) {
-      if (parent[v] >= 0) {
-        children.get(parent[v]).add(v);
-      }
-    }
-    int[] depth = new int[n];
-    for (int v = n - 2; v >= 0; v--) {
-      depth[v] = depth[parent[v]] + 1;
-    }
-    String[] texts = new String[n];
-    String[] kinds = new String[n];
-    int[] tokens = new int[n];
-    float[] embeddings = new float[n * dim];
-    float[] centroids = new float[(n - leaves) * dim];
-    int[] faithfulness = new int[n];
-    int[][] sources = new int[n][];
-    System.arraycopy(leafEmb, 0, embeddings, 0, leaves * dim);
-    for (int i = 0; i < leaves; i++) {
-      texts[i] = facts.get(i).text();
-      tokens[i] = counter.count(texts[i]);
-      faithfulness[i] = 100;
-    }
-    for (int v = leaves; v < n; v++) {
-      float[] c = Vectors.normalize(sums.get(v).clone());
-      System.arraycopy(c, 0, centroids, (v - leaves) * dim, dim);
-    }
-    // Leaves under each node, by an ascending pass (children have smaller indexes).
-    List<List<Integer>> leavesUnder = new ArrayList<>(n);
-    for (int v = 0; v < n; v++) {
-      leavesUnder.add(v < leaves ? List.of(v) : new ArrayList<>());
-    }
-    for (int v = 0; v < n - 1; v++) {
-      leavesUnder.get(parent[v]).addAll(leavesUnder.get(v));
-    }
-    // Group internal nodes into waves: a node's wave is 1 + the highest wave among its internal children.
-    int[] wave = new int[n];
-    int maxWave = 0;
-    for (int v = leaves; v < n; v++) {
-      for (int c : children.get(v)) {
-        wave[v] = Math.max(wave[v], c >= leaves ? wave[c] + 1 : 1);
-      }
-      maxWave = Math.max(maxWave, wave[v]);
-    }
-    List<List<Integer>> quotedUnder = new ArrayList<>(n);
-    for (int v = 0; v < n; v++) {
-      quotedUnder.add(List.of());
-    }
+    Map<DraftTree.Node, Integer> depth = new HashMap<>();
+    Map<DraftTree.Node, Integer> wave = new HashMap<>();
+    int maxWave = computeDepthAndWave(root, 0, depth, wave);
     AtomicInteger fallbacks = new AtomicInteger();
-    AtomicInteger done = new AtomicInteger();
-    int internal = n - leaves;
+    AtomicInteger summarized = new AtomicInteger();
+    int todo = 0;
+    for (DraftTree.Node v : draft.internal) {
+      if (v.structural || v.text == null) {
+        todo++;
+      }
+    }
+    int total = Math.max(1, todo);
     ExecutorService pool = Executors.newFixedThreadPool(options.threads(), r -> {
       Thread t = new Thread(r, "setree-summary");
       t.setDaemon(true);
@@ -114,109 +79,178 @@ final class SummaryPass {
     });
     try {
       for (int w = 1; w <= maxWave; w++) {
-        List<Integer> nodes = new ArrayList<>();
-        for (int v = leaves; v < n; v++) {
-          if (wave[v] == w) {
+        List<DraftTree.Node> nodes = new ArrayList<>();
+        for (DraftTree.Node v : draft.internal) {
+          if (wave.get(v) == w && needsSummary(v, depth.get(v), faithfulnessThreshold)) {
             nodes.add(v);
+          } else if (wave.get(v) == w && v.centroidChanged) {
+            v.faithfulness = faithfulness(v);
+            v.centroidChanged = false;
           }
         }
         List<Future<Summarizer.Summary>> futures = new ArrayList<>(nodes.size());
-        for (int v : nodes) {
-          List<Passage> childPassages = new ArrayList<>();
-          int childTokens = 0;
-          for (int c : children.get(v)) {
-            childPassages.add(new Passage(ids.get(c), texts[c], Vectors.row(embeddings, c, dim)));
-            childTokens += tokens[c];
-          }
-          // Leaves already quoted by a summary below are not offered again: each level says something new.
-          Set<Integer> quotedBelow = new HashSet<>();
-          for (int c : children.get(v)) {
-            for (int l : quotedUnder.get(c)) {
-              quotedBelow.add(l);
-            }
-          }
-          List<Passage> leafPassages = new ArrayList<>();
-          for (int l : leavesUnder.get(v)) {
-            if (!quotedBelow.contains(l)) {
-              leafPassages.add(new Passage(facts.get(l).id(), texts[l], Vectors.row(leafEmb, l, dim)));
-            }
-          }
-          if (leafPassages.isEmpty()) {
-            for (int l : leavesUnder.get(v)) {
-              leafPassages.add(new Passage(facts.get(l).id(), texts[l], Vectors.row(leafEmb, l, dim)));
-            }
-          }
-          int levelCap = depth[v] <= 1 ? options.topSummaryTokens() : options.summaryTokens();
-          int cap = Math.min(levelCap, childTokens);
-          Summarizer.Request req = new Summarizer.Request(level[v], depth[v], childPassages, leafPassages,
-              Vectors.row(centroids, v - leaves, dim), cap, counter);
-          int node = v;
+        for (DraftTree.Node v : nodes) {
+          Summarizer.Request req = request(v, depth.get(v), dim);
           futures.add(pool.submit(() -> {
-            Summarizer.Summary s = summarizeSafely(req, node, fallbacks, kinds);
-            progress.update("summaries", done.incrementAndGet(), internal);
+            Summarizer.Summary s = summarizeSafely(req, v, fallbacks);
+            progress.update("summaries", summarized.incrementAndGet(), Math.max(total, summarized.get()));
             return s;
           }));
         }
         List<String> toEmbed = new ArrayList<>(nodes.size());
         for (int i = 0; i < nodes.size(); i++) {
-          int v = nodes.get(i);
+          DraftTree.Node v = nodes.get(i);
           Summarizer.Summary s = await(futures.get(i));
-          int cap = Math.min(depth[v] <= 1 ? options.topSummaryTokens() : options.summaryTokens(),
-              sumTokens(children.get(v), tokens));
+          int cap = cap(v, depth.get(v));
           String text = TextCut.fit(s.text().strip().replaceAll("\\s+", " "), cap, counter);
           if (text.isBlank()) {
-            text = shortestChild(children.get(v), texts, tokens);
+            text = shortestChild(v).text;
           }
-          texts[v] = text;
-          tokens[v] = counter.count(text);
-          List<Integer> src = new ArrayList<>();
-          for (String id : s.sourceLeafIds()) {
-            for (int l : leavesUnder.get(v)) {
-              if (facts.get(l).id().equals(id) && text.contains(texts[l].strip().replaceAll("\\s+", " "))) {
+          v.text = text;
+          v.tokens = counter.count(text);
+          List<DraftTree.Node> src = new ArrayList<>();
+          Set<String> wanted = new HashSet<>(s.sourceLeafIds());
+          if (!wanted.isEmpty()) {
+            for (DraftTree.Node l : leavesUnder(v, new ArrayList<>())) {
+              if (wanted.contains(l.id) && text.contains(normalise(l.text))) {
                 src.add(l);
-                break;
               }
             }
           }
-          sources[v] = src.stream().mapToInt(Integer::intValue).toArray();
-          List<Integer> quoted = new ArrayList<>(src);
-          for (int c : children.get(v)) {
-            quoted.addAll(quotedUnder.get(c));
-          }
-          quotedUnder.set(v, quoted);
+          v.sources = src;
           toEmbed.add(text);
         }
-        float[][] vecs = embedder.embed(toEmbed);
-        for (int i = 0; i < nodes.size(); i++) {
-          int v = nodes.get(i);
-          System.arraycopy(vecs[i], 0, embeddings, v * dim, dim);
-          float cos = Vectors.dot(vecs[i], 0, centroids, (v - leaves) * dim, dim);
-          faithfulness[v] = Math.round(100f * Math.max(-1f, Math.min(1f, cos)));
+        if (!toEmbed.isEmpty()) {
+          float[][] vecs = embedder.embed(toEmbed);
+          for (int i = 0; i < nodes.size(); i++) {
+            DraftTree.Node v = nodes.get(i);
+            v.embedding = vecs[i];
+            v.faithfulness = faithfulness(v);
+            v.structural = false;
+            v.centroidChanged = false;
+          }
         }
       }
     } finally {
       pool.shutdownNow();
     }
-    return new Output(texts, kinds, tokens, embeddings, centroids, faithfulness, sources, fallbacks.get());
+    return new Result(summarized.get(), fallbacks.get());
   }
 
-  private Summarizer.Summary summarizeSafely(Summarizer.Request req, int node, AtomicInteger fallbacks,
-      String[] kinds) {
-    if (summarizer != fallback) {
+  private boolean needsSummary(DraftTree.Node v, int depth, int threshold) {
+    if (v.structural || v.text == null || v.embedding == null) {
+      return true;
+    }
+    if (v.tokens > cap(v, depth)) {
+      return true;
+    }
+    if (threshold == Integer.MIN_VALUE) {
+      return false;
+    }
+    if (v.faithfulness == Tree.UNKNOWN_FAITHFULNESS) {
+      return true;
+    }
+    return v.centroidChanged && faithfulness(v) < threshold;
+  }
+
+  private int cap(DraftTree.Node v, int depth) {
+    int levelCap = depth <= 1 ? options.topSummaryTokens() : options.summaryTokens();
+    int childTokens = 0;
+    for (DraftTree.Node c : v.children) {
+      childTokens += c.tokens;
+    }
+    return Math.min(levelCap, childTokens);
+  }
+
+  private static int faithfulness(DraftTree.Node v) {
+    float cos = Vectors.dot(v.embedding, v.centroid());
+    return Math.round(100f * Math.max(-1f, Math.min(1f, cos)));
+  }
+
+  private Summarizer.Request request(DraftTree.Node v, int depth, int dim) {
+    List<Passage> children = new ArrayList<>();
+    for (DraftTree.Node c : v.children) {
+      children.add(new Passage(c.id, c.text, c.embedding));
+    }
+    // Leaves already quoted by a summary below are not offered again: each level says something new.
+    Set<DraftTree.Node> quotedBelow = new HashSet<>();
+    for (DraftTree.Node c : v.children) {
+      collectQuoted(c, quotedBelow);
+    }
+    List<DraftTree.Node> under = leavesUnder(v, new ArrayList<>());
+    List<Passage> leaves = new ArrayList<>();
+    for (DraftTree.Node l : under) {
+      if (!quotedBelow.contains(l)) {
+        leaves.add(new Passage(l.id, l.text, l.embedding));
+      }
+    }
+    if (leaves.isEmpty()) {
+      for (DraftTree.Node l : under) {
+        leaves.add(new Passage(l.id, l.text, l.embedding));
+      }
+    }
+    assert dim == v.sum.length;
+    return new Summarizer.Request(v.level, depth, children, leaves, v.centroid(), cap(v, depth), counter);
+  }
+
+  private static void collectQuoted(DraftTree.Node v, Set<DraftTree.Node> out) {
+    if (v.leaf) {
+      return;
+    }
+    out.addAll(v.sources);
+    for (DraftTree.Node c : v.children) {
+      collectQuoted(c, out);
+    }
+  }
+
+  static List<DraftTree.Node> leavesUnder(DraftTree.Node v, List<DraftTree.Node> out) {
+    if (v.leaf) {
+      out.add(v);
+    } else {
+      for (DraftTree.Node c : v.children) {
+        leavesUnder(c, out);
+      }
+    }
+    return out;
+  }
+
+  private static int computeDepthAndWave(DraftTree.Node v, int d, Map<DraftTree.Node, Integer> depth,
+      Map<DraftTree.Node, Integer> wave) {
+    depth.put(v, d);
+    if (v.leaf) {
+      return 0;
+    }
+    int w = 1;
+    int maxWave = 0;
+    for (DraftTree.Node c : v.children) {
+      int cw = computeDepthAndWave(c, d + 1, depth, wave);
+      maxWave = Math.max(maxWave, cw);
+      if (!c.leaf) {
+        w = Math.max(w, wave.get(c) + 1);
+      }
+    }
+    wave.put(v, w);
+    return Math.max(maxWave, w);
+  }
+
+  private static String normalise(String s) {
+    return s.strip().replaceAll("\\s+", " ");
+  }
+
+  private Summarizer.Summary summarizeSafely(Summarizer.Request req, DraftTree.Node node, AtomicInteger fallbacks) {
+    if (!(summarizer instanceof ExtractiveSummarizer)) {
       try {
         Summarizer.Summary s = summarizer.summarize(req);
         if (s != null && s.text() != null && !s.text().isBlank()) {
-          kinds[node] = summarizer.kind();
+          node.kind = summarizer.kind();
           return s;
         }
       } catch (SummarizerException | IllegalStateException e) {
-        // fall through to the extractive summary; counted below
+        // fall through to the extractive summary, counted
       }
-      if (!(summarizer instanceof ExtractiveSummarizer)) {
-        fallbacks.incrementAndGet();
-      }
+      fallbacks.incrementAndGet();
     }
-    kinds[node] = fallback.kind();
+    node.kind = fallback.kind();
     return fallback.summarize(req);
   }
 
@@ -235,21 +269,13 @@ final class SummaryPass {
     }
   }
 
-  private static int sumTokens(List<Integer> nodes, int[] tokens) {
-    int s = 0;
-    for (int c : nodes) {
-      s += tokens[c];
-    }
-    return s;
-  }
-
-  private static String shortestChild(List<Integer> nodes, String[] texts, int[] tokens) {
-    int best = nodes.get(0);
-    for (int c : nodes) {
-      if (tokens[c] < tokens[best]) {
+  private static DraftTree.Node shortestChild(DraftTree.Node v) {
+    DraftTree.Node best = v.children.get(0);
+    for (DraftTree.Node c : v.children) {
+      if (c.tokens < best.tokens) {
         best = c;
       }
     }
-    return texts[best];
+    return best;
   }
 }

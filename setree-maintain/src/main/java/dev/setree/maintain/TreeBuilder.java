@@ -5,8 +5,6 @@ import dev.setree.core.Fact;
 import dev.setree.core.HierarchyState;
 import dev.setree.core.Summarizer;
 import dev.setree.core.TokenCounter;
-import dev.setree.core.Tree;
-import dev.setree.core.Vectors;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -60,143 +58,186 @@ public final class TreeBuilder {
       if (!seen.add(f.id())) {
         throw new IllegalArgumentException("duplicate fact id '" + f.id() + "'");
       }
-      if (f.id().startsWith(INTERNAL_ID_PREFIX)) {
-        throw new IllegalArgumentException("fact id '" + f.id() + "' uses the reserved prefix "
-            + INTERNAL_ID_PREFIX);
-      }
+      checkId(f.id());
     }
-    int dim = embedder.dimension();
-    int leaves = facts.size();
     long t0 = System.nanoTime();
-    float[] leafEmb = new float[leaves * dim];
+    float[][] emb = embed(embedder, facts, progress);
+    long t1 = System.nanoTime();
+    DraftTree draft = new DraftTree(embedder.dimension());
+    for (int i = 0; i < facts.size(); i++) {
+      Fact f = facts.get(i);
+      draft.addLeaf(f.id(), f.text(), f.time(), emb[i], counter.count(f.text()));
+    }
+    long[] knnNanos = new long[1];
+    List<HierarchyState.Level> levels = cluster(draft, new ArrayList<>(draft.leaves), new IdSource(0),
+        options, knnNanos, progress);
+    long t2 = System.nanoTime();
+    SummaryPass.Result sr = new SummaryPass(embedder, counter, summarizer, options)
+        .run(draft, Integer.MIN_VALUE, progress);
+    long t3 = System.nanoTime();
+    return new BuildResult(draft.toTree(), new HierarchyState(List.copyOf(levels)),
+        new BuildResult.Stats(t1 - t0, knnNanos[0], t2 - t1 - knnNanos[0], t3 - t2, levels.size(),
+            sr.fallbacks(), sr.summarized()));
+  }
+
+  static void checkId(String id) {
+    if (id.startsWith(INTERNAL_ID_PREFIX)) {
+      throw new IllegalArgumentException("fact id '" + id + "' uses the reserved prefix " + INTERNAL_ID_PREFIX);
+    }
+  }
+
+  /** Embeds the facts' texts in batches of 64, reporting progress. */
+  static float[][] embed(Embedder embedder, List<Fact> facts, BuildProgress progress) {
+    float[][] out = new float[facts.size()][];
     int batch = 64;
-    for (int start = 0; start < leaves; start += batch) {
-      int end = Math.min(leaves, start + batch);
+    for (int start = 0; start < facts.size(); start += batch) {
+      int end = Math.min(facts.size(), start + batch);
       List<String> texts = new ArrayList<>(end - start);
       for (int i = start; i < end; i++) {
         texts.add(facts.get(i).text());
       }
       float[][] vecs = embedder.embed(texts);
-      for (int i = start; i < end; i++) {
-        System.arraycopy(vecs[i - start], 0, leafEmb, i * dim, dim);
+      System.arraycopy(vecs, 0, out, start, end - start);
+      progress.update("embed", end, facts.size());
+    }
+    return out;
+  }
+
+  /** Allocates internal node ids {@code _n0, _n1, ...}. */
+  static final class IdSource {
+    private long next;
+
+    IdSource(long next) {
+      this.next = next;
+    }
+
+    String next() {
+      return INTERNAL_ID_PREFIX + (next++);
+    }
+
+    /** An id source continuing after the highest internal id among {@code ids}. */
+    static IdSource after(Iterable<String> ids) {
+      long max = -1;
+      for (String id : ids) {
+        if (id.startsWith(INTERNAL_ID_PREFIX)) {
+          try {
+            max = Math.max(max, Long.parseLong(id.substring(INTERNAL_ID_PREFIX.length())));
+          } catch (NumberFormatException e) {
+            // not one of ours
+          }
+        }
       }
-      progress.update("embed", end, leaves);
-    }
-    long t1 = System.nanoTime();
-    Hierarchy h = cluster(facts, leafEmb, dim, progress);
-    long t2 = System.nanoTime();
-    SummaryPass pass = new SummaryPass(embedder, counter, summarizer, options);
-    SummaryPass.Output out = pass.run(facts, h.ids, leafEmb, h.parent, h.level, h.sums, progress);
-    long t3 = System.nanoTime();
-    String[] times = new String[h.ids.size()];
-    for (int i = 0; i < leaves; i++) {
-      times[i] = facts.get(i).time();
-    }
-    Tree tree = new Tree(dim, leaves, h.ids.toArray(String[]::new), out.texts(), times, out.kinds(), out.tokens(),
-        h.level.stream().mapToInt(Integer::intValue).toArray(),
-        h.parent.stream().mapToInt(Integer::intValue).toArray(),
-        out.embeddings(), out.centroids(), out.faithfulness(), out.sources());
-    return new BuildResult(tree, new HierarchyState(List.copyOf(h.levels)),
-        new BuildResult.Stats(t1 - t0, h.knnNanos, t2 - t1 - h.knnNanos, t3 - t2, h.levels.size(),
-            out.fallbacks()));
-  }
-
-  /** The node structure while clustering: parallel lists indexed by node. */
-  static final class Hierarchy {
-    final List<String> ids = new ArrayList<>();
-    final List<Integer> level = new ArrayList<>();
-    final List<Integer> parent = new ArrayList<>();
-    final List<float[]> sums = new ArrayList<>();
-    final List<HierarchyState.Level> levels = new ArrayList<>();
-    long knnNanos;
-
-    int add(String id, int lvl, float[] sum) {
-      ids.add(id);
-      level.add(lvl);
-      parent.add(-1);
-      sums.add(sum);
-      return ids.size() - 1;
+      return new IdSource(max + 1);
     }
   }
 
-  private Hierarchy cluster(List<Fact> facts, float[] leafEmb, int dim, BuildProgress progress) {
-    Hierarchy h = new Hierarchy();
-    for (int i = 0; i < facts.size(); i++) {
-      h.add(facts.get(i).id(), 0, Vectors.row(leafEmb, i, dim));
-    }
+  /**
+   * Clusters {@code members} (at level {@code firstLevel}'s numbering: level of the members' new parents is
+   * {@code startLevel + 1}) bottom-up until one root remains, creating internal nodes in {@code draft}.
+   *
+   * @return the oracle levels, one per clustering level
+   */
+  static List<HierarchyState.Level> cluster(DraftTree draft, List<DraftTree.Node> members, IdSource ids,
+      BuildOptions options, long[] knnNanos, BuildProgress progress) {
+    return clusterFrom(draft, members, 0, ids, options, knnNanos, progress);
+  }
+
+  static List<HierarchyState.Level> clusterFrom(DraftTree draft, List<DraftTree.Node> members, int startLevel,
+      IdSource ids, BuildOptions options, long[] knnNanos, BuildProgress progress) {
+    List<HierarchyState.Level> levels = new ArrayList<>();
     LeidenClustering leiden = new LeidenClustering(options.targetArity(), options.seed());
-    int[] members = new int[facts.size()];
-    for (int i = 0; i < members.length; i++) {
-      members[i] = i;
-    }
-    int rootArity = options.targetArity() + options.targetArity() / 2;
-    int nextId = 0;
-    for (int lvl = 0; ; lvl++) {
-      int m = members.length;
-      float[] centroids = new float[m * dim];
-      for (int i = 0; i < m; i++) {
-        float[] c = Vectors.normalize(h.sums.get(members[i]).clone());
-        System.arraycopy(c, 0, centroids, i * dim, dim);
-      }
+    int dim = draft.dim;
+    int rootArity = rootArity(options);
+    for (int lvl = startLevel; members.size() > 1; lvl++) {
+      int m = members.size();
+      float[] centroids = centroids(members, dim);
       long k0 = System.nanoTime();
       KnnGraph knn = ExactKnn.allPairs(centroids, m, dim, options.k());
-      h.knnNanos += System.nanoTime() - k0;
-      int[] assignment;
-      if (m <= rootArity) {
+      knnNanos[0] += System.nanoTime() - k0;
+      int[] assignment = m <= rootArity ? new int[m] : leiden.cluster(knn).assignment();
+      if (!mergesAnything(assignment)) {
         assignment = new int[m];
-      } else {
-        assignment = leiden.cluster(knn).assignment();
-        boolean merged = false;
-        int[] size = new int[m];
-        for (int a : assignment) {
-          merged |= ++size[a] >= 2;
-        }
-        if (!merged) {
-          assignment = new int[m];
-        }
       }
       progress.update("cluster", lvl + 1, lvl + 1 + (m > rootArity ? 1 : 0));
-      int communities = 0;
-      for (int a : assignment) {
-        communities = Math.max(communities, a + 1);
-      }
-      int[] size = new int[communities];
-      for (int a : assignment) {
-        size[a]++;
-      }
-      int[] parentOf = new int[communities];
-      List<Integer> next = new ArrayList<>();
-      String[] parentIds = new String[m];
-      for (int c = 0; c < communities; c++) {
-        parentOf[c] = -1;
-      }
-      for (int i = 0; i < m; i++) {
-        int c = assignment[i];
-        int node = members[i];
-        if (size[c] == 1) {
-          parentIds[i] = h.ids.get(node);
-          next.add(node);
-          continue;
-        }
-        if (parentOf[c] < 0) {
-          parentOf[c] = h.add(INTERNAL_ID_PREFIX + (nextId++), lvl + 1, new float[dim]);
-          next.add(parentOf[c]);
-        }
-        int p = parentOf[c];
-        h.parent.set(node, p);
-        Vectors.addScaled(h.sums.get(p), h.sums.get(node), 0, dim, 1f);
-        parentIds[i] = h.ids.get(p);
-      }
-      String[] memberIds = new String[m];
-      for (int i = 0; i < m; i++) {
-        memberIds[i] = h.ids.get(members[i]);
-      }
-      h.levels.add(new HierarchyState.Level(memberIds, centroids, parentIds, assignment, knn.offsets(),
+      Grouping g = group(draft, members, assignment, lvl + 1, ids);
+      levels.add(new HierarchyState.Level(ids(members), centroids, g.parentIds, assignment, knn.offsets(),
           knn.neighbors(), knn.weights()));
-      members = next.stream().mapToInt(Integer::intValue).toArray();
-      if (members.length == 1) {
-        return h;
+      members = g.next;
+    }
+    return levels;
+  }
+
+  static int rootArity(BuildOptions options) {
+    return options.targetArity() + options.targetArity() / 2;
+  }
+
+  static boolean mergesAnything(int[] assignment) {
+    int max = 0;
+    for (int a : assignment) {
+      max = Math.max(max, a);
+    }
+    int[] size = new int[max + 1];
+    for (int a : assignment) {
+      if (++size[a] >= 2) {
+        return true;
       }
     }
+    return false;
+  }
+
+  static float[] centroids(List<DraftTree.Node> members, int dim) {
+    float[] c = new float[members.size() * dim];
+    for (int i = 0; i < members.size(); i++) {
+      System.arraycopy(members.get(i).centroid(), 0, c, i * dim, dim);
+    }
+    return c;
+  }
+
+  static String[] ids(List<DraftTree.Node> members) {
+    String[] out = new String[members.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = members.get(i).id;
+    }
+    return out;
+  }
+
+  /** The outcome of turning one level's assignment into parents. */
+  record Grouping(List<DraftTree.Node> next, String[] parentIds) {}
+
+  /** Creates a new parent for every community of >= 2 members; singletons are carried forward. */
+  static Grouping group(DraftTree draft, List<DraftTree.Node> members, int[] assignment, int parentLevel,
+      IdSource ids) {
+    int communities = 0;
+    for (int a : assignment) {
+      communities = Math.max(communities, a + 1);
+    }
+    int[] size = new int[communities];
+    for (int a : assignment) {
+      size[a]++;
+    }
+    DraftTree.Node[] parentOf = new DraftTree.Node[communities];
+    List<DraftTree.Node> next = new ArrayList<>();
+    String[] parentIds = new String[members.size()];
+    for (int i = 0; i < members.size(); i++) {
+      DraftTree.Node node = members.get(i);
+      int c = assignment[i];
+      if (size[c] == 1) {
+        parentIds[i] = node.id;
+        next.add(node);
+        continue;
+      }
+      if (parentOf[c] == null) {
+        parentOf[c] = draft.addInternal(ids.next(), parentLevel);
+        next.add(parentOf[c]);
+      }
+      DraftTree.attach(node, parentOf[c]);
+      parentIds[i] = parentOf[c].id;
+    }
+    for (DraftTree.Node p : parentOf) {
+      if (p != null) {
+        p.sum = draft.canonicalSum(p);
+      }
+    }
+    return new Grouping(next, parentIds);
   }
 }
