@@ -14,9 +14,16 @@ import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.maintain.BuildOptions;
 import dev.setree.maintain.BuildProgress;
 import dev.setree.maintain.BuildResult;
+import dev.setree.core.HierarchyState;
+import dev.setree.core.TreeStore.Mutation;
 import dev.setree.maintain.ExtractiveSummarizer;
+import dev.setree.maintain.Maintainer;
 import dev.setree.maintain.TreeBuilder;
 import dev.setree.store.SqliteTreeStore;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,9 +44,16 @@ import java.util.Objects;
  * }
  * }</pre>
  *
+ * <p><b>Live updates.</b> {@link #insert} and {@link #delete} return as soon as the mutation is durable;
+ * after a quiet window ({@code maintenance.quiet_window_ms}, 500 ms by default; every new mutation restarts
+ * it) one writer thread applies all pending mutations in one atomic maintenance run (the incremental
+ * rebuild). {@link #awaitMaintenance()} waits for visibility, {@link #triggerMaintain()} runs now. A
+ * mutation acknowledged is never lost: pending mutations are replayed by the next {@code open}.
+ *
  * <p><b>Threads.</b> {@code retrieve} is lock-free and may be called from any number of threads; it reads
- * an immutable snapshot that {@code build} replaces atomically, so a reader never sees a half-built tree.
- * Writers ({@code build}) are serialised. {@code retrieve} never calls a summariser or an LLM.
+ * an immutable snapshot that the writer replaces atomically after the store has committed, so a reader never
+ * sees a half-applied change. Writers ({@code build}, maintenance runs) are serialised. {@code retrieve}
+ * never calls a summariser or an LLM.
  */
 public final class SETree implements AutoCloseable {
   private final Path path;
@@ -52,6 +66,14 @@ public final class SETree implements AutoCloseable {
   private final ContextFormat format;
   private final TreeCoverWalk walk;
   private final Object writeLock = new Object();
+  private final Object mutationLock = new Object();
+  private final Maintainer maintainer;
+  private final MaintenanceScheduler scheduler;
+  /** The oracle saved with the current tree; guarded by {@link #writeLock}. */
+  private HierarchyState oracle;
+  /** Accepted mutations not yet applied, in sequence order; guarded by {@link #mutationLock}. */
+  private final List<Mutation> pending = new ArrayList<>();
+  private volatile long latestAccepted;
   private volatile Snapshot snapshot;
   private volatile boolean closed;
 
@@ -68,6 +90,17 @@ public final class SETree implements AutoCloseable {
     this.walk = new TreeCoverWalk(new CapabilityScore((float) config.beta(), (float) config.epsilon()),
         (float) config.overviewShare(), format);
     this.snapshot = Snapshot.of(store.loadTree());
+    this.oracle = store.loadHierarchy();
+    this.maintainer = new Maintainer(embedder, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
+    this.pending.addAll(store.pendingMutations());
+    for (Mutation m : pending) {
+      latestAccepted = Math.max(latestAccepted, m.seq());
+    }
+    this.scheduler = new MaintenanceScheduler(config.quietWindowMillis(), this::maintenanceRun,
+        () -> latestAccepted);
+    if (!pending.isEmpty()) {
+      scheduler.mutationAccepted(); // replay what an earlier process acknowledged
+    }
   }
 
   /** Opens (or creates) the knowledge base at {@code path} with the embedded defaults. */
@@ -134,9 +167,155 @@ public final class SETree implements AutoCloseable {
       TreeBuilder builder = new TreeBuilder(embedder, counter, summarizer, buildOptions());
       BuildResult result = builder.build(List.copyOf(facts), progress);
       store.saveTreeWithHierarchy(result.tree(), result.hierarchy(), 0);
+      oracle = result.hierarchy();
       snapshot = Snapshot.of(result.tree());
       return result.stats();
     }
+  }
+
+  /** Inserts a fact with a generated id; see {@link #insert(Fact)}. */
+  public Ack insert(String text) {
+    return insert(new Fact("ins-" + UUID.randomUUID(), text, null));
+  }
+
+  /**
+   * Queues a fact for insertion and returns once it is durable; it becomes visible after the next
+   * maintenance run. Inserting a text the knowledge base already holds (or has queued) verbatim adds
+   * nothing and returns that leaf's id with {@link Ack#duplicate()} true.
+   *
+   * @throws IllegalArgumentException if the id already exists or is reserved ({@code _n...}); empty or
+   *     over-long text is refused when the {@link Fact} is made
+   * @throws IllegalStateException if this SETree is closed
+   */
+  public Ack insert(Fact fact) {
+    ensureOpen();
+    Objects.requireNonNull(fact, "fact");
+    if (fact.id().startsWith(TreeBuilder.INTERNAL_ID_PREFIX)) {
+      throw new IllegalArgumentException("fact id '" + fact.id() + "' uses the reserved prefix "
+          + TreeBuilder.INTERNAL_ID_PREFIX);
+    }
+    synchronized (mutationLock) {
+      Map<String, Boolean> state = pendingState();
+      Snapshot s = snapshot;
+      String existing = s.idByText().get(fact.text());
+      if (existing != null && !Boolean.FALSE.equals(state.get(existing))) {
+        return new Ack(0, existing, "duplicate: already stored");
+      }
+      for (Mutation m : pending) {
+        if (m.kind() == Mutation.Kind.INSERT && m.text().equals(fact.text())
+            && Boolean.TRUE.equals(state.get(m.leafId()))) {
+          return new Ack(0, m.leafId(), "duplicate: already stored");
+        }
+      }
+      if (exists(fact.id(), s, state)) {
+        throw new IllegalArgumentException("leaf id '" + fact.id() + "' already exists");
+      }
+      return accept(new Mutation(0, Mutation.Kind.INSERT, fact.id(), fact.text(), fact.time()), "insert queued");
+    }
+  }
+
+  /**
+   * Queues the deletion of a leaf and returns once it is durable; the leaf disappears after the next
+   * maintenance run.
+   *
+   * @throws IllegalArgumentException if no leaf has that id (or its deletion is already queued)
+   * @throws IllegalStateException if this SETree is closed
+   */
+  public Ack delete(String leafId) {
+    ensureOpen();
+    Objects.requireNonNull(leafId, "leafId");
+    synchronized (mutationLock) {
+      if (!exists(leafId, snapshot, pendingState())) {
+        throw new IllegalArgumentException("unknown leaf id '" + leafId + "'");
+      }
+      return accept(new Mutation(0, Mutation.Kind.DELETE, leafId, null, null), "delete queued");
+    }
+  }
+
+  private Ack accept(Mutation m, String message) {
+    long seq = store.appendMutation(m);
+    Mutation stored = new Mutation(seq, m.kind(), m.leafId(), m.text(), m.time());
+    pending.add(stored);
+    latestAccepted = Math.max(latestAccepted, seq);
+    scheduler.mutationAccepted();
+    return new Ack(seq, m.leafId(), message);
+  }
+
+  /** Per leaf id touched by a pending mutation: true if its last pending mutation inserts, false if it deletes. */
+  private Map<String, Boolean> pendingState() {
+    Map<String, Boolean> state = new HashMap<>();
+    for (Mutation m : pending) {
+      state.put(m.leafId(), m.kind() == Mutation.Kind.INSERT);
+    }
+    return state;
+  }
+
+  private static boolean exists(String id, Snapshot s, Map<String, Boolean> state) {
+    Boolean p = state.get(id);
+    if (p != null) {
+      return p;
+    }
+    int v = s.tree().indexOf(id);
+    return v >= 0 && s.tree().isLeaf(v);
+  }
+
+  /** Asks for a maintenance run now instead of after the quiet window. */
+  public void triggerMaintain() {
+    ensureOpen();
+    scheduler.triggerNow();
+  }
+
+  /**
+   * A future that completes when every mutation accepted before this call is visible to {@link #retrieve}.
+   * It completes exceptionally if this SETree is closed first. A failing run (for example a dead LLM
+   * endpoint) is retried with back-off; see {@link #lastMaintenanceError()}.
+   */
+  public CompletableFuture<Void> awaitMaintenance() {
+    ensureOpen();
+    return scheduler.await();
+  }
+
+  /** The error of the last maintenance run if it failed, else null. */
+  public Exception lastMaintenanceError() {
+    return scheduler.lastError();
+  }
+
+  /** Number of accepted mutations not yet applied. */
+  public int pendingMutations() {
+    synchronized (mutationLock) {
+      return pending.size();
+    }
+  }
+
+  /** One atomic maintenance run over all pending mutations (the single writer). */
+  private long maintenanceRun() {
+    synchronized (writeLock) {
+      List<Mutation> batch;
+      synchronized (mutationLock) {
+        batch = List.copyOf(pending);
+      }
+      if (batch.isEmpty()) {
+        return 0;
+      }
+      long last = batch.get(batch.size() - 1).seq();
+      Maintainer.Result r = maintainer.run(snapshot.tree(), oracle, batch);
+      store.saveTreeWithHierarchy(r.tree(), r.hierarchy(), last);
+      oracle = r.hierarchy();
+      Snapshot next = r.tree() == snapshot.tree() ? snapshot : Snapshot.of(r.tree());
+      synchronized (mutationLock) {
+        snapshot = next;
+        pending.removeIf(m -> m.seq() <= last);
+      }
+      lastRun = r;
+      return last;
+    }
+  }
+
+  private volatile Maintainer.Result lastRun;
+
+  /** Statistics of the last maintenance run, or null if none ran since open. */
+  public Maintainer.Result lastMaintenanceRun() {
+    return lastRun;
   }
 
   private BuildOptions buildOptions() {
@@ -301,6 +480,7 @@ public final class SETree implements AutoCloseable {
     }
     closed = true;
     try {
+      scheduler.close();
       store.close();
     } finally {
       if (ownsEmbedder) {

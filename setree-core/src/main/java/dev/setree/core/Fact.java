@@ -11,7 +11,14 @@ import java.util.Objects;
  */
 public record Fact(String id, String text, String time) {
 
-  /** Validates that id and text are present and the text is not blank. */
+  /** The longest fact text accepted, in characters: a fact is a short assertion, not a document. */
+  public static final int MAX_CHARS = 20_000;
+
+  /**
+   * Validates that id and text are present, the text is not blank and at most {@link #MAX_CHARS} long;
+   * unpaired UTF-16 surrogates (text that is not valid Unicode) are replaced by U+FFFD so that the stored
+   * text is exactly what is rendered.
+   */
   public Fact {
     Objects.requireNonNull(id, "fact id");
     Objects.requireNonNull(text, "fact text");
@@ -21,6 +28,30 @@ public record Fact(String id, String text, String time) {
     if (text.isBlank()) {
       throw new IllegalArgumentException("fact '" + id + "' has empty text");
     }
+    if (text.length() > MAX_CHARS) {
+      throw new IllegalArgumentException("fact '" + id + "' has " + text.length() + " characters; at most "
+          + MAX_CHARS + " are accepted");
+    }
+    text = sanitize(text);
+    id = sanitize(id);
+  }
+
+  /** Replaces unpaired UTF-16 surrogates by U+FFFD. */
+  static String sanitize(String s) {
+    StringBuilder sb = null;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean bad = Character.isHighSurrogate(c)
+          ? i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1))
+          : Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(s.charAt(i - 1)));
+      if (bad && sb == null) {
+        sb = new StringBuilder(s);
+      }
+      if (bad) {
+        sb.setCharAt(i, '\uFFFD');
+      }
+    }
+    return sb == null ? s : sb.toString();
   }
 
   /** A fact without a time stamp. */

@@ -1,0 +1,140 @@
+package dev.setree;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * The single writer's clock: after each accepted mutation it waits for a quiet window (coalescing bursts:
+ * every new mutation restarts the window), then runs one maintenance run on its own thread. A failed run is
+ * retried with exponential back-off (1 s doubling to 60 s); nothing is lost, since mutations stay in the
+ * pending table until a run that applied them commits.
+ */
+final class MaintenanceScheduler implements AutoCloseable {
+  /** One maintenance run; returns the highest sequence number it applied (0 if none). */
+  interface Run {
+    long run() throws Exception;
+  }
+
+  private final ScheduledExecutorService executor;
+  private final long quietMillis;
+  private final Run run;
+  private final LongSupplier latestAccepted;
+  private final List<Waiter> waiters = new ArrayList<>();
+  private ScheduledFuture<?> scheduled;
+  private long applied;
+  private long backoffMillis;
+  private volatile Exception lastError;
+
+  private record Waiter(long seq, CompletableFuture<Void> future) {}
+
+  MaintenanceScheduler(long quietMillis, Run run, LongSupplier latestAccepted) {
+    this.quietMillis = quietMillis;
+    this.run = run;
+    this.latestAccepted = latestAccepted;
+    this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "setree-maintenance");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** A mutation was accepted: (re)start the quiet window. */
+  synchronized void mutationAccepted() {
+    schedule(quietMillis);
+  }
+
+  /** Runs maintenance as soon as possible. */
+  synchronized void triggerNow() {
+    schedule(0);
+  }
+
+  private void schedule(long delayMillis) {
+    if (executor.isShutdown()) {
+      return;
+    }
+    if (scheduled != null && !scheduled.isDone()) {
+      scheduled.cancel(false);
+    }
+    scheduled = executor.schedule(this::runOnce, delayMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /** Completes when every mutation accepted before this call has been applied. */
+  synchronized CompletableFuture<Void> await() {
+    long target = latestAccepted.getAsLong();
+    CompletableFuture<Void> f = new CompletableFuture<>();
+    if (applied >= target) {
+      f.complete(null);
+    } else {
+      waiters.add(new Waiter(target, f));
+    }
+    return f;
+  }
+
+  /** Records what was applied outside the scheduler (for example by a build that ran the pending queue). */
+  synchronized void markApplied(long seq) {
+    applied = Math.max(applied, seq);
+    completeWaiters();
+  }
+
+  Exception lastError() {
+    return lastError;
+  }
+
+  private void runOnce() {
+    try {
+      long seq = run.run();
+      lastError = null;
+      synchronized (this) {
+        backoffMillis = 0;
+        applied = Math.max(applied, seq);
+        completeWaiters();
+        if (latestAccepted.getAsLong() > applied && (scheduled == null || scheduled.isDone())) {
+          schedule(quietMillis);
+        }
+      }
+    } catch (Exception | Error e) {
+      lastError = e instanceof Exception ex ? ex : new RuntimeException(e);
+      System.err.println("setree: maintenance run failed, will retry: " + e);
+      synchronized (this) {
+        backoffMillis = backoffMillis == 0 ? 1000 : Math.min(60_000, backoffMillis * 2);
+        schedule(backoffMillis);
+      }
+    }
+  }
+
+  private void completeWaiters() {
+    waiters.removeIf(w -> {
+      if (applied >= w.seq()) {
+        w.future().complete(null);
+        return true;
+      }
+      return false;
+    });
+  }
+
+  /** Stops the writer, letting a running maintenance run finish (up to 60 s). */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (scheduled != null) {
+        scheduled.cancel(false);
+      }
+      executor.shutdown();
+      for (Waiter w : waiters) {
+        w.future().completeExceptionally(new IllegalStateException("the SETree was closed before maintenance ran"));
+      }
+      waiters.clear();
+    }
+    try {
+      executor.awaitTermination(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
