@@ -32,6 +32,8 @@ public record HierarchyState(List<Level> levels) {
    * @param knnOffsets CSR offsets into {@code knnNeighbors}, length {@code members + 1}
    * @param knnNeighbors member indexes of each member's exact k nearest neighbours, nearest first
    * @param knnWeights cosine similarity of each kNN edge
+   * @param resolution the CPM resolution Leiden used at this level (NaN when the level was wrapped under
+   *     the root without Leiden, or unknown); the incremental rebuild re-runs Leiden at it
    */
   public record Level(
       String[] memberIds,
@@ -40,7 +42,8 @@ public record HierarchyState(List<Level> levels) {
       int[] assignment,
       int[] knnOffsets,
       int[] knnNeighbors,
-      float[] knnWeights) {
+      float[] knnWeights,
+      double resolution) {
 
     /** Number of members. */
     public int size() {

@@ -129,23 +129,36 @@ final class IncrementalRebuild {
           affected.add(old.assignment()[o]);
         }
       }
+      // A moved member's own community and the communities of its graph neighbours (either direction)
+      // may gain or lose it.
       for (int i = 0; i < m; i++) {
+        for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
+          int j = knn.neighbors()[e];
+          if (moved[i] && oldCommunityOf[j] >= 0) {
+            affected.add(oldCommunityOf[j]);
+          }
+          if (moved[j] && oldCommunityOf[i] >= 0) {
+            affected.add(oldCommunityOf[i]);
+          }
+        }
         if (moved[i] && oldCommunityOf[i] >= 0) {
           affected.add(oldCommunityOf[i]);
-        }
-      }
-      for (int i = 0; i < m; i++) {
-        if (oldCommunityOf[i] < 0) {
-          int nearest = knn.offsets()[i] < knn.offsets()[i + 1] ? knn.neighbors()[knn.offsets()[i]] : -1;
-          if (nearest >= 0 && oldCommunityOf[nearest] >= 0) {
-            affected.add(oldCommunityOf[nearest]);
-          }
         }
       }
       boolean wrap = m <= rootArity;
       List<Integer> pool = new ArrayList<>();
       for (int i = 0; i < m; i++) {
         if (wrap || oldCommunityOf[i] < 0 || affected.contains(oldCommunityOf[i])) {
+          pool.add(i);
+        }
+      }
+      // When the affected part is most of the level (small upper levels), re-cluster the whole level with a
+      // fresh resolution search, as a full build would: the recorded resolution was fitted to other members.
+      boolean whole = wrap || 2 * pool.size() > m;
+      if (whole && !wrap) {
+        pool.clear();
+        affected.addAll(oldCommunities.keySet());
+        for (int i = 0; i < m; i++) {
           pool.add(i);
         }
       }
@@ -166,7 +179,27 @@ final class IncrementalRebuild {
         }
       }
       reclustered += pool.size();
-      int[] local = wrap ? new int[pool.size()] : clusterLocal(knn, pool, pool.size() == m);
+      double resolution = Double.NaN;
+      int[] local;
+      if (wrap) {
+        local = new int[pool.size()];
+      } else {
+        int[] initial = new int[pool.size()];
+        Map<Integer, Integer> dense = new HashMap<>();
+        for (int p = 0; p < pool.size(); p++) {
+          int oc = oldCommunityOf[pool.get(p)];
+          initial[p] = oc >= 0 ? dense.computeIfAbsent(oc, k -> dense.size()) : -1;
+        }
+        int fresh = dense.size();
+        for (int p = 0; p < pool.size(); p++) {
+          if (initial[p] < 0) {
+            initial[p] = fresh++;
+          }
+        }
+        LeidenClustering.Result res = clusterLocal(knn, pool, whole ? Double.NaN : old.resolution(), initial);
+        local = res.assignment();
+        resolution = res.resolution();
+      }
       int base = next;
       int localMax = -1;
       for (int p = 0; p < pool.size(); p++) {
@@ -176,6 +209,7 @@ final class IncrementalRebuild {
       next = base + localMax + 1;
       if (!TreeBuilder.mergesAnything(assignment)) {
         Arrays.fill(assignment, 0);
+        resolution = Double.NaN;
       }
       List<DraftTree.Node> nextMembers = regroup(draft, members, assignment, old, byId, lvl + 1, ids,
           oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null);
@@ -185,7 +219,7 @@ final class IncrementalRebuild {
         parentIds[i] = isCarried(assignment, i) ? x.id : x.parent.id;
       }
       out.add(new HierarchyState.Level(TreeBuilder.ids(members), centroids, parentIds, dense(assignment),
-          knn.offsets(), knn.neighbors(), knn.weights()));
+          knn.offsets(), knn.neighbors(), knn.weights(), resolution));
       members = nextMembers;
     }
     DraftTree.Node root = members.get(0);
@@ -310,11 +344,19 @@ final class IncrementalRebuild {
     return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed);
   }
 
-  /** Leiden on the subgraph induced by {@code pool}; returns a community per pool member. */
-  private int[] clusterLocal(KnnGraph knn, List<Integer> pool, boolean wholeLevel) {
+  /**
+   * Leiden on the subgraph induced by {@code pool}, at the level's recorded CPM resolution when there is
+   * one: CPM is resolution-limit-free (Traag, Van Dooren and Nesterov, Phys. Rev. E 84, 016114, 2011), so
+   * optimising it on a subgraph at the same resolution is consistent with the whole level. Without a
+   * recorded resolution (the level was a root wrap) the resolution is searched for the whole level.
+   * Leiden starts from the old communities (new members as singletons), as an incremental Leiden does, so
+   * it only moves what the change makes worth moving.
+   */
+  private LeidenClustering.Result clusterLocal(KnnGraph knn, List<Integer> pool, double resolution,
+      int[] initial) {
     int n = pool.size();
     if (n <= 1) {
-      return new int[n];
+      return new LeidenClustering.Result(new int[n], n, resolution, 0);
     }
     int[] local = new int[knn.size()];
     Arrays.fill(local, -1);
@@ -341,7 +383,11 @@ final class IncrementalRebuild {
       ws[e] = w.get(e);
     }
     KnnGraph sub = new KnnGraph(offsets, nbs, ws);
-    return wholeLevel ? leiden.cluster(sub).assignment() : leiden.clusterLocal(sub).assignment();
+    if (Double.isNaN(resolution)) {
+      return leiden.cluster(sub);
+    }
+    LeidenClustering.Result r = leiden.improve(LeidenClustering.network(sub), resolution, initial);
+    return new LeidenClustering.Result(dense(r.assignment()), r.communities(), resolution, r.quality());
   }
 
   /**

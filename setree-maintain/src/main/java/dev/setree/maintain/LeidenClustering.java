@@ -91,6 +91,22 @@ public final class LeidenClustering {
     return search(knn, Math.max(1.0, knn.size() / (double) targetArity));
   }
 
+  /**
+   * Improves an existing clustering with Leiden at a fixed CPM resolution (the building block of an
+   * incremental rebuild: {@code IncrementalCPMClusteringAlgorithm.improveClustering}).
+   *
+   * @param initial a community per node (any non-negative ids)
+   */
+  public Result improve(Network network, double resolution, int[] initial) {
+    LeidenAlgorithm leiden = new LeidenAlgorithm(resolution, ITERATIONS,
+        LeidenAlgorithm.DEFAULT_RANDOMNESS, new Random(seed));
+    Clustering clustering = new Clustering(initial.clone());
+    leiden.improveClustering(network, clustering);
+    clustering.orderClustersByNNodes();
+    return new Result(clustering.getClusters(), clustering.getNClusters(), resolution,
+        leiden.calcQuality(network, clustering));
+  }
+
   /** Runs Leiden once at a fixed CPM resolution. */
   public Result run(Network network, double resolution) {
     LeidenAlgorithm leiden = new LeidenAlgorithm(resolution, ITERATIONS,

@@ -177,7 +177,7 @@ public final class Maintainer {
     DraftTree.attach(leaf, root);
     root.sum = leaf.sum.clone();
     return new HierarchyState(List.of(new HierarchyState.Level(new String[] {leaf.id}, leaf.centroid(),
-        new String[] {root.id}, new int[] {0}, new int[] {0, 0}, new int[0], new float[0])));
+        new String[] {root.id}, new int[] {0}, new int[] {0, 0}, new int[0], new float[0], Double.NaN)));
   }
 
   /** The oracle's level 0 must list exactly the old tree's leaves. */

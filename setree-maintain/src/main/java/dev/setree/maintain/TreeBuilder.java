@@ -154,14 +154,19 @@ public final class TreeBuilder {
       long k0 = System.nanoTime();
       KnnGraph knn = ExactKnn.allPairs(centroids, m, dim, options.k());
       knnNanos[0] += System.nanoTime() - k0;
-      int[] assignment = m <= rootArity ? new int[m] : leiden.cluster(knn).assignment();
-      if (!mergesAnything(assignment)) {
-        assignment = new int[m];
+      int[] assignment = new int[m];
+      double resolution = Double.NaN;
+      if (m > rootArity) {
+        LeidenClustering.Result res = leiden.cluster(knn);
+        if (mergesAnything(res.assignment())) {
+          assignment = res.assignment();
+          resolution = res.resolution();
+        }
       }
       progress.update("cluster", lvl + 1, lvl + 1 + (m > rootArity ? 1 : 0));
       Grouping g = group(draft, members, assignment, lvl + 1, ids);
       levels.add(new HierarchyState.Level(ids(members), centroids, g.parentIds, assignment, knn.offsets(),
-          knn.neighbors(), knn.weights()));
+          knn.neighbors(), knn.weights(), resolution));
       members = g.next;
     }
     return levels;

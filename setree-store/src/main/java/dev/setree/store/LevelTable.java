@@ -19,11 +19,11 @@ import java.util.function.Function;
  */
 final class LevelTable {
   private static final String INSERT = "INSERT INTO hierarchy_levels (level, member_count, member_ids,"
-      + " centroids, parent_ids, assignment, knn_offsets, knn_neighbors, knn_weights)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      + " centroids, parent_ids, assignment, knn_offsets, knn_neighbors, knn_weights, resolution)"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
   private static final String SELECT = "SELECT level, member_count, member_ids, centroids, parent_ids,"
-      + " assignment, knn_offsets, knn_neighbors, knn_weights FROM hierarchy_levels ORDER BY level";
+      + " assignment, knn_offsets, knn_neighbors, knn_weights, resolution FROM hierarchy_levels ORDER BY level";
 
   private LevelTable() {}
 
@@ -71,6 +71,11 @@ final class LevelTable {
         setBlob(ps, 7, l.knnOffsets() == null ? null : Blobs.ints(l.knnOffsets()));
         setBlob(ps, 8, l.knnNeighbors() == null ? null : Blobs.ints(l.knnNeighbors()));
         setBlob(ps, 9, l.knnWeights() == null ? null : Blobs.floats(l.knnWeights()));
+        if (Double.isNaN(l.resolution())) {
+          ps.setNull(10, Types.REAL);
+        } else {
+          ps.setDouble(10, l.resolution());
+        }
         ps.addBatch();
       }
       ps.executeBatch();
@@ -102,7 +107,8 @@ final class LevelTable {
             decode(file, level, "assignment", rs.getBytes(6), Blobs::toInts),
             decode(file, level, "knn_offsets", rs.getBytes(7), Blobs::toInts),
             decode(file, level, "knn_neighbors", rs.getBytes(8), Blobs::toInts),
-            decode(file, level, "knn_weights", rs.getBytes(9), Blobs::toFloats));
+            decode(file, level, "knn_weights", rs.getBytes(9), Blobs::toFloats),
+            rs.getObject(10) == null ? Double.NaN : rs.getDouble(10));
         String problem = problem(l, dim);
         if (problem != null) {
           throw bad(file, level, problem);

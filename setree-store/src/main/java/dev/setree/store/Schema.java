@@ -49,7 +49,8 @@ final class Schema {
           + " assignment BLOB,"
           + " knn_offsets BLOB,"
           + " knn_neighbors BLOB,"
-          + " knn_weights BLOB)",
+          + " knn_weights BLOB,"
+          + " resolution REAL)",
       "CREATE TABLE pending_mutations ("
           + " seq INTEGER PRIMARY KEY AUTOINCREMENT,"
           + " kind TEXT NOT NULL CHECK (kind IN ('insert', 'delete')),"

@@ -177,7 +177,8 @@ final class RandomTrees {
     for (int i = 0; i < weights.length; i++) {
       weights[i] = r.nextFloat() * 2 - 1;
     }
-    return new HierarchyState.Level(memberIds, centroids, parentIds, assignment, offsets, nb, weights);
+    return new HierarchyState.Level(memberIds, centroids, parentIds, assignment, offsets, nb, weights,
+        r.nextBoolean() ? Double.NaN : r.nextDouble());
   }
 
   private static float[] randomUnit(Random r, int dim) {

@@ -85,9 +85,9 @@ class SqliteTreeStoreRoundTripTest {
     Tree tree = RandomTrees.tree(3);
     HierarchyState hierarchy = new HierarchyState(List.of(
         new HierarchyState.Level(new String[] {"a\nb", "", "\0", "\uD83D\uDE00"}, null,
-            new String[] {null, "p", "", "q\r\n"}, null, null, null, null),
+            new String[] {null, "p", "", "q\r\n"}, null, null, null, null, Double.NaN),
         new HierarchyState.Level(new String[0], new float[0], new String[0], new int[0], new int[] {0},
-            new int[0], new float[0])));
+            new int[0], new float[0], 0.25)));
     try (SqliteTreeStore store = SqliteTreeStore.open(file, MODEL, RandomTrees.DIM)) {
       store.saveTreeWithHierarchy(tree, hierarchy, 0);
     }
@@ -209,7 +209,7 @@ class SqliteTreeStoreRoundTripTest {
           () -> store.saveTreeWithHierarchy(other, HierarchyState.empty(), 0));
       assertTrue(e.getMessage().contains("dimension 4"), e.getMessage());
       HierarchyState bad = new HierarchyState(List.of(new HierarchyState.Level(
-          new String[] {"a", "b"}, new float[3], null, null, null, null, null)));
+          new String[] {"a", "b"}, new float[3], null, null, null, null, null, Double.NaN)));
       e = assertThrows(IllegalArgumentException.class, () -> store.saveTreeWithHierarchy(tree, bad, 0));
       assertTrue(e.getMessage().contains("level 0"), e.getMessage());
       assertThrows(IllegalArgumentException.class,

@@ -63,6 +63,8 @@ final class TreeAssert {
       assertArrayEquals(e.knnOffsets(), a.knnOffsets(), at + " knnOffsets");
       assertArrayEquals(e.knnNeighbors(), a.knnNeighbors(), at + " knnNeighbors");
       assertArrayEquals(bits(e.knnWeights()), bits(a.knnWeights()), at + " knnWeights");
+      assertEquals(Double.doubleToRawLongBits(e.resolution()), Double.doubleToRawLongBits(a.resolution()),
+          at + " resolution");
       if (e.centroids() == null) {
         assertNull(a.centroids(), at + " centroids");
       }
