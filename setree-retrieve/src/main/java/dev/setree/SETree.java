@@ -19,6 +19,7 @@ import dev.setree.core.TreeStore.Mutation;
 import dev.setree.maintain.ExtractiveSummarizer;
 import dev.setree.maintain.Maintainer;
 import dev.setree.maintain.TreeBuilder;
+import dev.setree.maintain.llm.TargetLlmSummarizer;
 import dev.setree.store.SqliteTreeStore;
 import java.util.HashMap;
 import java.util.Map;
@@ -62,6 +63,8 @@ public final class SETree implements AutoCloseable {
   private final boolean ownsEmbedder;
   private final TokenCounter counter;
   private final Summarizer summarizer;
+  /** The LLM summariser SETree made from {@link SETreeConfig#llm()} (closed with it), or null. */
+  private final TargetLlmSummarizer ownedLlm;
   private final SqliteTreeStore store;
   private final ContextFormat format;
   private final TreeCoverWalk walk;
@@ -84,7 +87,16 @@ public final class SETree implements AutoCloseable {
     this.embedder = embedder;
     this.ownsEmbedder = ownsEmbedder;
     this.counter = counter;
-    this.summarizer = config.summarizer() != null ? config.summarizer() : new ExtractiveSummarizer();
+    if (config.summarizer() != null) {
+      this.summarizer = config.summarizer();
+      this.ownedLlm = null;
+    } else if (config.llm() != null) {
+      this.ownedLlm = new TargetLlmSummarizer(config.llm());
+      this.summarizer = ownedLlm;
+    } else {
+      this.summarizer = new ExtractiveSummarizer();
+      this.ownedLlm = null;
+    }
     this.store = store;
     this.format = new ContextFormat(counter);
     this.walk = new TreeCoverWalk(new CapabilityScore((float) config.beta(), (float) config.epsilon()),
@@ -164,6 +176,7 @@ public final class SETree implements AutoCloseable {
   public BuildResult.Stats build(Collection<Fact> facts, BuildProgress progress) {
     ensureOpen();
     synchronized (writeLock) {
+      checkLlm(); // a dead endpoint fails the build before anything is written
       TreeBuilder builder = new TreeBuilder(embedder, counter, summarizer, buildOptions());
       BuildResult result = builder.build(List.copyOf(facts), progress);
       store.saveTreeWithHierarchy(result.tree(), result.hierarchy(), 0);
@@ -259,6 +272,13 @@ public final class SETree implements AutoCloseable {
     return v >= 0 && s.tree().isLeaf(v);
   }
 
+  /** Fails with {@code LlmUnavailableException} (naming the URL) when the Target LLM cannot be reached. */
+  private void checkLlm() {
+    if (summarizer instanceof TargetLlmSummarizer llm) {
+      llm.checkReachable();
+    }
+  }
+
   /** Asks for a maintenance run now instead of after the quiet window. */
   public void triggerMaintain() {
     ensureOpen();
@@ -297,6 +317,8 @@ public final class SETree implements AutoCloseable {
       if (batch.isEmpty()) {
         return 0;
       }
+      checkLlm(); // a dead endpoint fails the run; the mutations stay pending and the run is retried
+      long t0 = System.nanoTime();
       long last = batch.get(batch.size() - 1).seq();
       Maintainer.Result r = maintainer.run(snapshot.tree(), oracle, batch);
       store.saveTreeWithHierarchy(r.tree(), r.hierarchy(), last);
@@ -306,15 +328,16 @@ public final class SETree implements AutoCloseable {
         snapshot = next;
         pending.removeIf(m -> m.seq() <= last);
       }
-      lastRun = r;
+      lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
+          r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(), System.nanoTime() - t0);
       return last;
     }
   }
 
-  private volatile Maintainer.Result lastRun;
+  private volatile MaintenanceReport lastRun;
 
-  /** Statistics of the last maintenance run, or null if none ran since open. */
-  public Maintainer.Result lastMaintenanceRun() {
+  /** What the last maintenance run since open did, or null if none ran. */
+  public MaintenanceReport lastMaintenanceRun() {
     return lastRun;
   }
 
@@ -482,6 +505,9 @@ public final class SETree implements AutoCloseable {
     try {
       scheduler.close();
       store.close();
+      if (ownedLlm != null) {
+        ownedLlm.close();
+      }
     } finally {
       if (ownsEmbedder) {
         embedder.close();

@@ -3,6 +3,8 @@ package dev.setree;
 import dev.setree.core.Embedder;
 import dev.setree.core.Summarizer;
 import dev.setree.core.TokenCounter;
+import dev.setree.maintain.llm.LlmSettings;
+import java.util.Set;
 
 /**
  * The immutable settings of a knowledge base: calibration of the walk, budgets, build shape, and the
@@ -26,6 +28,11 @@ public final class SETreeConfig {
   private final int topSummaryTokens;
   private final int summaryTokens;
   private final long quietWindowMillis;
+  private final LlmSettings llm;
+  private final boolean useIntentionalClustering;
+  private final double clusterEdgeWeightFloor;
+  private final int clusterDiversityTarget;
+  private final String secondHop;
   private final Embedder embedder;
   private final TokenCounter tokenCounter;
   private final Summarizer summarizer;
@@ -48,10 +55,21 @@ public final class SETreeConfig {
           + b.quietWindowMillis);
     }
     this.quietWindowMillis = b.quietWindowMillis;
+    this.llm = b.llm;
+    this.useIntentionalClustering = b.useIntentionalClustering;
+    this.clusterEdgeWeightFloor = finite("cluster_edge_weight_floor", b.clusterEdgeWeightFloor, 0, 1);
+    this.clusterDiversityTarget = range("cluster_diversity_target", b.clusterDiversityTarget, 1, 1000);
+    if (b.secondHop == null || !SECOND_HOP_VALUES.contains(b.secondHop)) {
+      throw new IllegalArgumentException("second_hop must be \"off\", 1 or 2, got " + b.secondHop);
+    }
+    this.secondHop = b.secondHop;
     this.embedder = b.embedder;
     this.tokenCounter = b.tokenCounter;
     this.summarizer = b.summarizer;
   }
+
+  /** The values {@link #secondHop()} may take. */
+  private static final Set<String> SECOND_HOP_VALUES = Set.of("off", "1", "2");
 
   private static double finite(String key, double v, double min, double max) {
     if (!Double.isFinite(v)) {
@@ -96,6 +114,11 @@ public final class SETreeConfig {
     b.topSummaryTokens = topSummaryTokens;
     b.summaryTokens = summaryTokens;
     b.quietWindowMillis = quietWindowMillis;
+    b.llm = llm;
+    b.useIntentionalClustering = useIntentionalClustering;
+    b.clusterEdgeWeightFloor = clusterEdgeWeightFloor;
+    b.clusterDiversityTarget = clusterDiversityTarget;
+    b.secondHop = secondHop;
     b.embedder = embedder;
     b.tokenCounter = tokenCounter;
     b.summarizer = summarizer;
@@ -167,6 +190,36 @@ public final class SETreeConfig {
     return quietWindowMillis;
   }
 
+  /**
+   * The Target LLM's connection settings, or null for no LLM (default). When set and no
+   * {@link #summarizer()} is given, {@link SETree} summarises with a {@code TargetLlmSummarizer} on these
+   * settings; it checks the endpoint before each build (a dead endpoint fails the build, nothing written)
+   * and each maintenance run (the run is retried later, the mutations stay pending). Retrieve never calls it.
+   */
+  public LlmSettings llm() {
+    return llm;
+  }
+
+  /** Reserved for intentional clustering (not used yet): whether the pack stage is on (default false). */
+  public boolean useIntentionalClustering() {
+    return useIntentionalClustering;
+  }
+
+  /** Reserved for intentional clustering: the similarity-graph edge floor, in [0, 1] (default 0.4). */
+  public double clusterEdgeWeightFloor() {
+    return clusterEdgeWeightFloor;
+  }
+
+  /** Reserved for intentional clustering: clusters given one representative each, >= 1 (default 3). */
+  public int clusterDiversityTarget() {
+    return clusterDiversityTarget;
+  }
+
+  /** Reserved for a later issue: the second hop, {@code "off"}, {@code "1"} or {@code "2"} (default "off"). */
+  public String secondHop() {
+    return secondHop;
+  }
+
   /** The host's embedder, or null for the bundled MiniLM. */
   public Embedder embedder() {
     return embedder;
@@ -197,6 +250,11 @@ public final class SETreeConfig {
     private int topSummaryTokens = 12;
     private int summaryTokens = 24;
     private long quietWindowMillis = 500;
+    private LlmSettings llm;
+    private boolean useIntentionalClustering = false;
+    private double clusterEdgeWeightFloor = 0.4;
+    private int clusterDiversityTarget = 3;
+    private String secondHop = "off";
     private Embedder embedder;
     private TokenCounter tokenCounter;
     private Summarizer summarizer;
@@ -278,6 +336,36 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#quietWindowMillis()}. */
     public Builder quietWindowMillis(long v) {
       quietWindowMillis = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#llm()}; null for no LLM. */
+    public Builder llm(LlmSettings v) {
+      llm = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#useIntentionalClustering()}. */
+    public Builder useIntentionalClustering(boolean v) {
+      useIntentionalClustering = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#clusterEdgeWeightFloor()}. */
+    public Builder clusterEdgeWeightFloor(double v) {
+      clusterEdgeWeightFloor = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#clusterDiversityTarget()}. */
+    public Builder clusterDiversityTarget(int v) {
+      clusterDiversityTarget = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#secondHop()}: {@code "off"}, {@code "1"} or {@code "2"}. */
+    public Builder secondHop(String v) {
+      secondHop = v;
       return this;
     }
 
