@@ -14,11 +14,24 @@ import picocli.CommandLine.Option;
 
 /** {@code setree bench}: measurements that are not tests. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (measurements, not tests).",
-    subcommands = {BenchCommand.Embed.class})
+    subcommands = {BenchCommand.Embed.class, BenchInsert.class, BenchLadder.class})
 final class BenchCommand implements Runnable {
   @Override
   public void run() {
     new picocli.CommandLine(this).usage(System.out);
+  }
+
+  /** The first {@code n} sentences of a corpus file; a missing file says how to fetch it. */
+  static List<String> corpus(Path file, int n) throws java.io.IOException {
+    if (!Files.exists(file)) {
+      throw new IllegalArgumentException(file + " does not exist: run scripts/fetch_benchmark_corpus.sh"
+          + " (or pass --corpus FILE with one sentence per line)");
+    }
+    List<String> lines = FactsFile.readLines(file).stream().filter(s -> !s.isBlank()).toList();
+    if (lines.size() < n) {
+      throw new IllegalArgumentException(file + " has " + lines.size() + " sentences; " + n + " are needed");
+    }
+    return lines.subList(0, n);
   }
 
   /** {@code setree bench embed}: embedder start-up, resident memory, prompt latency and batch throughput. */

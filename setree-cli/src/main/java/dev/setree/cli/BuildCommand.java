@@ -1,15 +1,24 @@
 package dev.setree.cli;
 
 import dev.setree.SETree;
+import dev.setree.SETreeConfig;
 import dev.setree.core.Fact;
+import dev.setree.core.Tree;
 import dev.setree.maintain.BuildResult;
+import dev.setree.maintain.llm.LlmUnavailableException;
+import dev.setree.maintain.llm.TargetLlmSummarizer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code setree build}: builds (or atomically replaces) the tree of a knowledge base from a facts file. */
+/**
+ * {@code setree build}: builds (or atomically replaces) the tree of a knowledge base from a facts file, with
+ * extractive summaries or, when an LLM is configured, the Target LLM's. A dead LLM endpoint fails the command
+ * before the database is opened, so the file is left exactly as it was.
+ */
 @Command(name = "build", mixinStandardHelpOptions = true,
     description = "Build the tree of a knowledge base from a facts file (JSONL with id/text, or one fact a line).")
 final class BuildCommand implements Callable<Integer> {
@@ -19,19 +28,52 @@ final class BuildCommand implements Callable<Integer> {
   @Option(names = "--facts", required = true, description = "Facts file.")
   Path facts;
 
+  @Mixin
+  ConfigOptions options = new ConfigOptions();
+
   @Override
   public Integer call() throws Exception {
+    SETreeConfig.Builder cb = options.builder();
+    SETreeConfig base = cb.build();
     List<Fact> list = FactsFile.read(facts);
-    ProgressBar bar = new ProgressBar(System.err, true);
-    long t0 = System.nanoTime();
-    try (SETree kb = SETree.open(db)) {
-      BuildResult.Stats s = kb.build(list, bar);
-      bar.finish();
-      SETree.Stats st = kb.stats();
-      System.out.printf("built %s: %d leaves, %d nodes, depth %d, mean arity %.1f in %.1f s"
-              + " (embed %.1f s, kNN %.1f s, clustering %.1f s, summaries %.1f s)%n",
-          db, st.leaves(), st.nodes(), st.depth(), st.meanArity(), (System.nanoTime() - t0) / 1e9,
-          s.embedNanos() / 1e9, s.knnNanos() / 1e9, s.clusterNanos() / 1e9, s.summaryNanos() / 1e9);
+    TargetLlmSummarizer llm;
+    try {
+      llm = ConfigOptions.reachableLlm(base);
+    } catch (LlmUnavailableException e) {
+      throw new IllegalStateException(e.getMessage() + " Nothing was built; " + db + " was not touched.", e);
+    }
+    try {
+      SETreeConfig config = llm == null ? base : cb.summarizer(llm).build();
+      ProgressBar bar = new ProgressBar(System.err, true);
+      long t0 = System.nanoTime();
+      try (SETree kb = SETree.open(db, config)) {
+        BuildResult.Stats s = kb.build(list, bar);
+        bar.finish();
+        SETree.Stats st = kb.stats();
+        System.out.printf("built %s: %d leaves, %d nodes, depth %d, mean arity %.1f in %.1f s"
+                + " (embed %.1f s, kNN %.1f s, clustering %.1f s, summaries %.1f s)%n",
+            db, st.leaves(), st.nodes(), st.depth(), st.meanArity(), (System.nanoTime() - t0) / 1e9,
+            s.embedNanos() / 1e9, s.knnNanos() / 1e9, s.clusterNanos() / 1e9, s.summaryNanos() / 1e9);
+        if (llm != null) {
+          Tree tree = kb.tree();
+          int byLlm = 0;
+          for (int v = tree.leafCount(); v < tree.size(); v++) {
+            if (TargetLlmSummarizer.KIND.equals(tree.summarizerKind(v))) {
+              byLlm++;
+            }
+          }
+          System.out.printf("summaries: %d by the LLM (%s), %d fell back to extractive%n", byLlm,
+              config.llm().model(), s.summaryFallbacks());
+          if (s.summaryFallbacks() > 0) {
+            System.err.println("setree: warning: " + s.summaryFallbacks() + " of " + (tree.size() - tree.leafCount())
+                + " summaries fell back to extractive; last LLM error: " + llm.lastFailure().orElse("(none)"));
+          }
+        }
+      }
+    } finally {
+      if (llm != null) {
+        llm.close();
+      }
     }
     return 0;
   }

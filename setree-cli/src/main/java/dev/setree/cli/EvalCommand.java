@@ -7,14 +7,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.Context;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.Strategy;
 import dev.setree.core.Fact;
 import dev.setree.embed.MiniLmEmbedder;
+import dev.setree.maintain.llm.TargetLlmSummarizer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,7 +33,6 @@ import picocli.CommandLine.Option;
 @Command(name = "eval", mixinStandardHelpOptions = true,
     description = "Evaluate retrieval on facts/queries JSONL pairs (each pair its own knowledge base).")
 final class EvalCommand implements Callable<Integer> {
-  static final List<String> GROUPS = List.of("1-4", "1", "2", "3", "4", "5");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Option(names = "--facts", required = true, description = "Facts JSONL (repeat, paired with --queries).")
@@ -46,11 +45,22 @@ final class EvalCommand implements Callable<Integer> {
   List<Integer> budgets;
 
   @Option(names = "--systems", split = ",", defaultValue = "setree,flat",
-      description = "Systems: setree, flat, bm25, hybrid.")
+      description = "Systems: setree, flat, bm25, hybrid, collapsed, recency.")
   List<String> systems;
+
+  @Option(names = "--sweep", description = "Tree-cover variants to add, e.g. 'beta=0,0.1;overview_share=0.05,0.1'"
+      + " (keys: beta, tau, epsilon, overview_share).")
+  String sweep;
 
   @Option(names = "--json", description = "Write the results as JSON to this file.")
   Path jsonOut;
+
+  @Option(names = "--per-kb", description = "Also print the headline recall of every knowledge base.")
+  boolean perKbTable;
+
+  @Option(names = "--baseline", description = "Quality guard: fail (exit 3) when setree's headline recall per"
+      + " variant falls more than the file's tolerance below the recall it records.")
+  Path baseline;
 
   @Option(names = "--target-arity", description = "Override the build's target arity.")
   Integer targetArity;
@@ -70,12 +80,8 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--summary-tokens", description = "Override the lower summary cap.")
   Integer summaryTokens;
 
-  /** One evaluation query. */
-  record Query(String id, String prompt, List<String> gold, int category, String answer) {}
-
-  /** Per-query outcome. */
-  record Outcome(String kb, int category, double recall, boolean all, boolean any, boolean answer,
-      int tokens, double ms, boolean complete) {}
+  @Mixin
+  ConfigOptions options = new ConfigOptions();
 
   @Override
   public Integer call() throws Exception {
@@ -83,36 +89,23 @@ final class EvalCommand implements Callable<Integer> {
       throw new IllegalArgumentException("give as many --queries as --facts (" + facts.size() + " vs "
           + queries.size() + ")");
     }
+    List<Evaluation.SystemSpec> specs = new ArrayList<>();
     for (String s : systems) {
-      strategy(s);
+      specs.add(Evaluation.system(s));
     }
-    Map<String, List<Outcome>> bySystemBudget = new LinkedHashMap<>();
+    if (sweep != null) {
+      specs.addAll(Evaluation.sweep(sweep));
+    }
+    Map<String, List<Evaluation.Outcome>> outcomes = new LinkedHashMap<>();
     ProgressBar bar = new ProgressBar(System.err, true);
     long buildNanos = 0;
+    SETreeConfig.Builder cb = options.builder();
+    TargetLlmSummarizer llm = ConfigOptions.reachableLlm(cb.build());
     try (MiniLmEmbedder embedder = MiniLmEmbedder.load()) {
-      SETreeConfig.Builder cb = SETreeConfig.builder().embedder(embedder).tokenCounter(embedder.tokenizer());
-      if (targetArity != null) {
-        cb.targetArity(targetArity);
-      }
-      if (overviewShare != null) {
-        cb.overviewShare(overviewShare);
-      }
-      if (tau != null) {
-        cb.tau(tau);
-      }
-      if (beta != null) {
-        cb.beta(beta);
-      }
-      if (topSummaryTokens != null) {
-        cb.topSummaryTokens(topSummaryTokens);
-      }
-      if (summaryTokens != null) {
-        cb.summaryTokens(summaryTokens);
-      }
-      SETreeConfig config = cb.build();
+      SETreeConfig config = config(cb, embedder, llm);
       for (int k = 0; k < facts.size(); k++) {
         List<Fact> fs = FactsFile.read(facts.get(k));
-        List<Query> qs = readQueries(queries.get(k));
+        List<Evaluation.Query> qs = readQueries(queries.get(k));
         String kbName = facts.get(k).getFileName().toString().replace(".facts.jsonl", "");
         Path dir = Files.createTempDirectory("setree-eval-");
         try (SETree kb = SETree.open(dir.resolve("kb.db"), config)) {
@@ -123,16 +116,17 @@ final class EvalCommand implements Callable<Integer> {
           for (Fact f : fs) {
             textById.put(f.id(), f.text());
           }
+          kb.retrieve("warm up the walk and the embedder", 256); // first-call JIT cost is not a latency
           int done = 0;
-          for (Query q : qs) {
+          for (Evaluation.Query q : qs) {
             bar.update(kbName + " queries", ++done, qs.size());
-            for (String system : systems) {
+            for (Evaluation.SystemSpec spec : specs) {
               for (int budget : budgets) {
                 long s0 = System.nanoTime();
-                Context ctx = kb.retrieve(q.prompt(), budget, strategy(system));
+                Context ctx = kb.retrieve(q.prompt(), budget, spec.options());
                 double ms = (System.nanoTime() - s0) / 1e6;
-                bySystemBudget.computeIfAbsent(system + "@" + budget, x -> new ArrayList<>())
-                    .add(score(kbName, q, ctx, textById, ms));
+                outcomes.computeIfAbsent(spec.name() + "@" + budget, x -> new ArrayList<>())
+                    .add(Evaluation.score(kbName, q, ctx, textById, kb.tree(), ms));
               }
             }
           }
@@ -140,145 +134,141 @@ final class EvalCommand implements Callable<Integer> {
           deleteTree(dir);
         }
       }
+    } finally {
+      if (llm != null) {
+        llm.close();
+      }
     }
     bar.finish();
     ArrayNode rows = JSON.createArrayNode();
-    System.out.printf("%-8s %6s %5s %7s %7s %7s %7s %7s %8s %7s %7s%n", "system", "budget", "cat", "queries",
-        "recall", "all_hit", "any_hit", "ans_hit", "tokens", "p50_ms", "p99_ms");
-    for (String system : systems) {
+    ArrayNode perKb = JSON.createArrayNode();
+    ArrayNode perVariant = JSON.createArrayNode();
+    System.out.printf("%-34s %6s %5s %7s %7s %7s %7s %7s %7s %8s %7s %7s%n", "system", "budget", "cat", "queries",
+        "recall", "all_hit", "any_hit", "ans_hit", "cover", "tokens", "p50_ms", "p99_ms");
+    for (Evaluation.SystemSpec spec : specs) {
       for (int budget : budgets) {
-        List<Outcome> all = bySystemBudget.getOrDefault(system + "@" + budget, List.of());
-        for (String group : GROUPS) {
-          List<Outcome> sel = all.stream().filter(o -> inGroup(o.category(), group)).toList();
+        List<Evaluation.Outcome> all = outcomes.getOrDefault(spec.name() + "@" + budget, List.of());
+        for (String group : Evaluation.GROUPS) {
+          List<Evaluation.Outcome> sel = all.stream().filter(o -> Evaluation.inGroup(o.category(), group)).toList();
           if (sel.isEmpty()) {
             continue;
           }
-          ObjectNode row = aggregate(system, budget, group, sel);
+          ObjectNode row = Evaluation.aggregate(spec.name(), budget, group, sel);
           rows.add(row);
-          System.out.printf(Locale.ROOT, "%-8s %6d %5s %7d %7.3f %7.3f %7.3f %7.3f %8.1f %7.2f %7.2f%n", system,
-              budget, group, sel.size(), row.get("recall").asDouble(), row.get("all_hit").asDouble(),
-              row.get("any_hit").asDouble(), row.get("answer_hit").asDouble(), row.get("tokens_used").asDouble(),
-              row.get("p50_ms").asDouble(), row.get("p99_ms").asDouble());
+          System.out.printf(Locale.ROOT, "%-34s %6d %5s %7d %7.3f %7.3f %7.3f %7.3f %7s %8.1f %7.2f %7.2f%n",
+              spec.name(), budget, group, sel.size(), row.get("recall").asDouble(), row.get("all_hit").asDouble(),
+              row.get("any_hit").asDouble(), row.get("answer_hit").asDouble(),
+              row.has("cluster_coverage") ? String.format(Locale.ROOT, "%.3f", row.get("cluster_coverage").asDouble())
+                  : "", row.get("tokens_used").asDouble(), row.get("p50_ms").asDouble(), row.get("p99_ms").asDouble());
         }
+        group(all, Evaluation.Outcome::kb, spec.name(), budget, "kb", perKb);
+        group(all, o -> variant(o.kb()), spec.name(), budget, "variant", perVariant);
       }
     }
-    // Per knowledge base, headline group: guards against tuning on one conversation.
-    ArrayNode perKb = JSON.createArrayNode();
-    for (String system : systems) {
-      for (int budget : budgets) {
-        List<Outcome> all = bySystemBudget.getOrDefault(system + "@" + budget, List.of());
-        all.stream().map(Outcome::kb).distinct().forEach(kb -> {
-          List<Outcome> sel = all.stream().filter(o -> o.kb().equals(kb) && inGroup(o.category(), "1-4")).toList();
-          if (!sel.isEmpty()) {
-            ObjectNode row = aggregate(system, budget, "1-4", sel);
-            row.put("kb", kb);
-            perKb.add(row);
-          }
-        });
-      }
+    if (perKbTable) {
+      System.out.println();
+      printBreakdown(perKb, "kb");
     }
+    System.out.println();
+    printBreakdown(perVariant, "variant");
     System.out.printf(Locale.ROOT, "build time: %.1f s over %d knowledge bases%n", buildNanos / 1e9, facts.size());
     if (jsonOut != null) {
       ObjectNode root = JSON.createObjectNode();
       root.set("results", rows);
       root.set("per_kb", perKb);
-      root.put("build_seconds", buildNanos / 1e9);
+      root.set("per_variant", perVariant);
+      root.put("build_seconds", Evaluation.round(buildNanos / 1e9));
       Files.writeString(jsonOut, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
     }
-    return 0;
+    return baseline == null ? 0 : QualityGuard.check(baseline, perVariant, System.out);
   }
 
-  static Strategy strategy(String system) {
-    return switch (system) {
-      case "setree" -> Strategy.TREE_COVER;
-      case "flat" -> Strategy.FLAT;
-      case "bm25" -> Strategy.BM25;
-      case "hybrid" -> Strategy.HYBRID;
-      default -> throw new IllegalArgumentException("unknown system '" + system
-          + "' (known: setree, flat, bm25, hybrid)");
-    };
-  }
-
-  static boolean inGroup(int category, String group) {
-    return group.equals("1-4") ? category >= 1 && category <= 4 : group.equals(String.valueOf(category));
-  }
-
-  private static ObjectNode aggregate(String system, int budget, String group, List<Outcome> sel) {
-    ObjectNode row = JSON.createObjectNode();
-    row.put("system", system);
-    row.put("budget", budget);
-    row.put("categories", group);
-    row.put("queries", sel.size());
-    row.put("recall", round(sel.stream().mapToDouble(Outcome::recall).average().orElse(0)));
-    row.put("all_hit", round(sel.stream().mapToDouble(o -> o.all() ? 1 : 0).average().orElse(0)));
-    row.put("any_hit", round(sel.stream().mapToDouble(o -> o.any() ? 1 : 0).average().orElse(0)));
-    row.put("answer_hit", round(sel.stream().mapToDouble(o -> o.answer() ? 1 : 0).average().orElse(0)));
-    row.put("complete", round(sel.stream().mapToDouble(o -> o.complete() ? 1 : 0).average().orElse(0)));
-    row.put("tokens_used", round(sel.stream().mapToDouble(Outcome::tokens).average().orElse(0)));
-    double[] ms = sel.stream().mapToDouble(Outcome::ms).sorted().toArray();
-    row.put("p50_ms", round(percentile(ms, 0.50)));
-    row.put("p99_ms", round(percentile(ms, 0.99)));
-    return row;
-  }
-
-  static double percentile(double[] sorted, double p) {
-    if (sorted.length == 0) {
-      return 0;
+  private SETreeConfig config(SETreeConfig.Builder cb, MiniLmEmbedder embedder, TargetLlmSummarizer llm) {
+    cb.embedder(embedder).tokenCounter(embedder.tokenizer());
+    if (llm != null) {
+      cb.summarizer(llm);
     }
-    int i = (int) Math.ceil(p * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    if (targetArity != null) {
+      cb.targetArity(targetArity);
+    }
+    if (overviewShare != null) {
+      cb.overviewShare(overviewShare);
+    }
+    if (tau != null) {
+      cb.tau(tau);
+    }
+    if (beta != null) {
+      cb.beta(beta);
+    }
+    if (topSummaryTokens != null) {
+      cb.topSummaryTokens(topSummaryTokens);
+    }
+    if (summaryTokens != null) {
+      cb.summaryTokens(summaryTokens);
+    }
+    return cb.build();
   }
 
-  private static double round(double v) {
-    return Math.round(v * 10000) / 10000.0;
+  /** The variant of a knowledge base named {@code NAME.VARIANT} (e.g. locomo-26.turns -> turns). */
+  static String variant(String kb) {
+    int dot = kb.lastIndexOf('.');
+    return dot < 0 ? kb : kb.substring(dot + 1);
   }
 
-  static Outcome score(String kb, Query q, Context ctx, Map<String, String> textById, double ms) {
-    String text = ctx.text();
-    int hit = 0;
-    for (String g : q.gold()) {
-      String t = textById.get(g);
-      if (t != null && text.contains(t)) {
-        hit++;
+  private static void group(List<Evaluation.Outcome> all, java.util.function.Function<Evaluation.Outcome, String> key,
+      String system, int budget, String field, ArrayNode out) {
+    all.stream().map(key).distinct().forEach(name -> {
+      List<Evaluation.Outcome> sel = all.stream()
+          .filter(o -> key.apply(o).equals(name) && Evaluation.inGroup(o.category(), "1-4")).toList();
+      if (!sel.isEmpty()) {
+        ObjectNode row = Evaluation.aggregate(system, budget, "1-4", sel);
+        row.put(field, name);
+        List<Evaluation.Outcome> multi = all.stream()
+            .filter(o -> key.apply(o).equals(name) && o.category() == 1).toList();
+        if (!multi.isEmpty()) {
+          row.put("multi_hop_recall", Evaluation.round(
+              multi.stream().mapToDouble(Evaluation.Outcome::recall).average().orElse(0)));
+        }
+        out.add(row);
       }
-    }
-    int n = q.gold().size();
-    boolean answer = answerHit(q.answer(), text);
-    return new Outcome(kb, q.category(), n == 0 ? 0 : hit / (double) n, n > 0 && hit == n, hit > 0, answer,
-        ctx.tokensUsed(), ms, ctx.complete());
+    });
   }
 
-  /** True when every content word of the answer appears among the context's words. */
-  static boolean answerHit(String answer, String context) {
-    List<String> want = AnswerWords.contentWords(answer);
-    if (want.isEmpty()) {
-      return false;
+  private static void printBreakdown(ArrayNode rows, String field) {
+    System.out.printf("%-34s %6s %-18s %7s %7s %8s%n", "system", "budget", field, "recall", "ans_hit", "multihop");
+    for (JsonNode r : rows) {
+      System.out.printf(Locale.ROOT, "%-34s %6d %-18s %7.3f %7.3f %8s%n", r.get("system").asText(),
+          r.get("budget").asInt(), r.get(field).asText(), r.get("recall").asDouble(), r.get("answer_hit").asDouble(),
+          r.has("multi_hop_recall") ? String.format(Locale.ROOT, "%.3f", r.get("multi_hop_recall").asDouble()) : "");
     }
-    java.util.Set<String> have = new java.util.HashSet<>(AnswerWords.words(context));
-    return have.containsAll(want);
   }
 
-  static List<Query> readQueries(Path file) throws IOException {
-    List<Query> out = new ArrayList<>();
+  static List<Evaluation.Query> readQueries(Path file) throws IOException {
+    List<Evaluation.Query> out = new ArrayList<>();
     List<String> lines = FactsFile.readLines(file);
     for (int i = 0; i < lines.size(); i++) {
       if (lines.get(i).isBlank()) {
         continue;
       }
-      JsonNode n = JSON.readTree(lines.get(i));
+      JsonNode n;
+      try {
+        n = JSON.readTree(lines.get(i));
+      } catch (IOException e) {
+        throw new IllegalArgumentException(file + ":" + (i + 1) + ": not valid JSON");
+      }
       if (n.get("prompt") == null || n.get("gold") == null) {
         throw new IllegalArgumentException(file + ":" + (i + 1) + ": a query needs \"prompt\" and \"gold\"");
       }
       List<String> gold = new ArrayList<>();
       n.get("gold").forEach(g -> gold.add(g.asText()));
       JsonNode ans = n.get("answer");
-      out.add(new Query(n.path("id").asText("q" + i), n.get("prompt").asText(), gold,
+      out.add(new Evaluation.Query(n.path("id").asText("q" + i), n.get("prompt").asText(), gold,
           n.path("category").asInt(0), ans == null || ans.isNull() ? "" : ans.asText()));
     }
     return out;
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  static void deleteTree(Path dir) throws IOException {
     try (Stream<Path> walk = Files.walk(dir)) {
       for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
@@ -286,7 +276,7 @@ final class EvalCommand implements Callable<Integer> {
     }
   }
 
-  static String describe(List<Integer> list) {
-    return Arrays.toString(list.toArray());
+  static double percentile(double[] sorted, double p) {
+    return Evaluation.percentile(sorted, p);
   }
 }

@@ -15,6 +15,11 @@ import picocli.CommandLine.Command;
       RetrieveCommand.class,
       StatsCommand.class,
       EvalCommand.class,
+      InsertCommand.class,
+      DeleteCommand.class,
+      MaintainCommand.class,
+      McpCommand.class,
+      InspectCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -9,10 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code setree retrieve}: prints the context for a prompt. */
+/**
+ * {@code setree retrieve}: prints the context for a prompt. It reads the config file (calibration, default
+ * budget) and accepts the LLM flags for a uniform command line, but never calls an LLM.
+ */
 @Command(name = "retrieve", mixinStandardHelpOptions = true, description = "Print the context for a prompt.")
 final class RetrieveCommand implements Callable<Integer> {
   @Option(names = "--db", required = true, description = "Knowledge-base file.")
@@ -27,13 +31,17 @@ final class RetrieveCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "PROMPT", description = "The prompt.")
   String[] prompt;
 
+  @Mixin
+  ConfigOptions options = new ConfigOptions();
+
   @Override
   public Integer call() throws Exception {
+    var config = options.builder().build();
     if (!Files.exists(db)) {
       throw new IllegalArgumentException(db + " does not exist");
     }
     String p = String.join(" ", prompt);
-    try (SETree kb = SETree.open(db)) {
+    try (SETree kb = SETree.open(db, config)) {
       Context ctx = budget == null ? kb.retrieve(p) : kb.retrieve(p, budget);
       if (json) {
         ObjectMapper m = new ObjectMapper();

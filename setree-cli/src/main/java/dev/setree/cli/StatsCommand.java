@@ -3,13 +3,20 @@ package dev.setree.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.SETree;
+import dev.setree.core.Tree;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code setree stats}: the shape of a knowledge base's tree. */
+/**
+ * {@code setree stats}: the shape of a knowledge base's tree and which summariser wrote its summaries (with
+ * an LLM configured, the {@code extractive} ones are the nodes that fell back).
+ */
 @Command(name = "stats", mixinStandardHelpOptions = true, description = "Show the shape of a knowledge base.")
 final class StatsCommand implements Callable<Integer> {
   @Option(names = "--db", required = true, description = "Knowledge-base file.")
@@ -18,13 +25,30 @@ final class StatsCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON with leaves, nodes, depth, ...")
   boolean json;
 
+  @Mixin
+  ConfigOptions options = new ConfigOptions();
+
+  /** Internal nodes per summariser kind; always holds {@code extractive} and {@code llm}. */
+  static Map<String, Integer> summarizerKinds(Tree tree) {
+    Map<String, Integer> kinds = new TreeMap<>();
+    kinds.put("extractive", 0);
+    kinds.put("llm", 0);
+    for (int v = tree.leafCount(); v < tree.size(); v++) {
+      String k = tree.summarizerKind(v);
+      kinds.merge(k == null ? "unknown" : k, 1, Integer::sum);
+    }
+    return kinds;
+  }
+
   @Override
   public Integer call() throws Exception {
+    var config = options.builder().build();
     if (!Files.exists(db)) {
       throw new IllegalArgumentException(db + " does not exist");
     }
-    try (SETree kb = SETree.open(db)) {
+    try (SETree kb = SETree.open(db, config)) {
       SETree.Stats s = kb.stats();
+      Map<String, Integer> kinds = summarizerKinds(kb.tree());
       if (json) {
         ObjectMapper m = new ObjectMapper();
         ObjectNode o = m.createObjectNode();
@@ -35,11 +59,16 @@ final class StatsCommand implements Callable<Integer> {
         o.put("mean_arity", s.meanArity());
         o.put("root_arity", s.rootArity());
         o.put("model_id", s.modelId());
+        ObjectNode k = o.putObject("summarizers");
+        kinds.forEach(k::put);
         System.out.println(m.writerWithDefaultPrettyPrinter().writeValueAsString(o));
       } else {
         System.out.printf("leaves %d%nnodes %d%ndepth %d%ninternal nodes %d%nmean arity %.2f%n"
                 + "root arity %d%nembedder %s%n", s.leaves(), s.nodes(), s.depth(), s.internalNodes(),
             s.meanArity(), s.rootArity(), s.modelId());
+        StringBuilder line = new StringBuilder("summarizers");
+        kinds.forEach((kind, n) -> line.append(' ').append(kind).append(' ').append(n));
+        System.out.println(line);
       }
     }
     return 0;

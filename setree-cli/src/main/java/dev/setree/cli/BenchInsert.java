@@ -1,0 +1,136 @@
+package dev.setree.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.setree.MaintenanceReport;
+import dev.setree.SETree;
+import dev.setree.SETreeConfig;
+import dev.setree.core.Fact;
+import dev.setree.embed.MiniLmEmbedder;
+import dev.setree.maintain.BuildResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code setree bench insert}: per-insert maintenance time against a full rebuild of the same tree, and
+ * insert-to-visible latency, on real sentences with the real model and store.
+ */
+@Command(name = "insert", mixinStandardHelpOptions = true,
+    description = "Per-insert maintenance time vs a full rebuild, and insert-to-visible latency.")
+final class BenchInsert implements Callable<Integer> {
+  @Option(names = "--leaves", required = true, description = "Leaves of the initial knowledge base.")
+  int leaves;
+
+  @Option(names = "--inserts", required = true, description = "Single inserts to measure.")
+  int inserts;
+
+  @Option(names = "--corpus", defaultValue = "corpus/sotu-sentences.txt",
+      description = "Sentences, one per line (default: scripts/fetch_benchmark_corpus.sh's output).")
+  Path corpus;
+
+  @Option(names = "--quiet-ms", defaultValue = "500", description = "Maintenance quiet window.")
+  long quietMs;
+
+  @Option(names = "--json", description = "Write the results as JSON to this file.")
+  Path jsonOut;
+
+  @Override
+  public Integer call() throws Exception {
+    List<String> sentences = BenchCommand.corpus(corpus, leaves + inserts);
+    List<Fact> base = new ArrayList<>();
+    for (int i = 0; i < leaves; i++) {
+      base.add(Fact.of("s" + i, sentences.get(i)));
+    }
+    Path dir = Files.createTempDirectory("setree-bench-insert-");
+    ProgressBar bar = new ProgressBar(System.err, true);
+    double[] runMs = new double[inserts];
+    double[] visibleMs = new double[inserts];
+    int[] summarized = new int[inserts];
+    BuildResult.Stats initial;
+    BuildResult.Stats rebuild;
+    double initialMs;
+    double rebuildMs;
+    try (MiniLmEmbedder embedder = MiniLmEmbedder.load()) {
+      SETreeConfig cfg = SETreeConfig.builder().embedder(embedder).tokenCounter(embedder.tokenizer())
+          .quietWindowMillis(quietMs).build();
+      try (SETree kb = SETree.open(dir.resolve("kb.db"), cfg)) {
+        long t0 = System.nanoTime();
+        initial = kb.build(base, bar);
+        initialMs = (System.nanoTime() - t0) / 1e6;
+        bar.finish();
+        for (int i = 0; i < inserts; i++) {
+          long s = System.nanoTime();
+          kb.insert(Fact.of("ins" + i, sentences.get(leaves + i)));
+          kb.awaitMaintenance().get(10, TimeUnit.MINUTES);
+          visibleMs[i] = (System.nanoTime() - s) / 1e6;
+          MaintenanceReport r = kb.lastMaintenanceRun();
+          runMs[i] = r.totalNanos() / 1e6;
+          summarized[i] = r.summarized();
+          bar.update("inserts", i + 1, inserts);
+        }
+        bar.finish();
+      }
+      // A full rebuild of the same tree: every leaf of the final knowledge base, built from scratch.
+      List<Fact> all = new ArrayList<>(base);
+      for (int i = 0; i < inserts; i++) {
+        all.add(Fact.of("ins" + i, sentences.get(leaves + i)));
+      }
+      try (SETree kb = SETree.open(dir.resolve("full.db"), cfg)) {
+        long t0 = System.nanoTime();
+        rebuild = kb.build(all, bar);
+        rebuildMs = (System.nanoTime() - t0) / 1e6;
+        bar.finish();
+      }
+    } finally {
+      EvalCommand.deleteTree(dir);
+    }
+    double[] sortedRun = runMs.clone();
+    Arrays.sort(sortedRun);
+    double[] sortedVisible = visibleMs.clone();
+    Arrays.sort(sortedVisible);
+    double runP50 = EvalCommand.percentile(sortedRun, 0.5);
+    double structureMs = (rebuild.knnNanos() + rebuild.clusterNanos() + rebuild.summaryNanos()) / 1e6;
+    System.out.printf(Locale.ROOT, "leaves %d, inserts %d, quiet window %d ms%n", leaves, inserts, quietMs);
+    System.out.printf(Locale.ROOT, "initial build: %.0f ms (embedding %.0f ms)%n", initialMs, initial.embedNanos() / 1e6);
+    System.out.printf(Locale.ROOT, "full rebuild of the final %d leaves: %.0f ms (without embedding: %.0f ms)%n",
+        leaves + inserts, rebuildMs, structureMs);
+    System.out.printf(Locale.ROOT, "per-insert maintenance run (rebuild + save + snapshot): P50 %.1f ms, P99 %.1f ms"
+        + " (summaries written: median %d)%n", runP50, EvalCommand.percentile(sortedRun, 0.99), median(summarized));
+    System.out.printf(Locale.ROOT, "insert-to-visible: P50 %.1f ms, P99 %.1f ms%n",
+        EvalCommand.percentile(sortedVisible, 0.5), EvalCommand.percentile(sortedVisible, 0.99));
+    System.out.printf(Locale.ROOT, "full rebuild / incremental P50: %.1fx (without embedding: %.1fx)%n",
+        rebuildMs / runP50, structureMs / runP50);
+    if (jsonOut != null) {
+      ObjectMapper m = new ObjectMapper();
+      ObjectNode o = m.createObjectNode();
+      o.put("leaves", leaves);
+      o.put("inserts", inserts);
+      o.put("quiet_ms", quietMs);
+      o.put("initial_build_ms", initialMs);
+      o.put("full_rebuild_ms", rebuildMs);
+      o.put("full_rebuild_without_embedding_ms", structureMs);
+      o.put("maintenance_p50_ms", runP50);
+      o.put("maintenance_p99_ms", EvalCommand.percentile(sortedRun, 0.99));
+      o.put("visible_p50_ms", EvalCommand.percentile(sortedVisible, 0.5));
+      o.put("visible_p99_ms", EvalCommand.percentile(sortedVisible, 0.99));
+      o.put("ratio_full_over_incremental", rebuildMs / runP50);
+      o.put("ratio_full_without_embedding_over_incremental", structureMs / runP50);
+      Files.writeString(jsonOut, m.writerWithDefaultPrettyPrinter().writeValueAsString(o));
+    }
+    return 0;
+  }
+
+  private static int median(int[] v) {
+    int[] s = v.clone();
+    Arrays.sort(s);
+    return s.length == 0 ? 0 : s[s.length / 2];
+  }
+}

@@ -1,0 +1,171 @@
+package dev.setree.cli;
+
+import dev.setree.Context;
+import dev.setree.SETree;
+import dev.setree.SETreeConfig;
+import dev.setree.Strategy;
+import dev.setree.core.Fact;
+import dev.setree.embed.MiniLmEmbedder;
+import dev.setree.maintain.BuildResult;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code setree bench ladder}: the scaling benchmark. One knowledge base per rung, built from the State
+ * of the Union corpus with the extractive summariser; per rung the build time split into embed / kNN /
+ * clustering / summaries, database size, peak heap, depth and arity, retrieve P50/P99 over held-out prompts
+ * and the flat scan's P50 on the same prompts. Writes {@code results.csv} and ends with the HNSW decision.
+ */
+@Command(name = "ladder", mixinStandardHelpOptions = true,
+    description = "Scaling benchmark: build and retrieve at growing sizes (corpus: scripts/fetch_benchmark_corpus.sh).")
+final class BenchLadder implements Callable<Integer> {
+  /** Retrieve P50 target at the largest rung (issue #6), in ms. */
+  static final double P50_TARGET_MS = 10;
+  /** Build time target at the largest rung, in seconds. */
+  static final double BUILD_TARGET_S = 300;
+
+  @Option(names = "--rungs", split = ",", defaultValue = "100,500,1000,5000,10000,50000",
+      description = "Knowledge-base sizes.")
+  List<Integer> rungs;
+
+  @Option(names = "--out", defaultValue = "bench-out", description = "Output folder (results.csv, tree_<n>.db).")
+  Path out;
+
+  @Option(names = "--prompts", defaultValue = "200", description = "Held-out prompts per rung.")
+  int prompts;
+
+  @Option(names = "--budget", defaultValue = "1024", description = "Retrieve budget.")
+  int budget;
+
+  @Option(names = "--corpus", defaultValue = "corpus/sotu-sentences.txt", description = "Sentences, one per line.")
+  Path corpus;
+
+  record Row(int leaves, double buildS, double embedS, double knnS, double clusterS, double summaryS, long dbBytes,
+      long peakHeapMb, int depth, double arity, int rootArity, double p50, double p99, double flatP50) {}
+
+  @Override
+  public Integer call() throws Exception {
+    int max = rungs.stream().mapToInt(Integer::intValue).max().orElse(0);
+    List<String> all = BenchCommand.corpus(corpus, Math.min(max + prompts, countLines()));
+    Files.createDirectories(out);
+    List<Row> rows = new ArrayList<>();
+    ProgressBar bar = new ProgressBar(System.err, true);
+    try (MiniLmEmbedder embedder = MiniLmEmbedder.load()) {
+      SETreeConfig cfg = SETreeConfig.builder().embedder(embedder).tokenCounter(embedder.tokenizer()).build();
+      for (int n : rungs) {
+        // Leaves spread over the whole corpus (every step-th sentence); prompts are the sentences in between.
+        int step = Math.max(1, all.size() / (n + prompts));
+        List<Fact> facts = new ArrayList<>(n);
+        List<String> held = new ArrayList<>(prompts);
+        for (int i = 0; i < all.size() && (facts.size() < n || held.size() < prompts); i++) {
+          if (i % step == 0 && facts.size() < n) {
+            facts.add(Fact.of("s" + i, all.get(i)));
+          } else if (i % step == step / 2 && held.size() < prompts) {
+            held.add(truncate(all.get(i)));
+          }
+        }
+        Path db = out.resolve("tree_" + n + ".db");
+        Files.deleteIfExists(db);
+        resetPeaks();
+        long t0 = System.nanoTime();
+        BuildResult.Stats s;
+        Row row;
+        try (SETree kb = SETree.open(db, cfg)) {
+          String label = "rung " + n;
+          s = kb.build(facts, (stage, done, total) -> bar.update(label + " " + stage, done, total));
+          double buildS = (System.nanoTime() - t0) / 1e9;
+          bar.finish();
+          for (int i = 0; i < Math.min(20, held.size()); i++) {
+            kb.retrieve(held.get(i), budget); // warm-up
+            kb.retrieve(held.get(i), budget, Strategy.FLAT);
+          }
+          double[] ms = new double[held.size()];
+          double[] flat = new double[held.size()];
+          for (int i = 0; i < held.size(); i++) {
+            Context c = kb.retrieve(held.get(i), budget);
+            ms[i] = c.stats().elapsedNanos() / 1e6;
+            flat[i] = kb.retrieve(held.get(i), budget, Strategy.FLAT).stats().elapsedNanos() / 1e6;
+            bar.update(label + " prompts", i + 1, held.size());
+          }
+          bar.finish();
+          Arrays.sort(ms);
+          Arrays.sort(flat);
+          SETree.Stats st = kb.stats();
+          row = new Row(n, buildS, s.embedNanos() / 1e9, s.knnNanos() / 1e9, s.clusterNanos() / 1e9,
+              s.summaryNanos() / 1e9, 0, peakHeapMb(), st.depth(), st.meanArity(), st.rootArity(),
+              Evaluation.percentile(ms, 0.5), Evaluation.percentile(ms, 0.99), Evaluation.percentile(flat, 0.5));
+        }
+        row = new Row(row.leaves(), row.buildS(), row.embedS(), row.knnS(), row.clusterS(), row.summaryS(),
+            Files.size(db), row.peakHeapMb(), row.depth(), row.arity(), row.rootArity(), row.p50(), row.p99(),
+            row.flatP50());
+        rows.add(row);
+        print(row);
+      }
+    }
+    writeCsv(rows);
+    Row last = rows.get(rows.size() - 1);
+    boolean knnBound = last.knnS() > BUILD_TARGET_S / 2;
+    boolean scanBound = last.flatP50() > P50_TARGET_MS;
+    System.out.printf(Locale.ROOT, "HNSW mandatory at %d leaves: %s (rule: an approximate index is mandatory when"
+            + " exact kNN takes more than half of the %.0f s build target (here %.1f s) or when the exact scan alone"
+            + " misses the %.0f ms retrieve P50 target (here flat P50 %.2f ms))%n", last.leaves(),
+        knnBound || scanBound ? "yes" : "no", BUILD_TARGET_S, last.knnS(), P50_TARGET_MS, last.flatP50());
+    return 0;
+  }
+
+  private int countLines() throws java.io.IOException {
+    return (int) FactsFile.readLines(corpus).stream().filter(s -> !s.isBlank()).count();
+  }
+
+  /** A held-out sentence as a prompt: its first 12 words. */
+  static String truncate(String s) {
+    String[] w = s.split("\\s+");
+    return String.join(" ", Arrays.copyOf(w, Math.min(12, w.length)));
+  }
+
+  private static void resetPeaks() {
+    System.gc();
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      p.resetPeakUsage();
+    }
+  }
+
+  private static long peakHeapMb() {
+    long sum = 0;
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == MemoryType.HEAP) {
+        sum += p.getPeakUsage().getUsed();
+      }
+    }
+    return sum / (1024 * 1024);
+  }
+
+  private static void print(Row r) {
+    System.out.printf(Locale.ROOT, "rung %6d: build %7.1f s (embed %.1f, kNN %.1f, clustering %.1f, summaries %.1f),"
+            + " db %6.1f MB, peak heap %5d MB, depth %d, arity %.1f (root %d), retrieve P50 %.2f ms P99 %.2f ms,"
+            + " flat P50 %.2f ms%n", r.leaves(), r.buildS(), r.embedS(), r.knnS(), r.clusterS(), r.summaryS(),
+        r.dbBytes() / 1e6, r.peakHeapMb(), r.depth(), r.arity(), r.rootArity(), r.p50(), r.p99(), r.flatP50());
+  }
+
+  private void writeCsv(List<Row> rows) throws java.io.IOException {
+    StringBuilder sb = new StringBuilder("leaves,build_s,embed_s,knn_s,clustering_s,summaries_s,db_bytes,"
+        + "peak_heap_mb,depth,mean_arity,root_arity,retrieve_p50_ms,retrieve_p99_ms,flat_p50_ms\n");
+    for (Row r : rows) {
+      sb.append(String.format(Locale.ROOT, "%d,%.2f,%.2f,%.2f,%.2f,%.2f,%d,%d,%d,%.2f,%d,%.3f,%.3f,%.3f%n",
+          r.leaves(), r.buildS(), r.embedS(), r.knnS(), r.clusterS(), r.summaryS(), r.dbBytes(), r.peakHeapMb(),
+          r.depth(), r.arity(), r.rootArity(), r.p50(), r.p99(), r.flatP50()));
+    }
+    Files.writeString(out.resolve("results.csv"), sb.toString());
+    System.out.println("wrote " + out.resolve("results.csv"));
+  }
+}

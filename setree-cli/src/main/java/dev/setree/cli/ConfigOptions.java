@@ -1,0 +1,94 @@
+package dev.setree.cli;
+
+import dev.setree.ConfigFile;
+import dev.setree.SETreeConfig;
+import dev.setree.maintain.llm.LlmSettings;
+import dev.setree.maintain.llm.TargetLlmSummarizer;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * The options every command that opens a knowledge base shares: {@code --config PATH}, {@code --llm-base-url}
+ * and {@code --llm-model}. Precedence: a flag beats the config file ({@code --config}, else
+ * {@code $SETREE_CONFIG}), which beats the defaults. Used as a picocli mixin.
+ */
+final class ConfigOptions {
+  @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+  CommandSpec mixee;
+
+  @Option(names = "--config", paramLabel = "PATH",
+      description = "JSON config file (default: $SETREE_CONFIG if set); see docs/config.md.")
+  String config;
+
+  @Option(names = "--llm-base-url", paramLabel = "URL",
+      description = "OpenAI-compatible endpoint for LLM summaries, e.g. http://localhost:8080/v1 (llama-server)"
+          + " or http://localhost:11434/v1 (Ollama); overrides llm.base_url.")
+  String llmBaseUrl;
+
+  @Option(names = "--llm-model", paramLabel = "NAME", description = "Model name for LLM summaries; overrides llm.model.")
+  String llmModel;
+
+  /** The environment the config file is looked up in (a field so tests can replace it). */
+  static Map<String, String> env = System.getenv();
+
+  /**
+   * The config builder: the file's values (if any) over the defaults, then the LLM flags.
+   *
+   * @throws CommandLine.ParameterException for {@code --config ""} (a usage error, exit code 2)
+   * @throws IllegalArgumentException for a bad file or value (exit code 1)
+   */
+  SETreeConfig.Builder builder() {
+    Optional<Path> file;
+    try {
+      file = ConfigFile.resolve(config, env);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(mixee.commandLine(), e.getMessage(), e);
+    }
+    SETreeConfig.Builder b = file.map(p -> ConfigFile.load(p, env)).orElseGet(SETreeConfig::builder);
+    if (llmBaseUrl == null && llmModel == null) {
+      return b;
+    }
+    SETreeConfig fromFile = b.build();
+    LlmSettings llm = fromFile.llm();
+    if (llm == null && llmBaseUrl == null) {
+      throw new IllegalArgumentException("--llm-model needs --llm-base-url (or llm.base_url in the config file)");
+    }
+    if (llm == null && llmModel == null) {
+      throw new IllegalArgumentException("--llm-base-url needs --llm-model (or llm.model in the config file);"
+          + " any name works for llama-server, Ollama needs the pulled model's name");
+    }
+    LlmSettings.Builder lb = llm != null ? llm.toBuilder()
+        : LlmSettings.builder().contextWindow(fromFile.contextWindow());
+    if (llmBaseUrl != null) {
+      lb.baseUrl(llmBaseUrl);
+    }
+    if (llmModel != null) {
+      lb.model(llmModel);
+    }
+    return b.llm(lb.build());
+  }
+
+  /**
+   * The Target LLM summariser for {@code config}, after checking that its endpoint answers; null when no
+   * LLM is configured. The caller closes it.
+   *
+   * @throws dev.setree.maintain.llm.LlmUnavailableException naming the URL when the endpoint is dead
+   */
+  static TargetLlmSummarizer reachableLlm(SETreeConfig config) {
+    if (config.llm() == null) {
+      return null;
+    }
+    TargetLlmSummarizer llm = new TargetLlmSummarizer(config.llm());
+    try {
+      llm.checkReachable();
+      return llm;
+    } catch (RuntimeException e) {
+      llm.close();
+      throw e;
+    }
+  }
+}

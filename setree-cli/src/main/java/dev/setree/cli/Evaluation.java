@@ -1,0 +1,203 @@
+package dev.setree.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.setree.Context;
+import dev.setree.RetrieveOptions;
+import dev.setree.Strategy;
+import dev.setree.core.Tree;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The evaluation's systems and metrics (docs/evaluation.md): how a system name maps to retrieve options,
+ * how one context is scored against a query's gold leaves and answer, and how outcomes aggregate.
+ */
+final class Evaluation {
+  static final List<String> GROUPS = List.of("1-4", "1", "2", "3", "4", "5");
+  static final List<String> BASE_SYSTEMS = List.of("setree", "flat", "bm25", "hybrid", "collapsed", "recency");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private Evaluation() {}
+
+  /** One evaluation query. */
+  record Query(String id, String prompt, List<String> gold, int category, String answer) {}
+
+  /**
+   * Per-query outcome.
+   *
+   * @param coverage share of the gold leaves' distinct top-level subtrees with an item in the context
+   */
+  record Outcome(String kb, int category, double recall, boolean all, boolean any, boolean answer, int tokens,
+      double ms, boolean complete, double coverage) {}
+
+  /** A named system: a base strategy, possibly with calibration overrides ({@code setree[beta=0.1]}). */
+  record SystemSpec(String name, RetrieveOptions options) {}
+
+  /** Parses a system name. */
+  static SystemSpec system(String name) {
+    Strategy s = switch (name) {
+      case "setree" -> Strategy.TREE_COVER;
+      case "flat" -> Strategy.FLAT;
+      case "bm25" -> Strategy.BM25;
+      case "hybrid" -> Strategy.HYBRID;
+      case "collapsed" -> Strategy.COLLAPSED;
+      case "recency" -> Strategy.RECENCY;
+      default -> throw new IllegalArgumentException("unknown system '" + name + "' (known: "
+          + String.join(", ", BASE_SYSTEMS) + ")");
+    };
+    return new SystemSpec(name, RetrieveOptions.of(s));
+  }
+
+  /**
+   * Tree-cover variants for a sweep such as {@code beta=0,0.1;overview_share=0.05,0.1}: the cartesian
+   * product, each named {@code setree[beta=0,overview_share=0.05]}.
+   */
+  static List<SystemSpec> sweep(String spec) {
+    List<Map<String, Double>> combos = new ArrayList<>();
+    combos.add(new LinkedHashMap<>());
+    for (String part : spec.split(";")) {
+      String[] kv = part.split("=", 2);
+      if (kv.length != 2) {
+        throw new IllegalArgumentException("a sweep is KEY=V1,V2[;KEY=...], got '" + part + "'");
+      }
+      String key = kv[0].strip();
+      List<Map<String, Double>> next = new ArrayList<>();
+      for (Map<String, Double> c : combos) {
+        for (String v : kv[1].split(",")) {
+          Map<String, Double> m = new LinkedHashMap<>(c);
+          m.put(key, Double.parseDouble(v.strip()));
+          next.add(m);
+        }
+      }
+      combos = next;
+    }
+    List<SystemSpec> out = new ArrayList<>();
+    for (Map<String, Double> c : combos) {
+      RetrieveOptions.Builder b = RetrieveOptions.builder();
+      StringBuilder name = new StringBuilder("setree[");
+      for (Map.Entry<String, Double> e : c.entrySet()) {
+        switch (e.getKey()) {
+          case "beta" -> b.beta(e.getValue());
+          case "tau" -> b.tau(e.getValue());
+          case "epsilon" -> b.epsilon(e.getValue());
+          case "overview_share" -> b.overviewShare(e.getValue());
+          case "second_hop" -> b.secondHop(e.getValue().intValue());
+          default -> throw new IllegalArgumentException("cannot sweep '" + e.getKey()
+              + "' (known: beta, tau, epsilon, overview_share, second_hop)");
+        }
+        if (name.length() > 7) {
+          name.append(',');
+        }
+        name.append(e.getKey()).append('=').append(fmt(e.getValue()));
+      }
+      out.add(new SystemSpec(name.append(']').toString(), b.build()));
+    }
+    return out;
+  }
+
+  private static String fmt(double v) {
+    return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
+  }
+
+  static boolean inGroup(int category, String group) {
+    return group.equals("1-4") ? category >= 1 && category <= 4 : group.equals(String.valueOf(category));
+  }
+
+  /** Scores one context against a query. */
+  static Outcome score(String kb, Query q, Context ctx, Map<String, String> textById, Tree tree, double ms) {
+    String text = ctx.text();
+    int hit = 0;
+    for (String g : q.gold()) {
+      String t = textById.get(g);
+      if (t != null && text.contains(t)) {
+        hit++;
+      }
+    }
+    int n = q.gold().size();
+    return new Outcome(kb, q.category(), n == 0 ? 0 : hit / (double) n, n > 0 && hit == n, hit > 0,
+        answerHit(q.answer(), text), ctx.tokensUsed(), ms, ctx.complete(), coverage(q, ctx, tree));
+  }
+
+  /** Share of the gold leaves' distinct top-level subtrees that hold an item of the context (root excluded). */
+  static double coverage(Query q, Context ctx, Tree tree) {
+    Set<Integer> wanted = new HashSet<>();
+    for (String g : q.gold()) {
+      int v = tree.indexOf(g);
+      if (v >= 0) {
+        wanted.add(topLevel(tree, v));
+      }
+    }
+    if (wanted.isEmpty()) {
+      return 0;
+    }
+    Set<Integer> present = new HashSet<>();
+    for (Context.Item it : ctx.items()) {
+      int v = tree.indexOf(it.nodeId());
+      if (v >= 0 && v != tree.root()) {
+        present.add(topLevel(tree, v));
+      }
+    }
+    int n = 0;
+    for (int t : wanted) {
+      if (present.contains(t)) {
+        n++;
+      }
+    }
+    return n / (double) wanted.size();
+  }
+
+  private static int topLevel(Tree tree, int v) {
+    while (tree.parent(v) >= 0 && tree.parent(v) != tree.root()) {
+      v = tree.parent(v);
+    }
+    return v;
+  }
+
+  /** True when every content word of the answer appears among the context's words. */
+  static boolean answerHit(String answer, String context) {
+    List<String> want = AnswerWords.contentWords(answer);
+    if (want.isEmpty()) {
+      return false;
+    }
+    return new HashSet<>(AnswerWords.words(context)).containsAll(want);
+  }
+
+  /** One result row: the JSON shape of issue #3 plus {@code answer_hit}, {@code complete}, coverage. */
+  static ObjectNode aggregate(String system, int budget, String group, List<Outcome> sel) {
+    ObjectNode row = JSON.createObjectNode();
+    row.put("system", system);
+    row.put("budget", budget);
+    row.put("categories", group);
+    row.put("queries", sel.size());
+    row.put("recall", round(sel.stream().mapToDouble(Outcome::recall).average().orElse(0)));
+    row.put("all_hit", round(sel.stream().mapToDouble(o -> o.all() ? 1 : 0).average().orElse(0)));
+    row.put("any_hit", round(sel.stream().mapToDouble(o -> o.any() ? 1 : 0).average().orElse(0)));
+    row.put("answer_hit", round(sel.stream().mapToDouble(o -> o.answer() ? 1 : 0).average().orElse(0)));
+    if (group.equals("1")) {
+      row.put("cluster_coverage", round(sel.stream().mapToDouble(Outcome::coverage).average().orElse(0)));
+    }
+    row.put("complete", round(sel.stream().mapToDouble(o -> o.complete() ? 1 : 0).average().orElse(0)));
+    row.put("tokens_used", round(sel.stream().mapToDouble(Outcome::tokens).average().orElse(0)));
+    double[] ms = sel.stream().mapToDouble(Outcome::ms).sorted().toArray();
+    row.put("p50_ms", round(percentile(ms, 0.50)));
+    row.put("p99_ms", round(percentile(ms, 0.99)));
+    return row;
+  }
+
+  static double percentile(double[] sorted, double p) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int i = (int) Math.ceil(p * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+  }
+
+  static double round(double v) {
+    return Math.round(v * 10000) / 10000.0;
+  }
+}

@@ -1,0 +1,67 @@
+package dev.setree.cli;
+
+import dev.setree.SETreeConfig;
+import dev.setree.cli.mcp.KnowledgeBaseTools;
+import dev.setree.cli.mcp.SetreeMcpServer;
+import dev.setree.embed.MiniLmEmbedder;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code setree mcp}: serves a knowledge base to agents as a Model Context Protocol server over stdio (seven
+ * tools: retrieve, insert, build, trigger_maintain, stats, reset, setr_switch). Standard output carries the
+ * protocol only: everything else the process prints goes to standard error.
+ */
+@Command(name = "mcp", mixinStandardHelpOptions = true,
+    description = {"Serve a knowledge base to agents: an MCP server on stdin/stdout (logs on stderr).",
+        "Tools: retrieve, insert, build, trigger_maintain, stats, and the admin tools reset and setr_switch."})
+final class McpCommand implements Callable<Integer> {
+  @Option(names = "--db", required = true, paramLabel = "FILE",
+      description = "Knowledge-base file (created empty if missing).")
+  Path db;
+
+  @Mixin
+  ConfigOptions options = new ConfigOptions();
+
+  @Override
+  public Integer call() throws Exception {
+    PrintStream protocol = System.out;
+    System.setOut(System.err); // nothing but MCP messages may reach stdout
+    try {
+      SETreeConfig config = options.builder().build();
+      MiniLmEmbedder mini = null;
+      try {
+        if (config.embedder() == null) {
+          // Loaded once and shared by every knowledge base this server opens (setr_switch, reset).
+          mini = MiniLmEmbedder.load();
+          config = config.toBuilder().embedder(mini)
+              .tokenCounter(config.tokenCounter() != null ? config.tokenCounter() : mini.tokenizer()).build();
+        }
+        KnowledgeBaseTools tools = new KnowledgeBaseTools(db, config);
+        Thread hook = new Thread(tools::close, "setree-mcp-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+          SetreeMcpServer.serve(tools, System.in, protocol);
+        } finally {
+          tools.close();
+          try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+          } catch (IllegalStateException shuttingDown) {
+            // the hook runs anyway
+          }
+        }
+      } finally {
+        if (mini != null) {
+          mini.close();
+        }
+      }
+    } finally {
+      System.setOut(protocol);
+    }
+    return 0;
+  }
+}

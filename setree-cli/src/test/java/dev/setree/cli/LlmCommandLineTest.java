@@ -1,0 +1,149 @@
+package dev.setree.cli;
+
+import static dev.setree.cli.CommandLineTest.JSON;
+import static dev.setree.cli.CommandLineTest.run;
+import static dev.setree.cli.CommandLineTest.writeFacts;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.setree.cli.CommandLineTest.Run;
+import dev.setree.testing.StubLlmServer;
+import dev.setree.testing.StubLlmServer.Reply;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line with an LLM (the stub server, or a dead port) and with config files. */
+class LlmCommandLineTest {
+
+  static List<String> listing(Path dir) throws Exception {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  /** A dead endpoint: non-zero exit, the URL in the message, the database file exactly as it was. */
+  @Test
+  void deadEndpointFailsTheBuildAndLeavesTheDatabaseAlone(@TempDir Path dir) throws Exception {
+    Path facts = writeFacts(dir);
+    Path db = dir.resolve("kb.db");
+    assertEquals(0, run("build", "--db", db.toString(), "--facts", facts.toString()).code());
+    byte[] before = Files.readAllBytes(db);
+    List<String> filesBefore = listing(dir);
+    String dead = StubLlmServer.deadBaseUrl();
+    Run r = run("build", "--db", db.toString(), "--facts", facts.toString(), "--llm-base-url", dead,
+        "--llm-model", "qwen2.5");
+    assertNotEquals(0, r.code());
+    assertTrue(r.err().contains("cannot reach the LLM at " + dead), r.err());
+    assertTrue(r.err().contains("was not touched"), r.err());
+    assertArrayEquals(before, Files.readAllBytes(db), "database bytes unchanged");
+    assertEquals(filesBefore, listing(dir), "no journal or new file left behind");
+    // A database that did not exist is not created.
+    Path fresh = dir.resolve("fresh.db");
+    Run f = run("build", "--db", fresh.toString(), "--facts", facts.toString(), "--llm-base-url", dead,
+        "--llm-model", "m");
+    assertNotEquals(0, f.code());
+    assertFalse(Files.exists(fresh));
+  }
+
+  /** A build with the stub LLM; stats shows which summariser wrote the summaries. */
+  @Test
+  void buildWithTheStubLlmAndStatsShowKinds(@TempDir Path dir) throws Exception {
+    Path facts = writeFacts(dir);
+    Path db = dir.resolve("kb.db");
+    try (StubLlmServer stub = StubLlmServer.start()) {
+      stub.defaultReply(Reply.summary("The user has hobbies."));
+      Run b = run("build", "--db", db.toString(), "--facts", facts.toString(), "--llm-base-url", stub.baseUrl(),
+          "--llm-model", "stub-model");
+      assertEquals(0, b.code(), b.err());
+      assertTrue(b.out().contains("fell back to extractive"), b.out());
+      assertTrue(b.out().contains("0 fell back"), b.out());
+      assertTrue(stub.chatRequestCount() > 0);
+      assertEquals("stub-model", stub.chatRequests().get(0).model());
+    }
+    Run s = run("stats", "--db", db.toString(), "--json");
+    assertEquals(0, s.code(), s.err());
+    JsonNode stats = JSON.readTree(s.out());
+    int internal = stats.get("internal_nodes").asInt();
+    assertEquals(internal, stats.get("summarizers").get("llm").asInt());
+    assertEquals(0, stats.get("summarizers").get("extractive").asInt());
+    Run text = run("stats", "--db", db.toString());
+    assertTrue(text.out().contains("summarizers extractive 0 llm " + internal), text.out());
+  }
+
+  /** Garbage for some nodes: the build completes, warns, and stats counts the fallbacks. */
+  @Test
+  void garbageFallsBackAndIsReported(@TempDir Path dir) throws Exception {
+    Path facts = writeFacts(dir);
+    Path db = dir.resolve("kb.db");
+    try (StubLlmServer stub = StubLlmServer.start()) {
+      stub.defaultReply(Reply.summary("The user has hobbies."))
+          .when(r -> r.userMessage().toLowerCase().contains("bread"), Reply.html());
+      Run b = run("build", "--db", db.toString(), "--facts", facts.toString(), "--llm-base-url", stub.baseUrl(),
+          "--llm-model", "m");
+      assertEquals(0, b.code(), b.err());
+      assertTrue(b.err().contains("fell back to extractive; last LLM error: " + stub.baseUrl()), b.err());
+      assertTrue(b.err().contains("HTML"), b.err());
+    }
+    JsonNode stats = JSON.readTree(run("stats", "--db", db.toString(), "--json").out());
+    assertTrue(stats.get("summarizers").get("extractive").asInt() > 0, stats.toString());
+    assertTrue(stats.get("summarizers").get("llm").asInt() > 0, stats.toString());
+  }
+
+  /** Flags beat the file; the file beats the defaults; bad files and {@code --config ""} are refused. */
+  @Test
+  void configFileAndFlags(@TempDir Path dir) throws Exception {
+    Path facts = writeFacts(dir);
+    Path db = dir.resolve("kb.db");
+    Path cfg = dir.resolve("setree.json");
+    Files.writeString(cfg, "{\"default_budget\": 64, \"maintenance\": {\"quiet_window_ms\": 100}}");
+    assertEquals(0, run("build", "--db", db.toString(), "--facts", facts.toString(), "--config", cfg.toString())
+        .code());
+    JsonNode fromFile = JSON.readTree(run("retrieve", "--db", db.toString(), "--config", cfg.toString(), "--json",
+        "cooking").out());
+    assertEquals(64, fromFile.get("budget").asInt(), "the file's default_budget");
+    JsonNode fromFlag = JSON.readTree(run("retrieve", "--db", db.toString(), "--config", cfg.toString(), "--budget",
+        "100", "--json", "cooking").out());
+    assertEquals(100, fromFlag.get("budget").asInt(), "the flag beats the file");
+    JsonNode defaults = JSON.readTree(run("retrieve", "--db", db.toString(), "--json", "cooking").out());
+    assertEquals(4096, defaults.get("budget").asInt());
+
+    // The LLM URL flag beats the file's llm.base_url.
+    byte[] before = Files.readAllBytes(db);
+    String fileUrl = StubLlmServer.deadBaseUrl();
+    String flagUrl = StubLlmServer.deadBaseUrl().replace("/v1", "/flag/v1");
+    Path llmCfg = dir.resolve("llm.json");
+    Files.writeString(llmCfg, "{\"llm\": {\"base_url\": \"" + fileUrl + "\", \"model\": \"m\", \"max_retries\": 0}}");
+    Run dead = run("build", "--db", db.toString(), "--facts", facts.toString(), "--config", llmCfg.toString(),
+        "--llm-base-url", flagUrl);
+    assertEquals(1, dead.code());
+    assertTrue(dead.err().contains(flagUrl), dead.err());
+    assertTrue(dead.err().contains("1 attempt"), "max_retries from the file: " + dead.err());
+    assertArrayEquals(before, Files.readAllBytes(db));
+
+    Run empty = run("build", "--db", db.toString(), "--facts", facts.toString(), "--config", "");
+    assertEquals(2, empty.code(), "a usage error");
+    assertTrue(empty.err().contains("--config needs the path"), empty.err());
+
+    Path bad = dir.resolve("bad.json");
+    Files.writeString(bad, "{\"calibration\": {\"epsilon\": -1}}");
+    Run refused = run("stats", "--db", db.toString(), "--config", bad.toString());
+    assertEquals(1, refused.code());
+    assertTrue(refused.err().contains("'calibration.epsilon' in " + bad), refused.err());
+    Run unknown = run("retrieve", "--db", db.toString(), "--config", dir.resolve("nope.json").toString(), "x");
+    assertEquals(1, unknown.code());
+    assertTrue(unknown.err().contains("nope.json does not exist"), unknown.err());
+
+    Run noModel = run("build", "--db", db.toString(), "--facts", facts.toString(), "--llm-base-url", fileUrl);
+    assertEquals(1, noModel.code());
+    assertTrue(noModel.err().contains("--llm-base-url needs --llm-model"), noModel.err());
+    assertArrayEquals(before, Files.readAllBytes(db));
+  }
+}

@@ -1,0 +1,129 @@
+package dev.setree.cli.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.SETree;
+import dev.setree.SETreeConfig;
+import dev.setree.core.Fact;
+import dev.setree.maintain.BuildProgress;
+import dev.setree.testing.Corpora;
+import dev.setree.testing.HashEmbedder;
+import dev.setree.testing.SimpleTokenCounter;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The tools in-process on the test embedder: schemas, argument checks and the admin tools' edge cases. */
+class KnowledgeBaseToolsTest {
+  static SETreeConfig config(int dim) {
+    return SETreeConfig.builder().embedder(new HashEmbedder(dim)).tokenCounter(new SimpleTokenCounter())
+        .quietWindowMillis(50).build();
+  }
+
+  static String text(CallToolResult r) {
+    return r.content().stream().map(c -> ((TextContent) c).text()).collect(Collectors.joining("\n"));
+  }
+
+  static void assertError(CallToolResult r, String... fragments) {
+    assertTrue(Boolean.TRUE.equals(r.isError()), "expected an error: " + text(r));
+    for (String f : fragments) {
+      assertTrue(text(r).contains(f), "'" + f + "' missing in: " + text(r));
+    }
+  }
+
+  static void assertOk(CallToolResult r) {
+    assertFalse(Boolean.TRUE.equals(r.isError()), text(r));
+  }
+
+  @Test
+  void everyToolHasASchemaThatNamesItsArguments(@TempDir Path dir) {
+    try (KnowledgeBaseTools tools = new KnowledgeBaseTools(dir.resolve("kb.db"), config(48))) {
+      assertEquals(7, tools.specifications().size());
+      Map<String, List<String>> required = Map.of("retrieve", List.of("prompt"), "insert", List.of("assertion"),
+          "build", List.of("assertions"), "setr_switch", List.of("db"));
+      for (String name : KnowledgeBaseTools.TOOL_NAMES) {
+        Tool t = tools.tool(name);
+        assertEquals("object", t.inputSchema().get("type"));
+        assertEquals(false, t.inputSchema().get("additionalProperties"));
+        assertEquals(required.get(name), t.inputSchema().get("required"), name);
+      }
+      @SuppressWarnings("unchecked")
+      Map<String, Object> assertions = (Map<String, Object>) ((Map<String, Object>) tools.tool("build")
+          .inputSchema().get("properties")).get("assertions");
+      assertEquals(2, assertions.get("minItems"));
+    }
+  }
+
+  @Test
+  void badArgumentsSayWhatToDo(@TempDir Path dir) {
+    try (KnowledgeBaseTools tools = new KnowledgeBaseTools(dir.resolve("kb.db"), config(48))) {
+      assertError(tools.call("retrieve", Map.of("prompt", 42)), "'prompt' must be a string");
+      assertError(tools.call("retrieve", Map.of("prompt", "x", "budget", 1.5)), "'budget' must be an integer");
+      assertError(tools.call("retrieve", Map.of("prompt", "x", "budget", 1e12)), "too large");
+      assertError(tools.call("retrieve", Map.of("prompt", "x", "promt", "y")), "unknown argument(s) [promt]",
+          "prompt, budget");
+      assertError(tools.call("insert", Map.of("assertion", "x".repeat(Fact.MAX_CHARS + 1))), "split it");
+      assertError(tools.call("build", Map.of("assertions", "one string")), "must be an array of strings");
+      assertError(tools.call("build", Map.of("assertions", List.of("a", 3))), "assertion 2 of 2 is 3");
+      assertError(tools.call("build", Map.of()), "build needs 'assertions'");
+      assertError(tools.call("stats", Map.of("verbose", true)), "takes no arguments");
+      assertError(tools.call("setr_switch", Map.of()), "setr_switch needs 'db'");
+      assertError(tools.call("setr_switch", Map.of("db", dir.toString())), "is a directory");
+      assertError(tools.call("no_such_tool", null), "unknown tool", "retrieve, insert");
+      Map<String, Object> nullBudget = new HashMap<>();
+      nullBudget.put("prompt", "anything");
+      nullBudget.put("budget", null);
+      assertOk(tools.call("retrieve", nullBudget));
+      assertOk(tools.call("retrieve", Map.of("prompt", "x", "budget", 0)));
+    }
+  }
+
+  @Test
+  void switchRefusesAnotherEmbeddersKnowledgeBase(@TempDir Path dir) {
+    Path foreign = dir.resolve("foreign.db");
+    try (SETree kb = SETree.open(foreign, config(32))) {
+      kb.build(Corpora.personal().subList(0, 5), BuildProgress.NONE);
+    }
+    Path db = dir.resolve("kb.db");
+    try (KnowledgeBaseTools tools = new KnowledgeBaseTools(db, config(48))) {
+      assertError(tools.call("setr_switch", Map.of("db", foreign.toString())), foreign.toString(),
+          "Still serving " + db);
+      assertOk(tools.call("setr_switch", Map.of("db", db.toString())));
+      assertTrue(text(tools.call("setr_switch", Map.of("db", db.toString()))).startsWith("already serving"));
+    }
+  }
+
+  @Test
+  void resetDeletesAndRecreatesTheFile(@TempDir Path dir) throws Exception {
+    Path db = dir.resolve("kb.db");
+    try (KnowledgeBaseTools tools = new KnowledgeBaseTools(db, config(48))) {
+      List<String> texts = Corpora.personal().subList(0, 12).stream().map(Fact::text).toList();
+      assertOk(tools.call("build", Map.of("assertions", texts)));
+      long end = System.currentTimeMillis() + 20_000;
+      // The snapshot shows the leaves a moment before the build's state says done: wait for the state.
+      while (!text(tools.call("stats", Map.of())).contains("build done") && System.currentTimeMillis() < end) {
+        Thread.sleep(20);
+      }
+      assertTrue(text(tools.call("stats", Map.of())).contains("build done"));
+      assertTrue(text(tools.call("stats", Map.of())).contains("leaves 12"));
+      assertOk(tools.call("insert", Map.of("assertion", "the user collects stamps")));
+      CallToolResult reset = tools.call("reset", Map.of());
+      assertOk(reset);
+      assertTrue(text(reset).contains("dropped 12 leaves and 1 pending mutation(s)"), text(reset));
+      assertTrue(text(tools.call("stats", Map.of())).contains("leaves 0"));
+      assertTrue(Files.exists(db));
+      assertOk(tools.call("insert", Map.of("assertion", "the user collects coins")));
+    }
+    assertFalse(Files.exists(Path.of(db + "-wal")));
+  }
+}
