@@ -27,7 +27,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -364,6 +363,15 @@ public final class SETree implements AutoCloseable {
 
   /** Retrieves with the given strategy: the tree cover or one of the flat baselines. */
   public Context retrieve(String prompt, int budget, Strategy strategy) {
+    return retrieve(prompt, budget, RetrieveOptions.of(strategy));
+  }
+
+  /**
+   * Retrieves with per-call options: the strategy and overrides of the calibration.
+   *
+   * @throws IllegalArgumentException for a blank prompt or a negative budget
+   */
+  public Context retrieve(String prompt, int budget, RetrieveOptions options) {
     ensureOpen();
     if (prompt == null || prompt.isBlank()) {
       throw new IllegalArgumentException("the prompt must not be empty");
@@ -371,79 +379,18 @@ public final class SETree implements AutoCloseable {
     if (budget < 0) {
       throw new IllegalArgumentException("budget must be >= 0, got " + budget);
     }
+    Objects.requireNonNull(options, "options");
     long t0 = System.nanoTime();
     Snapshot s = snapshot;
-    Tree tree = s.tree();
-    if (tree.isEmpty()) {
+    if (s.tree().isEmpty()) {
       return new Context("", List.of(), 0, budget, true, new Context.Stats(0, 0, System.nanoTime() - t0));
     }
     float[] q = embedder.embed(prompt);
-    int leaves = tree.leafCount();
-    float[] cos = new float[leaves];
-    float[] emb = tree.embeddings();
-    int dim = tree.dimension();
-    for (int v = 0; v < leaves; v++) {
-      cos[v] = Vectors.dot(emb, v * dim, q, 0, dim);
-    }
-    float[] relevance;
-    if (strategy == Strategy.FLAT) {
-      relevance = cos;
-    } else {
-      float[] bm25 = new float[leaves];
-      float max = s.lexical().scores(prompt, bm25);
-      if (strategy == Strategy.BM25) {
-        relevance = bm25;
-      } else {
-        relevance = cos;
-        if (max > 0f && config.tau() > 0) {
-          float w = (float) (config.tau() / max);
-          for (int v = 0; v < leaves; v++) {
-            relevance[v] += w * bm25[v];
-          }
-        }
-      }
-    }
-    if (strategy != Strategy.TREE_COVER) {
-      return packFlat(tree, relevance, budget, t0, strategy == Strategy.BM25);
-    }
-    Cover cover = walk.walk(tree, relevance, q, budget);
-    List<Context.Item> items = new ArrayList<>(cover.items().size());
-    for (Cover.Item it : cover.items()) {
-      items.add(new Context.Item(tree, it.node(), it.depth(), it.cost()));
-    }
-    String text = format.render(tree, cover.items());
-    return new Context(text, items, cover.tokensUsed(), budget, cover.complete(),
-        new Context.Stats(cover.pops(), cover.nodesScored(), System.nanoTime() - t0));
-  }
-
-  private Context packFlat(Tree tree, float[] score, int budget, long t0, boolean positiveOnly) {
-    int leaves = tree.leafCount();
-    Integer[] order = new Integer[leaves];
-    for (int i = 0; i < leaves; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> score[a] != score[b] ? Float.compare(score[b], score[a]) : Integer.compare(a, b));
-    List<Cover.Item> chosen = new ArrayList<>();
-    int used = 0;
-    for (int v : order) {
-      if (positiveOnly && score[v] <= 0f) {
-        break;
-      }
-      int c = format.cost(tree, v);
-      if (used + c <= budget) {
-        chosen.add(new Cover.Item(v, 0, c));
-        used += c;
-      }
-      if (budget - used < 2) {
-        break;
-      }
-    }
-    List<Context.Item> items = new ArrayList<>(chosen.size());
-    for (Cover.Item it : chosen) {
-      items.add(new Context.Item(tree, it.node(), 0, it.cost()));
-    }
-    return new Context(format.render(tree, chosen), items, used, budget, false,
-        new Context.Stats(0, leaves, System.nanoTime() - t0));
+    TreeCoverWalk w = options.usesConfigCalibration() ? walk : new TreeCoverWalk(
+        new CapabilityScore((float) options.beta(config), (float) options.epsilon(config)),
+        (float) options.overviewShare(config), format);
+    return Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.tau(config),
+        options.secondHop(config), embedder, w, format, t0);
   }
 
   /** The current snapshot of the tree (immutable). */

@@ -1,0 +1,152 @@
+package dev.setree;
+
+import java.util.Objects;
+
+/**
+ * Per-call settings of {@link SETree#retrieve(String, int, RetrieveOptions)}: the strategy and overrides
+ * of the walk's calibration. A value left unset falls back to the knowledge base's {@link SETreeConfig}.
+ * Immutable; build with {@link #builder()}.
+ */
+public final class RetrieveOptions {
+  private static final RetrieveOptions DEFAULTS = builder().build();
+
+  private final Strategy strategy;
+  private final Double beta;
+  private final Double tau;
+  private final Double epsilon;
+  private final Double overviewShare;
+  private final Integer secondHop;
+
+  private RetrieveOptions(Builder b) {
+    this.strategy = b.strategy;
+    this.beta = check("beta", b.beta, 0, Double.MAX_VALUE);
+    this.tau = check("tau", b.tau, 0, Double.MAX_VALUE);
+    this.epsilon = check("epsilon", b.epsilon, 0, Double.MAX_VALUE);
+    this.overviewShare = check("overview_share", b.overviewShare, 0, 1);
+    if (b.secondHop != null && (b.secondHop < 0 || b.secondHop > 2)) {
+      throw new IllegalArgumentException("second_hop must be 0 (off), 1 or 2, got " + b.secondHop);
+    }
+    this.secondHop = b.secondHop;
+  }
+
+  private static Double check(String key, Double v, double min, double max) {
+    if (v != null && (!Double.isFinite(v) || v < min || v > max)) {
+      throw new IllegalArgumentException(key + " must be a finite number in [" + min + ", " + max + "], got " + v);
+    }
+    return v;
+  }
+
+  /** The tree cover with the configured calibration. */
+  public static RetrieveOptions defaults() {
+    return DEFAULTS;
+  }
+
+  /** The given strategy with the configured calibration. */
+  public static RetrieveOptions of(Strategy strategy) {
+    return builder().strategy(strategy).build();
+  }
+
+  /** A builder with nothing overridden. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The strategy (default {@link Strategy#TREE_COVER}). */
+  public Strategy strategy() {
+    return strategy;
+  }
+
+  double beta(SETreeConfig c) {
+    return beta != null ? beta : c.beta();
+  }
+
+  double tau(SETreeConfig c) {
+    return tau != null ? tau : c.tau();
+  }
+
+  double epsilon(SETreeConfig c) {
+    return epsilon != null ? epsilon : c.epsilon();
+  }
+
+  double overviewShare(SETreeConfig c) {
+    return overviewShare != null ? overviewShare : c.overviewShare();
+  }
+
+  int secondHop(SETreeConfig c) {
+    if (secondHop != null) {
+      return secondHop;
+    }
+    return c.secondHop().equals("off") ? 0 : Integer.parseInt(c.secondHop());
+  }
+
+  /** True when no calibration value of the walk is overridden. */
+  boolean usesConfigCalibration() {
+    return beta == null && tau == null && epsilon == null && overviewShare == null;
+  }
+
+  @Override
+  public String toString() {
+    return "RetrieveOptions[strategy=" + strategy + ", beta=" + beta + ", tau=" + tau + ", epsilon=" + epsilon
+        + ", overviewShare=" + overviewShare + ", secondHop=" + secondHop + "]";
+  }
+
+  /** Builds {@link RetrieveOptions}. */
+  public static final class Builder {
+    private Strategy strategy = Strategy.TREE_COVER;
+    private Double beta;
+    private Double tau;
+    private Double epsilon;
+    private Double overviewShare;
+    private Integer secondHop;
+
+    private Builder() {}
+
+    /** The strategy. */
+    public Builder strategy(Strategy s) {
+      strategy = Objects.requireNonNull(s, "strategy");
+      return this;
+    }
+
+    /** Overrides {@link SETreeConfig#beta()}. */
+    public Builder beta(double v) {
+      beta = v;
+      return this;
+    }
+
+    /** Overrides {@link SETreeConfig#tau()}. */
+    public Builder tau(double v) {
+      tau = v;
+      return this;
+    }
+
+    /** Overrides {@link SETreeConfig#epsilon()}. */
+    public Builder epsilon(double v) {
+      epsilon = v;
+      return this;
+    }
+
+    /** Overrides {@link SETreeConfig#overviewShare()}. */
+    public Builder overviewShare(double v) {
+      overviewShare = v;
+      return this;
+    }
+
+    /**
+     * Overrides {@link SETreeConfig#secondHop()}: 0 (off), 1 or 2 = re-query with the prompt plus the text of
+     * the best one or two leaves, and interleave the second ranking with the first.
+     */
+    public Builder secondHop(int v) {
+      secondHop = v;
+      return this;
+    }
+
+    /**
+     * Checks the values and builds.
+     *
+     * @throws IllegalArgumentException naming a bad value
+     */
+    public RetrieveOptions build() {
+      return new RetrieveOptions(this);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package dev.setree;
+
+import dev.setree.core.ContextFormat;
+import dev.setree.core.Embedder;
+import dev.setree.core.Cover;
+import dev.setree.core.Tree;
+import dev.setree.core.TreeCoverWalk;
+import dev.setree.core.Vectors;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The query path after the prompt is embedded: leaf relevance (cosine and BM25), then the tree-cover walk
+ * or one of the flat baselines, then rendering. Reads only the immutable snapshot; never writes.
+ */
+final class Retriever {
+  private Retriever() {}
+
+  static Context retrieve(Snapshot s, String prompt, float[] q, int budget, Strategy strategy, double tau,
+      int secondHop, Embedder embedder, TreeCoverWalk walk, ContextFormat format, long t0) {
+    Tree tree = s.tree();
+    switch (strategy) {
+      case COLLAPSED:
+        return collapsed(tree, q, budget, format, t0);
+      case RECENCY:
+        return recency(tree, budget, format, t0);
+      default:
+        break;
+    }
+    int leaves = tree.leafCount();
+    float[] relevance = relevance(s, prompt, q, strategy, tau);
+    if (secondHop > 0 && leaves > secondHop) {
+      relevance = SecondHop.interleave(s, prompt, relevance, secondHop, embedder,
+          (p2, q2) -> relevance(s, p2, q2, strategy, tau));
+    }
+    if (strategy != Strategy.TREE_COVER) {
+      Integer[] order = byScore(relevance, leaves);
+      return pack(tree, order, strategy == Strategy.BM25 ? relevance : null, budget, format, t0);
+    }
+    Cover cover = walk.walk(tree, relevance, q, budget);
+    List<Context.Item> items = new ArrayList<>(cover.items().size());
+    for (Cover.Item it : cover.items()) {
+      items.add(new Context.Item(tree, it.node(), it.depth(), it.cost()));
+    }
+    return new Context(format.render(tree, cover.items()), items, cover.tokensUsed(), budget, cover.complete(),
+        new Context.Stats(cover.pops(), cover.nodesScored(), System.nanoTime() - t0));
+  }
+
+  /** Leaf relevance for one prompt: cosine, BM25, or cosine + tau x BM25 / max BM25. */
+  static float[] relevance(Snapshot s, String prompt, float[] q, Strategy strategy, double tau) {
+    Tree tree = s.tree();
+    int leaves = tree.leafCount();
+    float[] relevance = cosines(tree, q, leaves);
+    if (strategy != Strategy.FLAT) {
+      float[] bm25 = new float[leaves];
+      float max = s.lexical().scores(prompt, bm25);
+      if (strategy == Strategy.BM25) {
+        relevance = bm25;
+      } else if (max > 0f && tau > 0) {
+        float w = (float) (tau / max);
+        for (int v = 0; v < leaves; v++) {
+          relevance[v] += w * bm25[v];
+        }
+      }
+    }
+    return relevance;
+  }
+
+  private static float[] cosines(Tree tree, float[] q, int n) {
+    float[] cos = new float[n];
+    float[] emb = tree.embeddings();
+    int dim = tree.dimension();
+    for (int v = 0; v < n; v++) {
+      cos[v] = Vectors.dot(emb, v * dim, q, 0, dim);
+    }
+    return cos;
+  }
+
+  private static Integer[] byScore(float[] score, int n) {
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> score[a] != score[b] ? Float.compare(score[b], score[a]) : Integer.compare(a, b));
+    return order;
+  }
+
+  /** RAPTOR's collapsed tree: every node by cosine (summary embedding for internal nodes), packed. */
+  private static Context collapsed(Tree tree, float[] q, int budget, ContextFormat format, long t0) {
+    float[] cos = cosines(tree, q, tree.size());
+    return pack(tree, byScore(cos, tree.size()), null, budget, format, t0);
+  }
+
+  /** The most recent leaves first: by time stamp (ISO-8601 sorts as text), then by insertion order. */
+  private static Context recency(Tree tree, int budget, ContextFormat format, long t0) {
+    Integer[] order = new Integer[tree.leafCount()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Comparator<Integer> byTime = Comparator.comparing((Integer v) -> tree.time(v),
+        Comparator.nullsFirst(Comparator.naturalOrder()));
+    Arrays.sort(order, byTime.thenComparingInt(v -> v).reversed());
+    return pack(tree, order, null, budget, format, t0);
+  }
+
+  /** Packs nodes in the given order, skipping what does not fit; {@code positive} drops non-positive scores. */
+  private static Context pack(Tree tree, Integer[] order, float[] positive, int budget, ContextFormat format,
+      long t0) {
+    List<Cover.Item> chosen = new ArrayList<>();
+    int used = 0;
+    for (int v : order) {
+      if (positive != null && positive[v] <= 0f) {
+        break;
+      }
+      int c = format.cost(tree, v);
+      if (used + c <= budget) {
+        chosen.add(new Cover.Item(v, 0, c));
+        used += c;
+      }
+      if (budget - used < 2) {
+        break;
+      }
+    }
+    List<Context.Item> items = new ArrayList<>(chosen.size());
+    for (Cover.Item it : chosen) {
+      items.add(new Context.Item(tree, it.node(), 0, it.cost()));
+    }
+    return new Context(format.render(tree, chosen), items, used, budget, false,
+        new Context.Stats(0, order.length, System.nanoTime() - t0));
+  }
+}
