@@ -33,8 +33,8 @@ public final class ConfigFile {
   public static final String ENV_VAR = "SETREE_CONFIG";
 
   private static final List<String> TOP = List.of("calibration", "default_budget", "max_concurrency",
-      "context_window", "overview_share", "target_arity", "knn_k", "top_summary_tokens", "summary_tokens",
-      "maintenance", "llm", "use_intentional_clustering", "cluster_edge_weight_floor", "cluster_diversity_target",
+      "context_window", "overview_share", "overview_temperature", "target_arity", "knn_k", "top_summary_tokens", "summary_tokens",
+      "maintenance", "llm", "use_intentional_clustering", "cluster_edge_weight_floor", "cluster_diversity_target", "fallback_to_score",
       "second_hop");
   private static final List<String> CALIBRATION = List.of("beta", "tau", "epsilon", "faithfulness_threshold");
   private static final List<String> MAINTENANCE = List.of("quiet_window_ms");
@@ -147,6 +147,10 @@ public final class ConfigFile {
       contextWindow = (int) integer(top.get("context_window"), "context_window", 1, Integer.MAX_VALUE);
       b.contextWindow(contextWindow);
     }
+    if (top.has("overview_temperature")) {
+      b.overviewTemperature(number(top.get("overview_temperature"), "overview_temperature", Double.MIN_NORMAL,
+          Double.MAX_VALUE));
+    }
     if (top.has("overview_share")) {
       b.overviewShare(number(top.get("overview_share"), "overview_share", 0, 1));
     }
@@ -178,6 +182,9 @@ public final class ConfigFile {
     if (top.has("cluster_diversity_target")) {
       b.clusterDiversityTarget((int) integer(top.get("cluster_diversity_target"), "cluster_diversity_target", 1,
           1000));
+    }
+    if (top.has("fallback_to_score")) {
+      b.fallbackToScore(bool(top.get("fallback_to_score"), "fallback_to_score"));
     }
     if (top.has("second_hop")) {
       b.secondHop(secondHop(top.get("second_hop")));

@@ -15,7 +15,9 @@ public final class RetrieveOptions {
   private final Double tau;
   private final Double epsilon;
   private final Double overviewShare;
+  private final Double overviewTemperature;
   private final Integer secondHop;
+  private final Boolean intentionalClustering;
 
   private RetrieveOptions(Builder b) {
     this.strategy = b.strategy;
@@ -23,10 +25,13 @@ public final class RetrieveOptions {
     this.tau = check("tau", b.tau, 0, Double.MAX_VALUE);
     this.epsilon = check("epsilon", b.epsilon, 0, Double.MAX_VALUE);
     this.overviewShare = check("overview_share", b.overviewShare, 0, 1);
+    this.overviewTemperature = check("overview_temperature", b.overviewTemperature, Double.MIN_NORMAL,
+        Double.MAX_VALUE);
     if (b.secondHop != null && (b.secondHop < 0 || b.secondHop > 2)) {
       throw new IllegalArgumentException("second_hop must be 0 (off), 1 or 2, got " + b.secondHop);
     }
     this.secondHop = b.secondHop;
+    this.intentionalClustering = b.intentionalClustering;
   }
 
   private static Double check(String key, Double v, double min, double max) {
@@ -72,22 +77,41 @@ public final class RetrieveOptions {
     return overviewShare != null ? overviewShare : c.overviewShare();
   }
 
+  double overviewTemperature(SETreeConfig c) {
+    return overviewTemperature != null ? overviewTemperature : c.overviewTemperature();
+  }
+
+  /**
+   * The second hop in effect: the override, else the config's for the tree cover; the flat baselines stay
+   * pure unless the lever is set for the call.
+   */
   int secondHop(SETreeConfig c) {
     if (secondHop != null) {
       return secondHop;
     }
+    if (strategy != Strategy.TREE_COVER) {
+      return 0;
+    }
     return c.secondHop().equals("off") ? 0 : Integer.parseInt(c.secondHop());
+  }
+
+  /** Intentional clustering in effect: as {@link #secondHop(SETreeConfig)}, config default for the tree cover. */
+  boolean intentionalClustering(SETreeConfig c) {
+    if (intentionalClustering != null) {
+      return intentionalClustering;
+    }
+    return strategy == Strategy.TREE_COVER && c.useIntentionalClustering();
   }
 
   /** True when no calibration value of the walk is overridden. */
   boolean usesConfigCalibration() {
-    return beta == null && tau == null && epsilon == null && overviewShare == null;
+    return beta == null && tau == null && epsilon == null && overviewShare == null && overviewTemperature == null;
   }
 
   @Override
   public String toString() {
     return "RetrieveOptions[strategy=" + strategy + ", beta=" + beta + ", tau=" + tau + ", epsilon=" + epsilon
-        + ", overviewShare=" + overviewShare + ", secondHop=" + secondHop + "]";
+        + ", overviewShare=" + overviewShare + ", secondHop=" + secondHop + ", intentionalClustering=" + intentionalClustering + "]";
   }
 
   /** Builds {@link RetrieveOptions}. */
@@ -97,7 +121,9 @@ public final class RetrieveOptions {
     private Double tau;
     private Double epsilon;
     private Double overviewShare;
+    private Double overviewTemperature;
     private Integer secondHop;
+    private Boolean intentionalClustering;
 
     private Builder() {}
 
@@ -125,6 +151,12 @@ public final class RetrieveOptions {
       return this;
     }
 
+    /** Overrides {@link SETreeConfig#overviewTemperature()}. */
+    public Builder overviewTemperature(double v) {
+      overviewTemperature = v;
+      return this;
+    }
+
     /** Overrides {@link SETreeConfig#overviewShare()}. */
     public Builder overviewShare(double v) {
       overviewShare = v;
@@ -137,6 +169,12 @@ public final class RetrieveOptions {
      */
     public Builder secondHop(int v) {
       secondHop = v;
+      return this;
+    }
+
+    /** Overrides {@link SETreeConfig#useIntentionalClustering()}. */
+    public Builder intentionalClustering(boolean v) {
+      intentionalClustering = v;
       return this;
     }
 

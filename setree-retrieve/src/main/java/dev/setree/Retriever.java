@@ -19,7 +19,8 @@ final class Retriever {
   private Retriever() {}
 
   static Context retrieve(Snapshot s, String prompt, float[] q, int budget, Strategy strategy, double tau,
-      int secondHop, Embedder embedder, TreeCoverWalk walk, ContextFormat format, long t0) {
+      int secondHop, ClusterSelection clustering, Embedder embedder, TreeCoverWalk walk, ContextFormat format,
+      long t0) {
     Tree tree = s.tree();
     switch (strategy) {
       case COLLAPSED:
@@ -32,12 +33,16 @@ final class Retriever {
     int leaves = tree.leafCount();
     float[] relevance = relevance(s, prompt, q, strategy, tau);
     if (secondHop > 0 && leaves > secondHop) {
-      relevance = SecondHop.interleave(s, prompt, relevance, secondHop, embedder,
+      relevance = SecondHop.interleave(s, prompt, q, relevance, secondHop, embedder,
           (p2, q2) -> relevance(s, p2, q2, strategy, tau));
     }
     if (strategy != Strategy.TREE_COVER) {
-      Integer[] order = byScore(relevance, leaves);
+      Integer[] order = clustering == null ? byScore(relevance, leaves)
+          : clustering.packOrder(tree, relevance, budget, format);
       return pack(tree, order, strategy == Strategy.BM25 ? relevance : null, budget, format, t0);
+    }
+    if (clustering != null) {
+      relevance = clustering.promoteRepresentatives(tree, relevance);
     }
     Cover cover = walk.walk(tree, relevance, q, budget);
     List<Context.Item> items = new ArrayList<>(cover.items().size());

@@ -99,7 +99,7 @@ public final class SETree implements AutoCloseable {
     this.store = store;
     this.format = new ContextFormat(counter);
     this.walk = new TreeCoverWalk(new CapabilityScore((float) config.beta(), (float) config.epsilon()),
-        (float) config.overviewShare(), format);
+        (float) config.overviewShare(), (float) config.overviewTemperature(), format);
     this.snapshot = Snapshot.of(store.loadTree());
     this.oracle = store.loadHierarchy();
     this.maintainer = new Maintainer(embedder, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
@@ -388,9 +388,13 @@ public final class SETree implements AutoCloseable {
     float[] q = embedder.embed(prompt);
     TreeCoverWalk w = options.usesConfigCalibration() ? walk : new TreeCoverWalk(
         new CapabilityScore((float) options.beta(config), (float) options.epsilon(config)),
-        (float) options.overviewShare(config), format);
+        (float) options.overviewShare(config), (float) options.overviewTemperature(config), format);
+    ClusterSelection clustering = options.intentionalClustering(config)
+        ? new ClusterSelection((float) config.clusterEdgeWeightFloor(), config.clusterDiversityTarget(),
+            config.fallbackToScore())
+        : null;
     return Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.tau(config),
-        options.secondHop(config), embedder, w, format, t0);
+        options.secondHop(config), clustering, embedder, w, format, t0);
   }
 
   /** The current snapshot of the tree (immutable). */

@@ -23,6 +23,7 @@ public final class SETreeConfig {
   private final int maxConcurrency;
   private final int contextWindow;
   private final double overviewShare;
+  private final double overviewTemperature;
   private final int targetArity;
   private final int knnK;
   private final int topSummaryTokens;
@@ -32,6 +33,7 @@ public final class SETreeConfig {
   private final boolean useIntentionalClustering;
   private final double clusterEdgeWeightFloor;
   private final int clusterDiversityTarget;
+  private final boolean fallbackToScore;
   private final String secondHop;
   private final Embedder embedder;
   private final TokenCounter tokenCounter;
@@ -46,6 +48,8 @@ public final class SETreeConfig {
     this.maxConcurrency = range("max_concurrency", b.maxConcurrency, 0, 1024);
     this.contextWindow = range("context_window", b.contextWindow, 1, Integer.MAX_VALUE);
     this.overviewShare = finite("overview_share", b.overviewShare, 0, 1);
+    this.overviewTemperature = finite("overview_temperature", b.overviewTemperature, Double.MIN_NORMAL,
+        Double.MAX_VALUE);
     this.targetArity = range("target_arity", b.targetArity, 2, 1000);
     this.knnK = range("knn_k", b.knnK, 1, 1000);
     this.topSummaryTokens = range("top_summary_tokens", b.topSummaryTokens, 1, 100_000);
@@ -59,6 +63,7 @@ public final class SETreeConfig {
     this.useIntentionalClustering = b.useIntentionalClustering;
     this.clusterEdgeWeightFloor = finite("cluster_edge_weight_floor", b.clusterEdgeWeightFloor, 0, 1);
     this.clusterDiversityTarget = range("cluster_diversity_target", b.clusterDiversityTarget, 1, 1000);
+    this.fallbackToScore = b.fallbackToScore;
     if (b.secondHop == null || !SECOND_HOP_VALUES.contains(b.secondHop)) {
       throw new IllegalArgumentException("second_hop must be \"off\", 1 or 2, got " + b.secondHop);
     }
@@ -109,6 +114,7 @@ public final class SETreeConfig {
     b.maxConcurrency = maxConcurrency;
     b.contextWindow = contextWindow;
     b.overviewShare = overviewShare;
+    b.overviewTemperature = overviewTemperature;
     b.targetArity = targetArity;
     b.knnK = knnK;
     b.topSummaryTokens = topSummaryTokens;
@@ -118,6 +124,7 @@ public final class SETreeConfig {
     b.useIntentionalClustering = useIntentionalClustering;
     b.clusterEdgeWeightFloor = clusterEdgeWeightFloor;
     b.clusterDiversityTarget = clusterDiversityTarget;
+    b.fallbackToScore = fallbackToScore;
     b.secondHop = secondHop;
     b.embedder = embedder;
     b.tokenCounter = tokenCounter;
@@ -125,7 +132,7 @@ public final class SETreeConfig {
     return b;
   }
 
-  /** Weight of the parent's directional fidelity loss in the capability score (default 0). */
+  /** Weight of the parent's directional fidelity loss in the capability score (default 0.2). */
   public double beta() {
     return beta;
   }
@@ -160,9 +167,19 @@ public final class SETreeConfig {
     return contextWindow;
   }
 
-  /** Share of a budget the overview's summaries may take, in [0, 1] (default 0.15). */
+  /** Largest share of a budget the overview's summaries may take, in [0, 1] (default 0.25). */
   public double overviewShare() {
     return overviewShare;
+  }
+
+  /**
+   * How fast the overview's share shrinks as a prompt focuses on fewer top-level subtrees, in relevance
+   * units, > 0 (default 0.2): the share is {@code overview_share x breadth}, breadth being the mean over
+   * the root's children of {@code exp((care - max care) / overview_temperature)}. Large values give every
+   * prompt the whole share.
+   */
+  public double overviewTemperature() {
+    return overviewTemperature;
   }
 
   /** Mean community size the Leiden resolution search aims at (default 8). */
@@ -200,22 +217,36 @@ public final class SETreeConfig {
     return llm;
   }
 
-  /** Reserved for intentional clustering (not used yet): whether the pack stage is on (default false). */
+  /**
+   * Whether intentional clustering reorders selection (default false; docs/adr/0009-intentional-clustering.md).
+   */
   public boolean useIntentionalClustering() {
     return useIntentionalClustering;
   }
 
-  /** Reserved for intentional clustering: the similarity-graph edge floor, in [0, 1] (default 0.4). */
+  /**
+   * Intentional clustering's edge floor on tree affinity, in [0, 1] (default 0.4): two candidates are
+   * linked when {@code 1 / h >= floor}, h being the number of levels from the deeper of them up to their
+   * lowest common ancestor (1 for siblings, so 0.4 links candidates within two levels).
+   */
   public double clusterEdgeWeightFloor() {
     return clusterEdgeWeightFloor;
   }
 
-  /** Reserved for intentional clustering: clusters given one representative each, >= 1 (default 3). */
+  /** Intentional clustering: clusters given one representative each, >= 1 (default 3). */
   public int clusterDiversityTarget() {
     return clusterDiversityTarget;
   }
 
-  /** Reserved for a later issue: the second hop, {@code "off"}, {@code "1"} or {@code "2"} (default "off"). */
+  /** Intentional clustering: stage 1 ends at the first representative that does not fit (default true). */
+  public boolean fallbackToScore() {
+    return fallbackToScore;
+  }
+
+  /**
+   * The second hop, {@code "off"}, {@code "1"} or {@code "2"}: re-query with the prompt and its best one or
+   * two leaves and interleave the rankings (default "2"; docs/adr/0008-second-hop.md).
+   */
   public String secondHop() {
     return secondHop;
   }
@@ -237,14 +268,15 @@ public final class SETreeConfig {
 
   /** Builds {@link SETreeConfig}s; every setter returns the builder. Not thread-safe. */
   public static final class Builder {
-    private double beta = 0.0;
+    private double beta = 0.2;
     private double tau = 0.3;
     private double epsilon = 0.0;
     private int faithfulnessThreshold = 60;
     private int defaultBudget = 4096;
     private int maxConcurrency = 0;
     private int contextWindow = 8192;
-    private double overviewShare = 0.15;
+    private double overviewShare = 0.25;
+    private double overviewTemperature = 0.2;
     private int targetArity = 8;
     private int knnK = 10;
     private int topSummaryTokens = 12;
@@ -254,7 +286,8 @@ public final class SETreeConfig {
     private boolean useIntentionalClustering = false;
     private double clusterEdgeWeightFloor = 0.4;
     private int clusterDiversityTarget = 3;
-    private String secondHop = "off";
+    private boolean fallbackToScore = true;
+    private String secondHop = "2";
     private Embedder embedder;
     private TokenCounter tokenCounter;
     private Summarizer summarizer;
@@ -300,6 +333,12 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#contextWindow()}. */
     public Builder contextWindow(int v) {
       contextWindow = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#overviewTemperature()}. */
+    public Builder overviewTemperature(double v) {
+      overviewTemperature = v;
       return this;
     }
 
@@ -360,6 +399,12 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#clusterDiversityTarget()}. */
     public Builder clusterDiversityTarget(int v) {
       clusterDiversityTarget = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#fallbackToScore()}. */
+    public Builder fallbackToScore(boolean v) {
+      fallbackToScore = v;
       return this;
     }
 

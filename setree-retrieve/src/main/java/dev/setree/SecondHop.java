@@ -2,25 +2,42 @@ package dev.setree;
 
 import dev.setree.core.Embedder;
 import dev.setree.core.Tree;
+import dev.setree.core.Vectors;
 import java.util.Arrays;
 import java.util.function.BiFunction;
 
 /**
  * The second hop for multi-fact prompts: a prompt's second fact is often findable only through the first.
- * The prompt is re-queried together with the text of its best one or two leaves (one more prompt
- * embedding), and the two rankings are interleaved: first list's #1, second list's #1, first's #2, ...
- * The result is a rank-based relevance the walk (or a flat list) consumes unchanged. FINDINGS.md, third
- * round: +0.02 to +0.03 multi-hop recall at 1024 on the dev data without hurting single-hop.
+ * The prompt is re-queried together with its best one or two leaves, and the two rankings are interleaved:
+ * first list's #1, second list's #1, first's #2, ... The result is a rank-based relevance the walk (or a
+ * flat list) consumes unchanged. FINDINGS.md, third round: +0.02 to +0.03 multi-hop recall at 1024 on the
+ * dev data without hurting single-hop.
+ *
+ * <p>The second query's embedding is either the embedding of the prompt and the leaves' text together (one
+ * more model call, {@link Mode#REEMBED}), or the normalised sum of the prompt's and the leaves' embeddings
+ * ({@link Mode#COMPOSE}: no model call; the leaves' embeddings are already in the snapshot). Its BM25 side
+ * always uses the prompt and the leaves' text.
  */
 final class SecondHop {
+  /** How the second query is embedded. */
+  enum Mode {
+    /** Embed prompt + leaf texts with the model. */
+    REEMBED,
+    /** Normalised sum of the prompt's and the leaves' embeddings. */
+    COMPOSE
+  }
+
+  /** The mode in use; the system property {@code setree.secondHop.mode} selects the other for experiments. */
+  static final Mode MODE = Mode.valueOf(System.getProperty("setree.secondHop.mode", "COMPOSE"));
+
   private SecondHop() {}
 
   /**
    * @param hops how many of the best leaves join the second query (1 or 2)
    * @param relevanceFor leaf relevance of a (prompt, embedding) pair, as for the first query
-   * @return relevance that orders leaves by their interleaved rank (higher is better)
+   * @return relevance that orders leaves by their interleaved rank (higher is better), on the first query's scale
    */
-  static float[] interleave(Snapshot s, String prompt, float[] first, int hops, Embedder embedder,
+  static float[] interleave(Snapshot s, String prompt, float[] q, float[] first, int hops, Embedder embedder,
       BiFunction<String, float[], float[]> relevanceFor) {
     Tree tree = s.tree();
     int n = first.length;
@@ -30,18 +47,40 @@ final class SecondHop {
       p2.append(' ').append(tree.text(order1[i]));
     }
     String prompt2 = p2.toString();
-    float[] second = relevanceFor.apply(prompt2, embedder.embed(prompt2));
+    float[] q2;
+    if (MODE == Mode.REEMBED) {
+      q2 = embedder.embed(prompt2);
+    } else {
+      q2 = q.clone();
+      int dim = tree.dimension();
+      for (int i = 0; i < hops && i < n; i++) {
+        Vectors.addScaled(q2, tree.embeddings(), order1[i] * dim, dim, 1f);
+      }
+      Vectors.normalize(q2);
+    }
+    float[] second = relevanceFor.apply(prompt2, q2);
     int[] order2 = ranking(second);
-    // Combined rank: min(2 x rank1, 2 x rank2 + 1); relevance = -rank so that the best is the largest.
+    // Combined rank: min(2 x rank1, 2 x rank2 + 1), unique per leaf. The k-th leaf of the interleaved order
+    // gets the k-th best first-query relevance, so the values keep their scale (the overview's breadth and
+    // the capability score read them) while the order is the interleaved one.
     int[] rank = new int[n];
     Arrays.fill(rank, Integer.MAX_VALUE);
     for (int r = 0; r < n; r++) {
       rank[order1[r]] = Math.min(rank[order1[r]], 2 * r);
       rank[order2[r]] = Math.min(rank[order2[r]], 2 * r + 1);
     }
+    int[] interleaved = ranking(negate(rank));
     float[] out = new float[n];
-    for (int v = 0; v < n; v++) {
-      out[v] = -rank[v];
+    for (int k = 0; k < n; k++) {
+      out[interleaved[k]] = first[order1[k]];
+    }
+    return out;
+  }
+
+  private static float[] negate(int[] rank) {
+    float[] out = new float[rank.length];
+    for (int i = 0; i < rank.length; i++) {
+      out[i] = -rank[i];
     }
     return out;
   }

@@ -100,7 +100,7 @@ class ConfigFileTest {
     assertFalse(c.useIntentionalClustering());
     assertEquals(0.4, c.clusterEdgeWeightFloor());
     assertEquals(3, c.clusterDiversityTarget());
-    assertEquals("off", c.secondHop());
+    assertEquals("2", c.secondHop());
     assertEquals("off", load("{\"second_hop\": \"off\"}").secondHop());
     assertEquals("1", load("{\"second_hop\": 1}").secondHop());
   }

@@ -54,7 +54,7 @@ public class WalkBenchmark {
       relevance[i] = (float) r.nextGaussian();
     }
     query = KnnBenchmark.randomUnit(1, DIM, r);
-    walk = new TreeCoverWalk(new CapabilityScore(0f, 0f), 0.15f, new ContextFormat(text -> text.split(" ").length));
+    walk = new TreeCoverWalk(new CapabilityScore(0f, 0f), 0.15f, 0.05f, new ContextFormat(text -> text.split(" ").length));
   }
 
   @Benchmark

@@ -55,6 +55,9 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Write the results as JSON to this file.")
   Path jsonOut;
 
+  @Option(names = "--markdown", description = "Write Markdown tables of the results to this file.")
+  Path markdownOut;
+
   @Option(names = "--per-kb", description = "Also print the headline recall of every knowledge base.")
   boolean perKbTable;
 
@@ -179,6 +182,9 @@ final class EvalCommand implements Callable<Integer> {
       root.set("per_variant", perVariant);
       root.put("build_seconds", Evaluation.round(buildNanos / 1e9));
       Files.writeString(jsonOut, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+    }
+    if (markdownOut != null) {
+      Files.writeString(markdownOut, EvalMarkdown.render(rows, perVariant, perKb, specs, budgets));
     }
     return baseline == null ? 0 : QualityGuard.check(baseline, perVariant, System.out);
   }

@@ -38,9 +38,29 @@ final class Evaluation {
   /** A named system: a base strategy, possibly with calibration overrides ({@code setree[beta=0.1]}). */
   record SystemSpec(String name, RetrieveOptions options) {}
 
-  /** Parses a system name. */
+  /**
+   * Parses a system name: a base system, optionally with levers ({@code hybrid+clustering},
+   * {@code setree+hop2}, {@code flat+hop1+clustering}).
+   */
   static SystemSpec system(String name) {
-    Strategy s = switch (name) {
+    String[] parts = name.split("\\+");
+    RetrieveOptions.Builder b = RetrieveOptions.builder().strategy(base(parts[0]));
+    for (int i = 1; i < parts.length; i++) {
+      switch (parts[i]) {
+        case "clustering" -> b.intentionalClustering(true);
+        case "noclustering" -> b.intentionalClustering(false);
+        case "hop0" -> b.secondHop(0);
+        case "hop1" -> b.secondHop(1);
+        case "hop2" -> b.secondHop(2);
+        default -> throw new IllegalArgumentException("unknown lever '" + parts[i] + "' in system '" + name
+            + "' (known: clustering, noclustering, hop0, hop1, hop2)");
+      }
+    }
+    return new SystemSpec(name, b.build());
+  }
+
+  private static Strategy base(String name) {
+    return switch (name) {
       case "setree" -> Strategy.TREE_COVER;
       case "flat" -> Strategy.FLAT;
       case "bm25" -> Strategy.BM25;
@@ -50,7 +70,6 @@ final class Evaluation {
       default -> throw new IllegalArgumentException("unknown system '" + name + "' (known: "
           + String.join(", ", BASE_SYSTEMS) + ")");
     };
-    return new SystemSpec(name, RetrieveOptions.of(s));
   }
 
   /**
@@ -87,8 +106,10 @@ final class Evaluation {
           case "epsilon" -> b.epsilon(e.getValue());
           case "overview_share" -> b.overviewShare(e.getValue());
           case "second_hop" -> b.secondHop(e.getValue().intValue());
+          case "overview_temperature" -> b.overviewTemperature(e.getValue());
+          case "clustering" -> b.intentionalClustering(e.getValue() != 0);
           default -> throw new IllegalArgumentException("cannot sweep '" + e.getKey()
-              + "' (known: beta, tau, epsilon, overview_share, second_hop)");
+              + "' (known: beta, tau, epsilon, overview_share, overview_temperature, second_hop, clustering)");
         }
         if (name.length() > 7) {
           name.append(',');

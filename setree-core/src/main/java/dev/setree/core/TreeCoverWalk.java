@@ -13,9 +13,13 @@ import java.util.List;
  *   <li><b>Care.</b> One ascending pass computes, for every node, the best leaf relevance under it and the
  *       cheapest leaf under it.
  *   <li><b>Overview.</b> The root's summary is shown, then the summaries of the root's internal children in
- *       capability order, as long as they fit within {@code overviewShare} of the budget. Deeper nodes are
- *       opened without showing their summaries: on the evaluation data shown summaries bought coverage,
- *       not recall (FINDINGS.md, second round), so the overview gets an explicit, small share.
+ *       capability order, as long as they fit within the overview's share of the budget: {@code
+ *       overviewShare x breadth}, where the <em>breadth</em> of the prompt, in (0, 1], is the mean over the
+ *       top-level subtrees of {@code exp((care(c) - max care) / overviewTemperature)}. A broad prompt, which
+ *       cares about every topic about equally, gets the whole share: summaries where it does not care about
+ *       details. A prompt about one corner gets almost none: its tokens go to the facts it needs. Deeper
+ *       nodes are opened without showing their summaries: on the evaluation data shown summaries bought
+ *       coverage, not recall (FINDINGS.md, second round).
  *   <li><b>Best-first expansion.</b> One global heap of candidate children keyed by
  *       {@link CapabilityScore}; each pop opens an internal node (pushes its children) or selects a leaf if
  *       it fits. A leaf quoted whole in a shown summary is not paid for twice.
@@ -30,19 +34,27 @@ public final class TreeCoverWalk {
 
   private final CapabilityScore capability;
   private final float overviewShare;
+  private final float overviewTemperature;
   private final ContextFormat format;
 
   /**
    * @param capability the child score
-   * @param overviewShare the share of the budget the overview's summaries may take, in [0, 1]
+   * @param overviewShare the largest share of the budget the overview's summaries may take, in [0, 1]
+   * @param overviewTemperature how fast the share shrinks as the prompt focuses on fewer top-level subtrees
+   *     (relevance units, > 0; {@code Float.POSITIVE_INFINITY} gives every prompt the whole share)
    * @param format the context format whose costs the budget is counted in
    */
-  public TreeCoverWalk(CapabilityScore capability, float overviewShare, ContextFormat format) {
+  public TreeCoverWalk(CapabilityScore capability, float overviewShare, float overviewTemperature,
+      ContextFormat format) {
     if (!(overviewShare >= 0f && overviewShare <= 1f)) {
       throw new IllegalArgumentException("overview share must be in [0, 1], got " + overviewShare);
     }
+    if (!(overviewTemperature > 0f)) {
+      throw new IllegalArgumentException("overview temperature must be > 0, got " + overviewTemperature);
+    }
     this.capability = capability;
     this.overviewShare = overviewShare;
+    this.overviewTemperature = overviewTemperature;
     this.format = format;
   }
 
@@ -113,7 +125,7 @@ public final class TreeCoverWalk {
       scored++;
     }
     // Overview: top-level summaries in capability order, within their share of the budget.
-    int overviewCap = (int) Math.floor(overviewShare * budget);
+    int overviewCap = (int) Math.floor(overviewShare * breadth(top, care) * budget);
     int overviewUsed = 0;
     Integer[] byScore = new Integer[top.length];
     for (int i = 0; i < top.length; i++) {
@@ -167,6 +179,22 @@ public final class TreeCoverWalk {
       }
     }
     return s.finish(pops, scored);
+  }
+
+  /** The prompt's breadth over the top-level subtrees, in (0, 1]; see the class comment. */
+  float breadth(int[] top, float[] care) {
+    if (top.length == 0 || Float.isInfinite(overviewTemperature)) {
+      return 1f;
+    }
+    float max = Float.NEGATIVE_INFINITY;
+    for (int c : top) {
+      max = Math.max(max, care[c]);
+    }
+    double sum = 0;
+    for (int c : top) {
+      sum += Math.exp((care[c] - max) / overviewTemperature);
+    }
+    return (float) (sum / top.length);
   }
 
   /** Mutable per-call state of the walk. */

@@ -43,7 +43,9 @@ class TreeCoverWalkPropertyTest {
       float epsilon, float overviewShare) {
 
     TreeCoverWalk walker() {
-      return new TreeCoverWalk(new CapabilityScore(beta, epsilon), overviewShare, FORMAT);
+      // The overview temperature varies with the seed: 0.05 (adaptive share) or infinite (whole share).
+      float temperature = (seed & 1) == 0 ? 0.05f : Float.POSITIVE_INFINITY;
+      return new TreeCoverWalk(new CapabilityScore(beta, epsilon), overviewShare, temperature, FORMAT);
     }
 
     Cover walk() {
@@ -320,7 +322,7 @@ class TreeCoverWalkPropertyTest {
     try {
       for (float share : new float[] {0f, 0.5f}) {
         for (float beta : new float[] {0f, 2f}) {
-          TreeCoverWalk walker = new TreeCoverWalk(new CapabilityScore(beta, 0.1f), share, FORMAT);
+          TreeCoverWalk walker = new TreeCoverWalk(new CapabilityScore(beta, 0.1f), share, Float.POSITIVE_INFINITY, FORMAT);
           Cover[] expected = new Cover[cases.length];
           for (int i = 0; i < cases.length; i++) {
             Case c = cases[i];
@@ -428,7 +430,7 @@ class TreeCoverWalkPropertyTest {
   @Test
   void rootQuoteLostWhenRootIsCarried() {
     Tree tree = quotingRootTree();
-    TreeCoverWalk walker = new TreeCoverWalk(new CapabilityScore(0f, 0f), 1f, FORMAT);
+    TreeCoverWalk walker = new TreeCoverWalk(new CapabilityScore(0f, 0f), 1f, Float.POSITIVE_INFINITY, FORMAT);
     Cover cover = walker.walk(tree, new float[] {1f, 1f, 0f}, RandomTrees.unit(new Random(1)), 1000);
     boolean[] shown = shown(tree, cover);
     assertTrue(shown[0] || quotedByShownAncestor(tree, shown, 0),
@@ -511,14 +513,14 @@ class TreeCoverWalkPropertyTest {
   void overviewShareOutsideUnitIntervalIsRejected() {
     for (float share : new float[] {-0.01f, 1.01f, Float.NaN, Float.POSITIVE_INFINITY}) {
       assertThrows(IllegalArgumentException.class,
-          () -> new TreeCoverWalk(new CapabilityScore(0f, 0f), share, FORMAT), "share=" + share);
+          () -> new TreeCoverWalk(new CapabilityScore(0f, 0f), share, Float.POSITIVE_INFINITY, FORMAT), "share=" + share);
     }
   }
 
   /** Property 9c on the empty tree: a negative budget is rejected there too (the contract is budget >= 0). */
   @Test
   void negativeBudgetOnEmptyTreeIsRejected() {
-    TreeCoverWalk walker = new TreeCoverWalk(new CapabilityScore(0f, 0f), 0f, FORMAT);
+    TreeCoverWalk walker = new TreeCoverWalk(new CapabilityScore(0f, 0f), 0f, Float.POSITIVE_INFINITY, FORMAT);
     assertThrows(IllegalArgumentException.class,
         () -> walker.walk(Tree.empty(RandomTrees.DIM), new float[0], new float[RandomTrees.DIM], -1));
     assertThrows(IllegalArgumentException.class,
