@@ -2,8 +2,8 @@ package dev.setree;
 
 import dev.setree.core.ContextFormat;
 import dev.setree.core.IntentionalClustering;
+import dev.setree.core.Ranking;
 import dev.setree.core.Tree;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -32,60 +32,16 @@ final class ClusterSelection {
 
   Pool pool(Tree tree, float[] relevance, int size) {
     int n = Math.min(size, relevance.length);
-    Integer[] order = new Integer[relevance.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> relevance[a] != relevance[b] ? Float.compare(relevance[b], relevance[a])
-        : Integer.compare(a, b));
+    int[] order = Ranking.descending(relevance);
     int[] leaves = new int[n];
     float[] scores = new float[n];
-    int[][] chains = new int[n][];
     for (int i = 0; i < n; i++) {
       leaves[i] = order[i];
       scores[i] = relevance[order[i]];
-      chains[i] = ancestors(tree, leaves[i]);
     }
-    int pairs = n * (n - 1) / 2;
-    int[] src = new int[pairs];
-    int[] dst = new int[pairs];
-    float[] w = new float[pairs];
-    int e = 0;
-    for (int i = 0; i < n; i++) {
-      for (int j = i + 1; j < n; j++) {
-        src[e] = i;
-        dst[e] = j;
-        w[e++] = affinity(chains[i], chains[j]);
-      }
-    }
-    return new Pool(leaves, scores,
-        IntentionalClustering.clusterCandidates(scores, src, dst, w, edgeWeightFloor));
-  }
-
-  /** Ancestors of a leaf, parent first, root last. */
-  static int[] ancestors(Tree tree, int v) {
-    int[] buf = new int[16];
-    int k = 0;
-    for (int a = tree.parent(v); a >= 0; a = tree.parent(a)) {
-      if (k == buf.length) {
-        buf = Arrays.copyOf(buf, k * 2);
-      }
-      buf[k++] = a;
-    }
-    return Arrays.copyOf(buf, k);
-  }
-
-  /** {@code 1 / h}: h = levels from the deeper leaf up to the lowest common ancestor (1 for siblings). */
-  static float affinity(int[] a, int[] b) {
-    // Align from the root end: chains share a suffix up to the lowest common ancestor.
-    int i = a.length - 1;
-    int j = b.length - 1;
-    while (i >= 0 && j >= 0 && a[i] == b[j]) {
-      i--;
-      j--;
-    }
-    int h = Math.max(i, j) + 2; // steps to the LCA from the deeper side
-    return 1f / h;
+    IntentionalClustering.Edges edges = IntentionalClustering.treeAffinityEdges(tree, leaves);
+    return new Pool(leaves, scores, IntentionalClustering.clusterCandidates(scores, edges.src(), edges.dst(),
+        edges.weight(), edgeWeightFloor));
   }
 
   /** For the walk: the stage-1 representatives lead; everything else keeps its relevance order. */
@@ -121,13 +77,7 @@ final class ClusterSelection {
       order[k++] = p.leaves()[c];
       first[p.leaves()[c]] = true;
     }
-    Integer[] rest = new Integer[relevance.length];
-    for (int i = 0; i < rest.length; i++) {
-      rest[i] = i;
-    }
-    Arrays.sort(rest, (a, b) -> relevance[a] != relevance[b] ? Float.compare(relevance[b], relevance[a])
-        : Integer.compare(a, b));
-    for (int v : rest) {
+    for (int v : Ranking.descending(relevance)) {
       if (!first[v]) {
         order[k++] = v;
       }

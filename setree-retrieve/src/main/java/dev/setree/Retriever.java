@@ -1,8 +1,9 @@
 package dev.setree;
 
 import dev.setree.core.ContextFormat;
-import dev.setree.core.Embedder;
 import dev.setree.core.Cover;
+import dev.setree.core.Embedder;
+import dev.setree.core.Ranking;
 import dev.setree.core.Tree;
 import dev.setree.core.TreeCoverWalk;
 import dev.setree.core.Vectors;
@@ -57,13 +58,16 @@ final class Retriever {
   static float[] relevance(Snapshot s, String prompt, float[] q, Strategy strategy, double tau) {
     Tree tree = s.tree();
     int leaves = tree.leafCount();
+    if (strategy == Strategy.BM25) {
+      float[] bm25 = new float[leaves];
+      s.lexical().scores(prompt, bm25);
+      return bm25;
+    }
     float[] relevance = cosines(tree, q, leaves);
     if (strategy != Strategy.FLAT) {
       float[] bm25 = new float[leaves];
       float max = s.lexical().scores(prompt, bm25);
-      if (strategy == Strategy.BM25) {
-        relevance = bm25;
-      } else if (max > 0f && tau > 0) {
+      if (max > 0f && tau > 0) {
         float w = (float) (tau / max);
         for (int v = 0; v < leaves; v++) {
           relevance[v] += w * bm25[v];
@@ -84,11 +88,11 @@ final class Retriever {
   }
 
   private static Integer[] byScore(float[] score, int n) {
+    int[] ranked = Ranking.descending(n == score.length ? score : Arrays.copyOf(score, n));
     Integer[] order = new Integer[n];
     for (int i = 0; i < n; i++) {
-      order[i] = i;
+      order[i] = ranked[i];
     }
-    Arrays.sort(order, (a, b) -> score[a] != score[b] ? Float.compare(score[b], score[a]) : Integer.compare(a, b));
     return order;
   }
 

@@ -2,34 +2,32 @@ package dev.setree;
 
 import dev.setree.core.CapabilityScore;
 import dev.setree.core.ContextFormat;
-import dev.setree.core.Cover;
 import dev.setree.core.Embedder;
 import dev.setree.core.Fact;
+import dev.setree.core.HierarchyState;
 import dev.setree.core.Summarizer;
 import dev.setree.core.TokenCounter;
 import dev.setree.core.Tree;
 import dev.setree.core.TreeCoverWalk;
-import dev.setree.core.Vectors;
+import dev.setree.core.TreeStore.Mutation;
 import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.maintain.BuildOptions;
 import dev.setree.maintain.BuildProgress;
 import dev.setree.maintain.BuildResult;
-import dev.setree.core.HierarchyState;
-import dev.setree.core.TreeStore.Mutation;
 import dev.setree.maintain.ExtractiveSummarizer;
 import dev.setree.maintain.Maintainer;
 import dev.setree.maintain.TreeBuilder;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
 import dev.setree.store.SqliteTreeStore;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * An open knowledge base: the entry point of the library. It builds a hierarchy of summaries over leaf

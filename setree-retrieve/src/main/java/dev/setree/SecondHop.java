@@ -1,6 +1,7 @@
 package dev.setree;
 
 import dev.setree.core.Embedder;
+import dev.setree.core.Ranking;
 import dev.setree.core.Tree;
 import dev.setree.core.Vectors;
 import java.util.Arrays;
@@ -85,17 +86,7 @@ final class SecondHop {
     return out;
   }
 
-  /** Leaf indexes by descending score, ties by index. */
   private static int[] ranking(float[] score) {
-    Integer[] order = new Integer[score.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> score[a] != score[b] ? Float.compare(score[b], score[a]) : Integer.compare(a, b));
-    int[] out = new int[order.length];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = order[i];
-    }
-    return out;
+    return Ranking.descending(score);
   }
 }

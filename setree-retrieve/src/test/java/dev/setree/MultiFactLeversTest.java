@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.setree.core.IntentionalClustering;
 import dev.setree.core.Tree;
 import dev.setree.maintain.BuildProgress;
 import dev.setree.testing.Corpora;
@@ -137,10 +138,10 @@ class MultiFactLeversTest {
   /** Tree affinity: 1 for siblings, 1/2 for cousins under a grandparent, and so on. */
   @Test
   void treeAffinity() {
-    assertEquals(1f, ClusterSelection.affinity(new int[] {5, 9, 12}, new int[] {5, 9, 12}));
-    assertEquals(0.5f, ClusterSelection.affinity(new int[] {4, 9, 12}, new int[] {5, 9, 12}));
-    assertEquals(1f / 3, ClusterSelection.affinity(new int[] {4, 8, 12}, new int[] {5, 9, 12}));
-    assertEquals(0.25f, ClusterSelection.affinity(new int[] {3, 4, 8, 12}, new int[] {5, 12}), 1e-6,
+    assertEquals(1f, IntentionalClustering.affinity(new int[] {5, 9, 12}, new int[] {5, 9, 12}));
+    assertEquals(0.5f, IntentionalClustering.affinity(new int[] {4, 9, 12}, new int[] {5, 9, 12}));
+    assertEquals(1f / 3, IntentionalClustering.affinity(new int[] {4, 8, 12}, new int[] {5, 9, 12}));
+    assertEquals(0.25f, IntentionalClustering.affinity(new int[] {3, 4, 8, 12}, new int[] {5, 12}), 1e-6,
         "the deeper side's distance counts");
   }
 }

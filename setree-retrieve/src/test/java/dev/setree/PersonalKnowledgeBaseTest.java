@@ -16,12 +16,16 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * End to end on the real parts: the bundled MiniLM model, a real SQLite file, real Leiden; 240 facts over
  * six topics.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PersonalKnowledgeBaseTest {
   static Path dir;
   static SETree kb;
@@ -89,6 +93,25 @@ class PersonalKnowledgeBaseTest {
     assertTrue(summaries >= 3, "top-level summaries shown: " + summaries + "\n" + c.text());
     assertEquals(Set.of("cooking", "hiking", "programming", "music", "family", "health"), topicsUnderSummaries,
         c.text());
+  }
+
+  /**
+   * The maintenance path on the real parts: an insert and a delete are applied by the incremental rebuild
+   * (MiniLM embedding, Leiden, SQLite save) and a niche question then finds the new fact.
+   */
+  @Test
+  @Order(100) // last: it changes the shared knowledge base
+  void insertAndDeleteWithTheRealModel() throws Exception {
+    Ack a = kb.insert(new Fact("new-1", "The user's parrot Kiwi can whistle the Mario theme song.", null));
+    kb.delete("music-05");
+    kb.triggerMaintain();
+    kb.awaitMaintenance().get(60, java.util.concurrent.TimeUnit.SECONDS);
+    assertEquals("incremental", kb.lastMaintenanceRun().path());
+    assertEquals(240, kb.tree().leafCount());
+    assertEquals(-1, kb.tree().indexOf("music-05"));
+    Context c = kb.retrieve("What tune can the user's bird whistle?", 256);
+    assertTrue(c.text().contains("The user's parrot Kiwi can whistle the Mario theme song."), c.text());
+    assertEquals("new-1", a.leafId());
   }
 
   /** The token counter is MiniLM's WordPiece counter, and the rendered text fits in it. */

@@ -2,7 +2,6 @@ package dev.setree.bench;
 
 import dev.setree.core.IntentionalClustering;
 import dev.setree.core.Tree;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -54,47 +53,9 @@ public class ClusterPackBenchmark {
 
   @Benchmark
   public int[] clusterAndPack() {
-    int n = leaves.length;
-    int[][] chains = new int[n][];
-    for (int i = 0; i < n; i++) {
-      chains[i] = ancestors(tree, leaves[i]);
-    }
-    int pairs = n * (n - 1) / 2;
-    int[] src = new int[pairs];
-    int[] dst = new int[pairs];
-    float[] w = new float[pairs];
-    int e = 0;
-    for (int i = 0; i < n; i++) {
-      for (int j = i + 1; j < n; j++) {
-        src[e] = i;
-        dst[e] = j;
-        w[e++] = affinity(chains[i], chains[j]);
-      }
-    }
+    IntentionalClustering.Edges edges = IntentionalClustering.treeAffinityEdges(tree, leaves);
     List<IntentionalClustering.Cluster> clusters =
-        IntentionalClustering.clusterCandidates(scores, src, dst, w, 0.4f);
+        IntentionalClustering.clusterCandidates(scores, edges.src(), edges.dst(), edges.weight(), 0.4f);
     return IntentionalClustering.packWithClusters(clusters, scores, cost, 1024, 3, true);
-  }
-
-  static int[] ancestors(Tree tree, int v) {
-    int[] buf = new int[16];
-    int k = 0;
-    for (int a = tree.parent(v); a >= 0; a = tree.parent(a)) {
-      if (k == buf.length) {
-        buf = Arrays.copyOf(buf, k * 2);
-      }
-      buf[k++] = a;
-    }
-    return Arrays.copyOf(buf, k);
-  }
-
-  static float affinity(int[] a, int[] b) {
-    int i = a.length - 1;
-    int j = b.length - 1;
-    while (i >= 0 && j >= 0 && a[i] == b[j]) {
-      i--;
-      j--;
-    }
-    return 1f / (Math.max(i, j) + 2);
   }
 }

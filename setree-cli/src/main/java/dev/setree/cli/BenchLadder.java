@@ -50,6 +50,10 @@ final class BenchLadder implements Callable<Integer> {
   @Option(names = "--corpus", defaultValue = "corpus/sotu-sentences.txt", description = "Sentences, one per line.")
   Path corpus;
 
+  @Option(names = "--reuse", description = "Reuse an existing tree_<n>.db of the same rung instead of building"
+      + " it again (measures retrieval only; build columns are then 0).")
+  boolean reuse;
+
   record Row(int leaves, double buildS, double embedS, double knnS, double clusterS, double summaryS, long dbBytes,
       long peakHeapMb, int depth, double arity, int rootArity, double p50, double p99, double flatP50) {}
 
@@ -75,15 +79,19 @@ final class BenchLadder implements Callable<Integer> {
           }
         }
         Path db = out.resolve("tree_" + n + ".db");
-        Files.deleteIfExists(db);
+        boolean rebuild = !(reuse && Files.exists(db));
+        if (rebuild) {
+          Files.deleteIfExists(db);
+        }
         resetPeaks();
         long t0 = System.nanoTime();
         BuildResult.Stats s;
         Row row;
         try (SETree kb = SETree.open(db, cfg)) {
           String label = "rung " + n;
-          s = kb.build(facts, (stage, done, total) -> bar.update(label + " " + stage, done, total));
-          double buildS = (System.nanoTime() - t0) / 1e9;
+          s = rebuild ? kb.build(facts, (stage, done, total) -> bar.update(label + " " + stage, done, total))
+              : new BuildResult.Stats(0, 0, 0, 0, 0, 0, 0);
+          double buildS = rebuild ? (System.nanoTime() - t0) / 1e9 : 0;
           bar.finish();
           for (int i = 0; i < Math.min(20, held.size()); i++) {
             kb.retrieve(held.get(i), budget); // warm-up

@@ -88,6 +88,69 @@ public final class IntentionalClustering {
     return out;
   }
 
+  /**
+   * Edges of every pair of candidate leaves weighted by <em>tree affinity</em> {@code 1 / h}, h the number of
+   * levels from the deeper of the two up to their lowest common ancestor (1 for siblings): the tree's own
+   * neighbourhoods as the similarity graph (docs/adr/0009-intentional-clustering.md).
+   *
+   * @param leaves candidate leaf indexes of {@code tree}
+   * @return {@code {src, dst}} as int arrays and the weights, as an {@link Edges}
+   */
+  public static Edges treeAffinityEdges(Tree tree, int[] leaves) {
+    int n = leaves.length;
+    int[][] chains = new int[n][];
+    for (int i = 0; i < n; i++) {
+      chains[i] = ancestors(tree, leaves[i]);
+    }
+    int pairs = n * (n - 1) / 2;
+    int[] src = new int[pairs];
+    int[] dst = new int[pairs];
+    float[] w = new float[pairs];
+    int e = 0;
+    for (int i = 0; i < n; i++) {
+      for (int j = i + 1; j < n; j++) {
+        src[e] = i;
+        dst[e] = j;
+        w[e++] = affinity(chains[i], chains[j]);
+      }
+    }
+    return new Edges(src, dst, w);
+  }
+
+  /**
+   * Candidate-local edges.
+   *
+   * @param src one endpoint per edge
+   * @param dst the other endpoint
+   * @param weight the edge weight
+   */
+  public record Edges(int[] src, int[] dst, float[] weight) {}
+
+  /** Ancestors of a node, parent first, root last. */
+  static int[] ancestors(Tree tree, int v) {
+    int[] buf = new int[16];
+    int k = 0;
+    for (int a = tree.parent(v); a >= 0; a = tree.parent(a)) {
+      if (k == buf.length) {
+        buf = Arrays.copyOf(buf, k * 2);
+      }
+      buf[k++] = a;
+    }
+    return Arrays.copyOf(buf, k);
+  }
+
+  /** {@code 1 / h} for two ancestor chains (parent first); see {@link #treeAffinityEdges}. */
+  public static float affinity(int[] a, int[] b) {
+    // The chains share a suffix up to the lowest common ancestor.
+    int i = a.length - 1;
+    int j = b.length - 1;
+    while (i >= 0 && j >= 0 && a[i] == b[j]) {
+      i--;
+      j--;
+    }
+    return 1f / (Math.max(i, j) + 2);
+  }
+
   private static int find(int[] parent, int x) {
     while (parent[x] != x) {
       parent[x] = parent[parent[x]];
