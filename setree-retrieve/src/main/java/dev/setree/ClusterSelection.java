@@ -17,6 +17,9 @@ final class ClusterSelection {
   /** Candidates considered (the latency gate is measured at 50, 100 and 200). */
   static final int POOL = 50;
 
+  /** How far above the best relevance a promoted representative is placed, per rank. */
+  static final float PROMOTION_STEP = 1e-4f;
+
   private final float edgeWeightFloor;
   private final int diversityTarget;
   private final boolean fallbackToScore;
@@ -54,8 +57,9 @@ final class ClusterSelection {
     float[] out = relevance.clone();
     int k = Math.min(diversityTarget, p.clusters().size());
     for (int c = 0; c < k; c++) {
-      // Descending: the first cluster's representative first.
-      out[p.leaves()[p.clusters().get(c).representative()]] = max + (k - c);
+      // Just above the best relevance, first cluster first: the order changes, the scale does not (the
+      // overview's breadth reads these values).
+      out[p.leaves()[p.clusters().get(c).representative()]] = max + PROMOTION_STEP * (k - c);
     }
     return out;
   }

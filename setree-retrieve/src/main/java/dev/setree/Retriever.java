@@ -33,6 +33,7 @@ final class Retriever {
     }
     int leaves = tree.leafCount();
     float[] relevance = relevance(s, prompt, q, strategy, tau);
+    float[] ownRelevance = relevance;
     if (secondHop > 0 && leaves > secondHop) {
       relevance = SecondHop.interleave(s, prompt, q, relevance, secondHop, embedder,
           (p2, q2) -> relevance(s, p2, q2, strategy, tau));
@@ -45,7 +46,7 @@ final class Retriever {
     if (clustering != null) {
       relevance = clustering.promoteRepresentatives(tree, relevance);
     }
-    Cover cover = walk.walk(tree, relevance, q, budget);
+    Cover cover = walk.walk(tree, relevance, ownRelevance, q, budget);
     List<Context.Item> items = new ArrayList<>(cover.items().size());
     for (Cover.Item it : cover.items()) {
       items.add(new Context.Item(tree, it.node(), it.depth(), it.cost()));

@@ -218,7 +218,7 @@ public final class SETreeConfig {
   }
 
   /**
-   * Whether intentional clustering reorders selection (default true; docs/adr/0009-intentional-clustering.md).
+   * Whether intentional clustering reorders selection (default false; docs/adr/0009-intentional-clustering.md).
    */
   public boolean useIntentionalClustering() {
     return useIntentionalClustering;
@@ -283,7 +283,7 @@ public final class SETreeConfig {
     private int summaryTokens = 24;
     private long quietWindowMillis = 500;
     private LlmSettings llm;
-    private boolean useIntentionalClustering = true;
+    private boolean useIntentionalClustering = false;
     private double clusterEdgeWeightFloor = 0.4;
     private int clusterDiversityTarget = 3;
     private boolean fallbackToScore = true;

@@ -62,8 +62,8 @@ final class SecondHop {
     float[] second = relevanceFor.apply(prompt2, q2);
     int[] order2 = ranking(second);
     // Combined rank: min(2 x rank1, 2 x rank2 + 1), unique per leaf. The k-th leaf of the interleaved order
-    // gets the k-th best first-query relevance, so the values keep their scale (the overview's breadth and
-    // the capability score read them) while the order is the interleaved one.
+    // gets the k-th best first-query relevance, so the values keep their scale (the capability score reads
+    // them) while the order is the interleaved one.
     int[] rank = new int[n];
     Arrays.fill(rank, Integer.MAX_VALUE);
     for (int r = 0; r < n; r++) {

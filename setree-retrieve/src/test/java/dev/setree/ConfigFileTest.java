@@ -53,7 +53,7 @@ class ConfigFileTest {
           "maintenance": {"quiet_window_ms": 250},
           "llm": {"base_url": "http://localhost:11434/v1/", "model": "qwen2.5:3b", "api_key_env": "MY_KEY",
                   "connect_timeout_ms": 1500, "read_timeout_ms": 60000, "max_retries": 5, "max_concurrency": 2},
-          "use_intentional_clustering": false,
+          "use_intentional_clustering": true,
           "cluster_edge_weight_floor": 0.55,
           "cluster_diversity_target": 4,
           "second_hop": 2
@@ -71,7 +71,7 @@ class ConfigFileTest {
     assertEquals(16, c.topSummaryTokens());
     assertEquals(32, c.summaryTokens());
     assertEquals(250, c.quietWindowMillis());
-    assertFalse(c.useIntentionalClustering());
+    assertTrue(c.useIntentionalClustering());
     assertEquals(0.55, c.clusterEdgeWeightFloor());
     assertEquals(4, c.clusterDiversityTarget());
     assertEquals("2", c.secondHop());
@@ -97,7 +97,7 @@ class ConfigFileTest {
     assertEquals(d.contextWindow(), c.contextWindow());
     assertEquals(d.quietWindowMillis(), c.quietWindowMillis());
     assertNull(c.llm());
-    assertTrue(c.useIntentionalClustering());
+    assertFalse(c.useIntentionalClustering());
     assertEquals(0.4, c.clusterEdgeWeightFloor());
     assertEquals(3, c.clusterDiversityTarget());
     assertEquals("2", c.secondHop());

@@ -100,7 +100,7 @@ class PersonalKnowledgeBaseTest {
    * (MiniLM embedding, Leiden, SQLite save) and a niche question then finds the new fact.
    */
   @Test
-  @Order(100) // last: it changes the shared knowledge base
+  @Order(Integer.MAX_VALUE) // last (unordered tests run at MAX_VALUE / 2): it changes the shared knowledge base
   void insertAndDeleteWithTheRealModel() throws Exception {
     Ack a = kb.insert(new Fact("new-1", "The user's parrot Kiwi can whistle the Mario theme song.", null));
     kb.delete("music-05");

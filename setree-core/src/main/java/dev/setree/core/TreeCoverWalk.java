@@ -67,6 +67,19 @@ public final class TreeCoverWalk {
    * @param budget the token budget, >= 0
    */
   public Cover walk(Tree tree, float[] leafRelevance, float[] query, int budget) {
+    return walk(tree, leafRelevance, leafRelevance, query, budget);
+  }
+
+  /**
+   * Walks the tree for one prompt whose selection order was changed after relevance was computed (the
+   * second hop, intentional clustering): {@code breadthRelevance} is the prompt's own relevance, from which
+   * the overview's breadth is measured; {@code leafRelevance} orders the walk.
+   */
+  public Cover walk(Tree tree, float[] leafRelevance, float[] breadthRelevance, float[] query, int budget) {
+    if (breadthRelevance.length != leafRelevance.length) {
+      throw new IllegalArgumentException("breadth relevance has " + breadthRelevance.length + " entries for "
+          + leafRelevance.length + " leaves");
+    }
     int n = tree.size();
     if (leafRelevance.length != tree.leafCount()) {
       throw new IllegalArgumentException(
@@ -125,7 +138,19 @@ public final class TreeCoverWalk {
       scored++;
     }
     // Overview: top-level summaries in capability order, within their share of the budget.
-    int overviewCap = (int) Math.floor(overviewShare * breadth(top, care) * budget);
+    float[] breadthCare = care;
+    if (breadthRelevance != leafRelevance) {
+      breadthCare = new float[n];
+      Arrays.fill(breadthCare, leaves, n, Float.NEGATIVE_INFINITY);
+      System.arraycopy(breadthRelevance, 0, breadthCare, 0, leaves);
+      for (int v = 0; v < n; v++) {
+        int p = tree.parent(v);
+        if (p >= 0 && breadthCare[v] > breadthCare[p]) {
+          breadthCare[p] = breadthCare[v];
+        }
+      }
+    }
+    int overviewCap = (int) Math.floor(overviewShare * breadth(top, breadthCare) * budget);
     int overviewUsed = 0;
     Integer[] byScore = new Integer[top.length];
     for (int i = 0; i < top.length; i++) {
