@@ -36,14 +36,4 @@ public record BuildOptions(
   int threads() {
     return maxConcurrency == 0 ? Runtime.getRuntime().availableProcessors() : maxConcurrency;
   }
-
-  /** A copy with another target arity. */
-  public BuildOptions withTargetArity(int arity) {
-    return new BuildOptions(k, arity, seed, maxConcurrency, topSummaryTokens, summaryTokens);
-  }
-
-  /** A copy with another concurrency. */
-  public BuildOptions withMaxConcurrency(int threads) {
-    return new BuildOptions(k, targetArity, seed, threads, topSummaryTokens, summaryTokens);
-  }
 }

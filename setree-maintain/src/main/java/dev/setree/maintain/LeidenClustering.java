@@ -84,14 +84,6 @@ public final class LeidenClustering {
   }
 
   /**
-   * Clusters a part of a level (the members of affected communities) aiming at {@code n / targetArity}
-   * communities, without the top-of-tree floor of {@link #cluster}.
-   */
-  public Result clusterLocal(KnnGraph knn) {
-    return search(knn, Math.max(1.0, knn.size() / (double) targetArity));
-  }
-
-  /**
    * Improves an existing clustering with Leiden at a fixed CPM resolution (the building block of an
    * incremental rebuild: {@code IncrementalCPMClusteringAlgorithm.improveClustering}).
    *
