@@ -4,7 +4,6 @@ import dev.setree.core.Embedder;
 import dev.setree.core.Ranking;
 import dev.setree.core.Tree;
 import dev.setree.core.Vectors;
-import java.util.Arrays;
 import java.util.function.BiFunction;
 
 /**
@@ -42,7 +41,7 @@ final class SecondHop {
       BiFunction<String, float[], float[]> relevanceFor) {
     Tree tree = s.tree();
     int n = first.length;
-    int[] order1 = ranking(first);
+    int[] order1 = Ranking.descending(first);
     StringBuilder p2 = new StringBuilder(prompt);
     for (int i = 0; i < hops && i < n; i++) {
       p2.append(' ').append(tree.text(order1[i]));
@@ -60,33 +59,20 @@ final class SecondHop {
       Vectors.normalize(q2);
     }
     float[] second = relevanceFor.apply(prompt2, q2);
-    int[] order2 = ranking(second);
-    // Combined rank: min(2 x rank1, 2 x rank2 + 1), unique per leaf. The k-th leaf of the interleaved order
-    // gets the k-th best first-query relevance, so the values keep their scale (the capability score reads
-    // them) while the order is the interleaved one.
-    int[] rank = new int[n];
-    Arrays.fill(rank, Integer.MAX_VALUE);
-    for (int r = 0; r < n; r++) {
-      rank[order1[r]] = Math.min(rank[order1[r]], 2 * r);
-      rank[order2[r]] = Math.min(rank[order2[r]], 2 * r + 1);
-    }
-    int[] interleaved = ranking(negate(rank));
+    int[] order2 = Ranking.descending(second);
+    // Interleave: first #1, second #1, first #2, ... skipping leaves already placed. The k-th leaf of that
+    // order gets the k-th best first-query relevance, so the values keep their scale (the capability score
+    // reads them) while the order is the interleaved one.
+    boolean[] placed = new boolean[n];
     float[] out = new float[n];
-    for (int k = 0; k < n; k++) {
-      out[interleaved[k]] = first[order1[k]];
+    int k = 0;
+    for (int i = 0; i < 2 * n; i++) {
+      int v = (i & 1) == 0 ? order1[i >> 1] : order2[i >> 1];
+      if (!placed[v]) {
+        placed[v] = true;
+        out[v] = first[order1[k++]];
+      }
     }
     return out;
-  }
-
-  private static float[] negate(int[] rank) {
-    float[] out = new float[rank.length];
-    for (int i = 0; i < rank.length; i++) {
-      out[i] = -rank[i];
-    }
-    return out;
-  }
-
-  private static int[] ranking(float[] score) {
-    return Ranking.descending(score);
   }
 }

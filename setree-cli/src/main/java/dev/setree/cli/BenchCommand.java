@@ -81,7 +81,7 @@ final class BenchCommand implements Runnable {
         System.out.printf(Locale.ROOT, "resident memory: %.0f MB before, %.0f MB after loading%n", rss0 / 1024.0,
             rss1 / 1024.0);
         System.out.printf(Locale.ROOT, "single prompt (%d calls): P50 %.2f ms, P99 %.2f ms%n", prompts,
-            EvalCommand.percentile(ms, 0.5), EvalCommand.percentile(ms, 0.99));
+            Evaluation.percentile(ms, 0.5), Evaluation.percentile(ms, 0.99));
         System.out.printf(Locale.ROOT, "batch of %d: %.0f sentences/s%n", batch, total / secs);
         System.out.printf("processors: %d, JVM: %s%n", Runtime.getRuntime().availableProcessors(),
             ManagementFactory.getRuntimeMXBean().getVmVersion());

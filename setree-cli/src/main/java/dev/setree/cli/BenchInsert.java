@@ -96,16 +96,16 @@ final class BenchInsert implements Callable<Integer> {
     Arrays.sort(sortedRun);
     double[] sortedVisible = visibleMs.clone();
     Arrays.sort(sortedVisible);
-    double runP50 = EvalCommand.percentile(sortedRun, 0.5);
+    double runP50 = Evaluation.percentile(sortedRun, 0.5);
     double structureMs = (rebuild.knnNanos() + rebuild.clusterNanos() + rebuild.summaryNanos()) / 1e6;
     System.out.printf(Locale.ROOT, "leaves %d, inserts %d, quiet window %d ms%n", leaves, inserts, quietMs);
     System.out.printf(Locale.ROOT, "initial build: %.0f ms (embedding %.0f ms)%n", initialMs, initial.embedNanos() / 1e6);
     System.out.printf(Locale.ROOT, "full rebuild of the final %d leaves: %.0f ms (without embedding: %.0f ms)%n",
         leaves + inserts, rebuildMs, structureMs);
     System.out.printf(Locale.ROOT, "per-insert maintenance run (rebuild + save + snapshot): P50 %.1f ms, P99 %.1f ms"
-        + " (summaries written: median %d)%n", runP50, EvalCommand.percentile(sortedRun, 0.99), median(summarized));
+        + " (summaries written: median %d)%n", runP50, Evaluation.percentile(sortedRun, 0.99), median(summarized));
     System.out.printf(Locale.ROOT, "insert-to-visible: P50 %.1f ms, P99 %.1f ms%n",
-        EvalCommand.percentile(sortedVisible, 0.5), EvalCommand.percentile(sortedVisible, 0.99));
+        Evaluation.percentile(sortedVisible, 0.5), Evaluation.percentile(sortedVisible, 0.99));
     System.out.printf(Locale.ROOT, "full rebuild / incremental P50: %.1fx (without embedding: %.1fx)%n",
         rebuildMs / runP50, structureMs / runP50);
     if (jsonOut != null) {
@@ -118,9 +118,9 @@ final class BenchInsert implements Callable<Integer> {
       o.put("full_rebuild_ms", rebuildMs);
       o.put("full_rebuild_without_embedding_ms", structureMs);
       o.put("maintenance_p50_ms", runP50);
-      o.put("maintenance_p99_ms", EvalCommand.percentile(sortedRun, 0.99));
-      o.put("visible_p50_ms", EvalCommand.percentile(sortedVisible, 0.5));
-      o.put("visible_p99_ms", EvalCommand.percentile(sortedVisible, 0.99));
+      o.put("maintenance_p99_ms", Evaluation.percentile(sortedRun, 0.99));
+      o.put("visible_p50_ms", Evaluation.percentile(sortedVisible, 0.5));
+      o.put("visible_p99_ms", Evaluation.percentile(sortedVisible, 0.99));
       o.put("ratio_full_over_incremental", rebuildMs / runP50);
       o.put("ratio_full_without_embedding_over_incremental", structureMs / runP50);
       Files.writeString(jsonOut, m.writerWithDefaultPrettyPrinter().writeValueAsString(o));

@@ -281,8 +281,4 @@ final class EvalCommand implements Callable<Integer> {
       }
     }
   }
-
-  static double percentile(double[] sorted, double p) {
-    return Evaluation.percentile(sorted, p);
-  }
 }

@@ -1,5 +1,7 @@
 package dev.setree.cli;
 
+import static dev.setree.cli.CommandLineTest.run;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -9,13 +11,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
+import dev.setree.cli.CommandLineTest.Run;
 import dev.setree.core.Tree;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -45,24 +45,6 @@ class InspectCommandTest {
   static Tree tree;
   static String sha;
   static FileTime mtime;
-
-  record Run(int code, String out, String err) {}
-
-  static synchronized Run run(String... args) {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      int code = Main.run(args);
-      return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
-  }
 
   /** A 40-fact knowledge base from the test embedder (no MiniLM), closed before any test reads it. */
   static Path buildKnowledgeBase(Path file, int facts) {

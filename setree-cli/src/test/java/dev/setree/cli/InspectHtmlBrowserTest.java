@@ -46,7 +46,7 @@ class InspectHtmlBrowserTest {
       tree = kb.tree();
     }
     Path page = dir.resolve("inspector.html");
-    InspectCommandTest.Run r = InspectCommandTest.run("inspect", "--db", db.toString(), "--html", page.toString());
+    CommandLineTest.Run r = CommandLineTest.run("inspect", "--db", db.toString(), "--html", page.toString());
     assertEquals(0, r.code(), r.err());
 
     // 1. The script ran and rendered one li.node per node of the tree.

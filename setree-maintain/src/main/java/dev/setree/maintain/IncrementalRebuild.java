@@ -213,10 +213,11 @@ final class IncrementalRebuild {
       }
       List<DraftTree.Node> nextMembers = regroup(draft, members, assignment, old, byId, lvl + 1, ids,
           oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null);
+      int[] size = TreeBuilder.communitySizes(assignment);
       String[] parentIds = new String[m];
       for (int i = 0; i < m; i++) {
         DraftTree.Node x = members.get(i);
-        parentIds[i] = isCarried(assignment, i) ? x.id : x.parent.id;
+        parentIds[i] = size[assignment[i]] == 1 ? x.id : x.parent.id;
       }
       out.add(new HierarchyState.Level(TreeBuilder.ids(members), centroids, parentIds, dense(assignment),
           knn.offsets(), knn.neighbors(), knn.weights(), resolution));
@@ -230,16 +231,6 @@ final class IncrementalRebuild {
     }
     draft.pruneEmpty();
     return new Outcome(out, dirty, reclustered, rows, false);
-  }
-
-  private static boolean isCarried(int[] assignment, int i) {
-    int c = assignment[i];
-    for (int j = 0; j < assignment.length; j++) {
-      if (j != i && assignment[j] == c) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Renumbers communities densely in order of first appearance. */

@@ -177,17 +177,25 @@ public final class TreeBuilder {
   }
 
   static boolean mergesAnything(int[] assignment) {
-    int max = 0;
+    for (int s : communitySizes(assignment)) {
+      if (s >= 2) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Members per community id (ids are non-negative, not necessarily dense). */
+  static int[] communitySizes(int[] assignment) {
+    int max = -1;
     for (int a : assignment) {
       max = Math.max(max, a);
     }
     int[] size = new int[max + 1];
     for (int a : assignment) {
-      if (++size[a] >= 2) {
-        return true;
-      }
+      size[a]++;
     }
-    return false;
+    return size;
   }
 
   static float[] centroids(List<DraftTree.Node> members, int dim) {
@@ -212,14 +220,8 @@ public final class TreeBuilder {
   /** Creates a new parent for every community of >= 2 members; singletons are carried forward. */
   static Grouping group(DraftTree draft, List<DraftTree.Node> members, int[] assignment, int parentLevel,
       IdSource ids) {
-    int communities = 0;
-    for (int a : assignment) {
-      communities = Math.max(communities, a + 1);
-    }
-    int[] size = new int[communities];
-    for (int a : assignment) {
-      size[a]++;
-    }
+    int[] size = communitySizes(assignment);
+    int communities = size.length;
     DraftTree.Node[] parentOf = new DraftTree.Node[communities];
     List<DraftTree.Node> next = new ArrayList<>();
     String[] parentIds = new String[members.size()];
