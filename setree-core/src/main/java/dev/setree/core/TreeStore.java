@@ -16,10 +16,33 @@ public interface TreeStore extends AutoCloseable {
   HierarchyState loadHierarchy();
 
   /**
-   * Replaces tree and oracle in one transaction, and in the same transaction drops the pending mutations
-   * with sequence numbers up to {@code appliedThroughSeq} (pass 0 when none were applied).
+   * Replaces tree and oracle whole in one transaction (a build), increases the generation, and in the same
+   * transaction drops the pending mutations with sequence numbers up to {@code appliedThroughSeq} (pass 0
+   * when none were applied).
    */
   void saveTreeWithHierarchy(Tree tree, HierarchyState hierarchy, long appliedThroughSeq);
+
+  /**
+   * Loads everything a writer or a reader needs in one read transaction: the generation, the tree, its
+   * oracle and the pending mutations, all of the same committed state.
+   */
+  State load();
+
+  /** The generation of the committed tree: a number that every save of the tree increases. */
+  long generation();
+
+  /**
+   * Saves the result of a maintenance run by writing only what differs between {@code before} (the state
+   * persisted at {@code expectedGeneration}) and {@code after}, in one transaction that also removes the
+   * applied mutations and increases the generation.
+   *
+   * @param appliedSeqs the sequence numbers of the pending mutations the run applied
+   * @return the new generation
+   * @throws StaleStateException when the persisted generation is no longer {@code expectedGeneration}
+   *     (another writer saved in between); nothing is written then
+   */
+  long saveChanges(Tree before, HierarchyState beforeHierarchy, Tree after, HierarchyState afterHierarchy,
+      long expectedGeneration, long[] appliedSeqs);
 
   /** Durably records a mutation and returns its sequence number. */
   long appendMutation(Mutation mutation);
@@ -30,6 +53,34 @@ public interface TreeStore extends AutoCloseable {
   /** Closes the store; further calls fail. */
   @Override
   void close();
+
+  /**
+   * One committed state of a knowledge base, read in one transaction.
+   *
+   * @param generation the generation of the tree (0 for a knowledge base never built)
+   * @param tree the tree
+   * @param hierarchy its oracle
+   * @param pending the pending mutations, in sequence order
+   * @param lastSeq the highest sequence number ever given to a mutation (0 if none): every mutation with
+   *     a number up to it that is not in {@code pending} has been applied to {@code tree}
+   */
+  record State(long generation, Tree tree, HierarchyState hierarchy, List<Mutation> pending, long lastSeq) {
+
+    /** The highest sequence number such that every mutation up to it is applied to this state's tree. */
+    public long appliedThrough() {
+      return pending.isEmpty() ? lastSeq : pending.get(0).seq() - 1;
+    }
+  }
+
+  /** Thrown by {@link #saveChanges} when another writer saved since the state the changes were made from. */
+  final class StaleStateException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message which generations disagree */
+    public StaleStateException(String message) {
+      super(message);
+    }
+  }
 
   /**
    * A mutation waiting for maintenance.

@@ -119,6 +119,25 @@ final class Blobs {
     return out;
   }
 
+  /** Decodes a string list of any length (the whole blob). */
+  static String[] toStrings(byte[] bytes) {
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    int count = 0;
+    while (b.remaining() >= Integer.BYTES) {
+      int len = b.getInt();
+      if (len == NULL_STRING) {
+        count++;
+        continue;
+      }
+      if (len < 0 || len > b.remaining()) {
+        throw new IllegalArgumentException("string " + count + " has invalid length " + len);
+      }
+      b.position(b.position() + len);
+      count++;
+    }
+    return toStrings(bytes, count);
+  }
+
   private static void requireMultipleOf4(byte[] bytes) {
     if (bytes.length % 4 != 0) {
       throw new IllegalArgumentException("has " + bytes.length + " bytes, not a multiple of 4");

@@ -49,6 +49,8 @@ public final class SqliteTreeStore implements TreeStore {
   private final Path path;
   private final String modelId;
   private final int dimension;
+  /** The format version of the file: {@link Schema#FORMAT_VERSION}, or 1 for a version-1 file open read-only. */
+  private final int version;
   /** The read-write connection, or null for a read-only store. Guarded by {@link #writeLock}. */
   private final Connection writer;
   /** A read-only connection. Guarded by {@link #readLock}. */
@@ -60,10 +62,12 @@ public final class SqliteTreeStore implements TreeStore {
   /** Test hook: runs inside a save after the nodes are written and before the levels are. */
   volatile Runnable afterNodesWrittenHook;
 
-  private SqliteTreeStore(Path path, String modelId, int dimension, Connection writer, Connection reader) {
+  private SqliteTreeStore(Path path, String modelId, int dimension, int version, Connection writer,
+      Connection reader) {
     this.path = path;
     this.modelId = modelId;
     this.dimension = dimension;
+    this.version = version;
     this.writer = writer;
     this.reader = reader;
   }
@@ -137,7 +141,7 @@ public final class SqliteTreeStore implements TreeStore {
       if (meta == null) {
         throw new StoreFormatException(path + " is an empty SQLite database, not a SETree knowledge base");
       }
-      SqliteTreeStore store = new SqliteTreeStore(path, meta.modelId, meta.dimension, null, c);
+      SqliteTreeStore store = new SqliteTreeStore(path, meta.modelId, meta.dimension, meta.version, null, c);
       c = null;
       return store;
     } catch (SQLException e) {
@@ -165,30 +169,86 @@ public final class SqliteTreeStore implements TreeStore {
     return path;
   }
 
+  /** The store format version of the file (the current one, unless a version-1 file is open read-only). */
+  public int formatVersion() {
+    ensureOpen();
+    return version;
+  }
+
   @Override
   public Tree loadTree() {
-    return read("load the tree from", c -> NodeTable.read(c, dimension, path));
+    return read("load the tree from", this::readTree);
   }
 
   @Override
   public HierarchyState loadHierarchy() {
-    return read("load the hierarchy from", c -> LevelTable.read(c, dimension, path));
+    return read("load the hierarchy from", c -> readHierarchy(c, readTree(c)));
+  }
+
+  @Override
+  public State load() {
+    return read("load", c -> {
+      Tree tree = readTree(c);
+      return new State(readGeneration(c), tree, readHierarchy(c, tree), readPending(c), readLastSeq(c));
+    });
+  }
+
+  @Override
+  public long generation() {
+    return read("read the generation of", SqliteTreeStore::readGeneration);
+  }
+
+  /**
+   * SQLite's {@code PRAGMA data_version} on this store's reader connection: it changes whenever another
+   * connection (of this process or another) has committed since the last call. A cheap way to notice that
+   * something may have changed before asking for the {@link #generation()}.
+   */
+  public long dataVersion() {
+    return read("read the data version of", c -> (long) pragmaInt(c, "data_version"));
   }
 
   @Override
   public List<Mutation> pendingMutations() {
-    return read("read the pending mutations of", c -> {
-      List<Mutation> out = new ArrayList<>();
-      try (Statement st = c.createStatement();
-          ResultSet rs = st.executeQuery(
-              "SELECT seq, kind, leaf_id, text, time FROM pending_mutations ORDER BY seq")) {
-        while (rs.next()) {
-          out.add(new Mutation(rs.getLong(1), kind(rs.getString(2), rs.getLong(1)), rs.getString(3),
-              rs.getString(4), rs.getString(5)));
-        }
+    return read("read the pending mutations of", this::readPending);
+  }
+
+  private Tree readTree(Connection c) throws SQLException {
+    return version == 1 ? NodeTable.read(c, dimension, path) : NodeRows.read(c, dimension, path);
+  }
+
+  private HierarchyState readHierarchy(Connection c, Tree tree) throws SQLException {
+    return version == 1 ? LevelTable.read(c, dimension, path) : OracleRows.read(c, tree, path);
+  }
+
+  private static long readGeneration(Connection c) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE name = 'state'")) {
+      if (!rs.next()) {
+        return 0; // a version-1 file open read-only
       }
-      return List.copyOf(out);
-    });
+    }
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT generation FROM state")) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
+  private static long readLastSeq(Connection c) throws SQLException {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+        "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pending_mutations'), 0)")) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
+  private List<Mutation> readPending(Connection c) throws SQLException {
+    List<Mutation> out = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT seq, kind, leaf_id, text, time FROM pending_mutations ORDER BY seq")) {
+      while (rs.next()) {
+        out.add(new Mutation(rs.getLong(1), kind(rs.getString(2), rs.getLong(1)), rs.getString(3),
+            rs.getString(4), rs.getString(5)));
+      }
+    }
+    return List.copyOf(out);
   }
 
   private Mutation.Kind kind(String kind, long seq) {
@@ -210,6 +270,100 @@ public final class SqliteTreeStore implements TreeStore {
    */
   @Override
   public void saveTreeWithHierarchy(Tree tree, HierarchyState hierarchy, long appliedThroughSeq) {
+    checkSave(tree, hierarchy);
+    if (appliedThroughSeq < 0) {
+      throw new IllegalArgumentException("appliedThroughSeq must not be negative: " + appliedThroughSeq);
+    }
+    write("save the tree to", c -> {
+      try (Statement st = c.createStatement()) {
+        st.executeUpdate("DELETE FROM nodes");
+        st.executeUpdate("DELETE FROM levels");
+        st.executeUpdate("DELETE FROM members");
+      }
+      long bytes = NodeRows.writeAll(c, tree);
+      Runnable hook = afterNodesWrittenHook;
+      if (hook != null) {
+        hook.run();
+      }
+      bytes += OracleRows.writeAll(c, tree, hierarchy);
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM pending_mutations WHERE seq <= ?")) {
+        ps.setLong(1, appliedThroughSeq);
+        ps.executeUpdate();
+      }
+      bumpGeneration(c);
+      lastSaveBytes = bytes;
+      return null;
+    });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException when a tree's dimension is not the store's, or a hierarchy level
+   *     cannot be stored; nothing is written then
+   * @throws StoreException when the save fails; the previous state is kept
+   */
+  @Override
+  public long saveChanges(Tree before, HierarchyState beforeHierarchy, Tree after, HierarchyState afterHierarchy,
+      long expectedGeneration, long[] appliedSeqs) {
+    Objects.requireNonNull(before, "before");
+    Objects.requireNonNull(beforeHierarchy, "beforeHierarchy");
+    Objects.requireNonNull(appliedSeqs, "appliedSeqs");
+    checkSave(after, afterHierarchy);
+    if (before.dimension() != dimension && !before.isEmpty()) {
+      throw new IllegalArgumentException("the previous tree has dimension " + before.dimension());
+    }
+    return write("save the changes to", c -> {
+      long generation = readGeneration(c);
+      if (generation != expectedGeneration) {
+        throw new StaleStateException(path + " is at generation " + generation + ", not at "
+            + expectedGeneration + ": another writer saved in between");
+      }
+      long bytes = NodeRows.applyDiff(c, before, after);
+      Runnable hook = afterNodesWrittenHook;
+      if (hook != null) {
+        hook.run();
+      }
+      boolean oracleUsable = beforeHierarchy.levels().stream().allMatch(l -> l.centroids() != null);
+      if (oracleUsable) {
+        bytes += OracleRows.applyDiff(c, beforeHierarchy, after, afterHierarchy);
+      } else {
+        try (Statement st = c.createStatement()) {
+          st.executeUpdate("DELETE FROM levels");
+          st.executeUpdate("DELETE FROM members");
+        }
+        bytes += OracleRows.writeAll(c, after, afterHierarchy);
+      }
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM pending_mutations WHERE seq = ?")) {
+        for (long seq : appliedSeqs) {
+          ps.setLong(1, seq);
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+      lastSaveBytes = bytes;
+      return bumpGeneration(c);
+    });
+  }
+
+  /** Bytes of text and blobs the last save wrote (a logical measure; SQLite writes whole pages). */
+  public long lastSaveBytes() {
+    return lastSaveBytes;
+  }
+
+  private volatile long lastSaveBytes;
+
+  private static long bumpGeneration(Connection c) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.executeUpdate("UPDATE state SET generation = generation + 1");
+      try (ResultSet rs = st.executeQuery("SELECT generation FROM state")) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  private void checkSave(Tree tree, HierarchyState hierarchy) {
     Objects.requireNonNull(tree, "tree");
     Objects.requireNonNull(hierarchy, "hierarchy");
     Objects.requireNonNull(hierarchy.levels(), "hierarchy levels");
@@ -218,31 +372,32 @@ public final class SqliteTreeStore implements TreeStore {
           "the tree has dimension " + tree.dimension() + ", but " + path + " holds dimension " + dimension);
     }
     for (int i = 0; i < hierarchy.levels().size(); i++) {
-      String problem = LevelTable.problem(hierarchy.levels().get(i), dimension);
+      String problem = OracleRows.problem(hierarchy.levels().get(i), i, tree, dimension);
       if (problem != null) {
         throw new IllegalArgumentException("hierarchy level " + i + " " + problem);
       }
     }
-    if (appliedThroughSeq < 0) {
-      throw new IllegalArgumentException("appliedThroughSeq must not be negative: " + appliedThroughSeq);
+  }
+
+  /**
+   * Takes the cross-process writer lock of this knowledge base, blocking until it is free: whoever holds
+   * it is the only writer of the tree (builds and maintenance runs). See {@code docs/store-format.md}.
+   *
+   * @throws IllegalStateException for a read-only store
+   */
+  public WriterLease lockWriter() {
+    ensureOpen();
+    if (writer == null) {
+      throw new IllegalStateException(path + " is open read-only");
     }
-    write("save the tree to", c -> {
-      try (Statement st = c.createStatement()) {
-        st.executeUpdate("DELETE FROM nodes");
-        st.executeUpdate("DELETE FROM hierarchy_levels");
-      }
-      NodeTable.write(c, tree);
-      Runnable hook = afterNodesWrittenHook;
-      if (hook != null) {
-        hook.run();
-      }
-      LevelTable.write(c, hierarchy);
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM pending_mutations WHERE seq <= ?")) {
-        ps.setLong(1, appliedThroughSeq);
-        ps.executeUpdate();
-      }
-      return null;
-    });
+    return WriterLock.acquire(path);
+  }
+
+  /** A held writer lock; closing it releases it. */
+  public interface WriterLease extends AutoCloseable {
+    /** Releases the lock; idempotent. */
+    @Override
+    void close();
   }
 
   /**
@@ -335,7 +490,7 @@ public final class SqliteTreeStore implements TreeStore {
   }
 
   /** What {@code meta} says about a knowledge base. */
-  private record Meta(String modelId, int dimension) {
+  private record Meta(String modelId, int dimension, int version) {
     void requireEmbedder(Path path, String wantedModel, int wantedDimension) {
       if (!modelId.equals(wantedModel)) {
         throw new StoreFormatException(path + " was built with embedder model '" + modelId
@@ -397,7 +552,7 @@ public final class SqliteTreeStore implements TreeStore {
     int version = pragmaInt(c, "user_version");
     FileHeader.checkVersion(path, version);
     quickCheck(path, c);
-    for (String table : Schema.TABLES) {
+    for (String table : version == 1 ? Schema.V1_TABLES : Schema.TABLES) {
       if (!tables.contains(table)) {
         throw new StoreFormatException(path + " is damaged: it has no table '" + table + "'");
       }
@@ -420,7 +575,7 @@ public final class SqliteTreeStore implements TreeStore {
       if (d <= 0) {
         throw new NumberFormatException();
       }
-      return new Meta(model, d);
+      return new Meta(model, d, version);
     } catch (NumberFormatException e) {
       throw new StoreFormatException(path + " is damaged: meta holds the invalid dimension '" + dim + "'");
     }
@@ -498,7 +653,7 @@ public final class SqliteTreeStore implements TreeStore {
         }
       }
       exec(c, "COMMIT");
-      SqliteTreeStore store = finishOpen(path, modelId, dimension, c);
+      SqliteTreeStore store = finishOpen(path, modelId, dimension, Schema.FORMAT_VERSION, c);
       c = null;
       return store;
     } catch (SQLException e) {
@@ -512,7 +667,10 @@ public final class SqliteTreeStore implements TreeStore {
     Connection c = null;
     try {
       c = connection(path, Mode.READ_WRITE);
-      SqliteTreeStore store = finishOpen(path, meta.modelId, meta.dimension, c);
+      if (meta.version < Schema.FORMAT_VERSION) {
+        Migration.toCurrent(path, c, meta.dimension);
+      }
+      SqliteTreeStore store = finishOpen(path, meta.modelId, meta.dimension, Schema.FORMAT_VERSION, c);
       c = null;
       return store;
     } catch (SQLException e) {
@@ -523,8 +681,8 @@ public final class SqliteTreeStore implements TreeStore {
   }
 
   /** Configures the checked writer connection and opens the reader; closes the writer on failure. */
-  private static SqliteTreeStore finishOpen(Path path, String modelId, int dimension, Connection writer)
-      throws SQLException {
+  private static SqliteTreeStore finishOpen(Path path, String modelId, int dimension, int version,
+      Connection writer) throws SQLException {
     try (Statement st = writer.createStatement()) {
       try (ResultSet rs = st.executeQuery("PRAGMA journal_mode = WAL")) {
         String mode = rs.next() ? rs.getString(1) : null;
@@ -536,7 +694,7 @@ public final class SqliteTreeStore implements TreeStore {
       st.execute("PRAGMA foreign_keys = OFF");
     }
     Connection reader = connection(path, Mode.READ_ONLY);
-    return new SqliteTreeStore(path, modelId, dimension, writer, reader);
+    return new SqliteTreeStore(path, modelId, dimension, version, writer, reader);
   }
 
   /** Whether a non-empty write-ahead log or rollback journal, which SQLite will recover, lies next to the file. */
@@ -602,7 +760,7 @@ public final class SqliteTreeStore implements TreeStore {
       T result = work.run(c);
       exec(c, "COMMIT");
       return result;
-    } catch (StoreException e) {
+    } catch (StoreException | StaleStateException e) {
       rollbackQuietly(c, e);
       throw e;
     } catch (SQLException | RuntimeException e) {

@@ -124,9 +124,62 @@ final class RandomTrees {
     if (n > 1) {
       emb[dim + 2] = -0.0f; // a negative zero must survive bit for bit
     }
-    return new Tree(dim, leaves, ids.toArray(String[]::new), texts.toArray(String[]::new),
+    return canonical(new Tree(dim, leaves, ids.toArray(String[]::new), texts.toArray(String[]::new),
         times.toArray(String[]::new), summarizers.toArray(String[]::new), tokens, level, parent, emb,
-        centroids, faithfulness, sources.toArray(int[][]::new));
+        centroids, faithfulness, sources.toArray(int[][]::new)));
+  }
+
+  /**
+   * The same tree numbered as the builder numbers trees and the store loads them: leaves in order, then
+   * internal nodes by level and creation order (so the root, of the highest level, is last).
+   */
+  static Tree canonical(Tree t) {
+    int n = t.size();
+    int leaves = t.leafCount();
+    List<Integer> order = new ArrayList<>();
+    for (int v = 0; v < n; v++) {
+      order.add(v);
+    }
+    order.subList(leaves, n).sort(java.util.Comparator.comparingInt(t::level).thenComparingInt(v -> v));
+    int[] newIndex = new int[n];
+    for (int i = 0; i < n; i++) {
+      newIndex[order.get(i)] = i;
+    }
+    int dim = t.dimension();
+    String[] ids = new String[n];
+    String[] texts = new String[n];
+    String[] times = new String[n];
+    String[] kinds = new String[n];
+    int[] tokens = new int[n];
+    int[] level = new int[n];
+    int[] parent = new int[n];
+    int[] faith = new int[n];
+    float[] emb = new float[n * dim];
+    float[] cen = new float[(n - leaves) * dim];
+    int[][] sources = new int[n][];
+    for (int i = 0; i < n; i++) {
+      int v = order.get(i);
+      ids[i] = t.id(v);
+      texts[i] = t.text(v);
+      times[i] = t.time(v);
+      kinds[i] = t.summarizerKind(v);
+      tokens[i] = t.tokens(v);
+      level[i] = t.level(v);
+      parent[i] = t.parent(v) < 0 ? -1 : newIndex[t.parent(v)];
+      faith[i] = t.faithfulness(v);
+      System.arraycopy(t.embeddings(), v * dim, emb, i * dim, dim);
+      if (i >= leaves) {
+        System.arraycopy(t.internalCentroids(), (v - leaves) * dim, cen, (i - leaves) * dim, dim);
+      }
+      if (t.sourceCount(v) > 0) {
+        int[] src = new int[t.sourceCount(v)];
+        for (int s = 0; s < src.length; s++) {
+          src[s] = newIndex[t.source(v, s)];
+        }
+        sources[i] = src;
+      }
+    }
+    return new Tree(dim, leaves, ids, texts, times, kinds, tokens, level, parent, emb, cen, faith, sources);
   }
 
   /**

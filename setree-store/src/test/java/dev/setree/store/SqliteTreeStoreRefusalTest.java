@@ -81,7 +81,7 @@ class SqliteTreeStoreRefusalTest {
     Path file = storeWithNodes(10);
     exec(file, "PRAGMA user_version = 99");
     StoreFormatException e = assertRefused(file, "format version 99");
-    assertTrue(e.getMessage().contains("version 1"), e.getMessage());
+    assertTrue(e.getMessage().contains("version 2"), e.getMessage());
     assertRefusedReadOnly(file, "format version 99");
   }
 

@@ -80,22 +80,29 @@ class SqliteTreeStoreRoundTripTest {
   }
 
   @Test
-  void hierarchyWithNullArraysNullIdsAndEmptyLevelRoundTrips() {
+  void hierarchyThatVersionTwoCannotHoldIsRefusedWithoutWriting() {
     Path file = dir.resolve("kb.db");
     Tree tree = RandomTrees.tree(3);
-    HierarchyState hierarchy = new HierarchyState(List.of(
-        new HierarchyState.Level(new String[] {"a\nb", "", "\0", "\uD83D\uDE00"}, null,
-            new String[] {null, "p", "", "q\r\n"}, null, null, null, null, Double.NaN),
-        new HierarchyState.Level(new String[0], new float[0], new String[0], new int[0], new int[] {0},
-            new int[0], new float[0], 0.25)));
+    HierarchyState good = RandomTrees.hierarchy(tree, 3);
+    HierarchyState.Level l0 = good.levels().get(0);
+    HierarchyState nullArrays = new HierarchyState(List.of(new HierarchyState.Level(l0.memberIds(), null,
+        l0.parentIds(), null, null, null, null, Double.NaN)));
+    String[] shuffled = l0.memberIds().clone();
+    String first = shuffled[0];
+    shuffled[0] = shuffled[1];
+    shuffled[1] = first;
+    HierarchyState wrongOrder = new HierarchyState(List.of(new HierarchyState.Level(shuffled, l0.centroids(),
+        l0.parentIds(), l0.assignment(), l0.knnOffsets(), l0.knnNeighbors(), l0.knnWeights(), 0.5)));
     try (SqliteTreeStore store = SqliteTreeStore.open(file, MODEL, RandomTrees.DIM)) {
-      store.saveTreeWithHierarchy(tree, hierarchy, 0);
-    }
-    try (SqliteTreeStore store = SqliteTreeStore.open(file, MODEL, RandomTrees.DIM)) {
-      HierarchyState loaded = store.loadHierarchy();
-      assertSameHierarchy(hierarchy, loaded);
-      assertNull(loaded.levels().get(0).knnWeights());
-      assertNotNull(loaded.levels().get(1).knnWeights());
+      store.saveTreeWithHierarchy(tree, good, 0);
+      long generation = store.generation();
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> store.saveTreeWithHierarchy(tree, nullArrays, 0));
+      assertTrue(e.getMessage().contains("lacks some of its arrays"), e.getMessage());
+      e = assertThrows(IllegalArgumentException.class, () -> store.saveTreeWithHierarchy(tree, wrongOrder, 0));
+      assertTrue(e.getMessage().contains("leaves in tree order"), e.getMessage());
+      assertEquals(generation, store.generation());
+      assertSameHierarchy(good, store.loadHierarchy());
     }
   }
 
@@ -119,53 +126,65 @@ class SqliteTreeStoreRoundTripTest {
   void fileHoldsTheDocumentedFormat() throws SQLException {
     Path file = dir.resolve("kb.db");
     Tree tree = RandomTrees.tree(9);
+    HierarchyState hierarchy = RandomTrees.hierarchy(tree, 9);
     try (SqliteTreeStore store = SqliteTreeStore.open(file, MODEL, RandomTrees.DIM)) {
-      store.saveTreeWithHierarchy(tree, RandomTrees.hierarchy(tree, 9), 0);
+      store.saveTreeWithHierarchy(tree, hierarchy, 0);
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
         Statement st = c.createStatement()) {
       assertEquals(0x53455452, queryInt(st, "PRAGMA application_id"));
-      assertEquals(1, queryInt(st, "PRAGMA user_version"));
+      assertEquals(2, queryInt(st, "PRAGMA user_version"));
       assertEquals("delete", queryString(st, "PRAGMA journal_mode"), "a closed store is in rollback mode");
-      assertEquals("1", queryString(st, "SELECT value FROM meta WHERE key = 'format_version'"));
+      assertEquals("2", queryString(st, "SELECT value FROM meta WHERE key = 'format_version'"));
       assertEquals(MODEL, queryString(st, "SELECT value FROM meta WHERE key = 'model_id'"));
       assertEquals("8", queryString(st, "SELECT value FROM meta WHERE key = 'dimension'"));
       assertNotNull(queryString(st, "SELECT value FROM meta WHERE key = 'created_at'"));
+      assertEquals(1, queryInt(st, "SELECT generation FROM state"));
       assertEquals(tree.size(), queryInt(st, "SELECT count(*) FROM nodes"));
       assertEquals(tree.leafCount(), queryInt(st, "SELECT count(*) FROM nodes WHERE is_leaf = 1"));
-      assertEquals(2, queryInt(st, "SELECT count(*) FROM hierarchy_levels"));
+      assertEquals(2, queryInt(st, "SELECT count(*) FROM levels"));
+      int members = hierarchy.levels().get(0).size() + hierarchy.levels().get(1).size();
+      assertEquals(members, queryInt(st, "SELECT count(*) FROM members"));
+      assertEquals(0, queryInt(st, "SELECT count(*) FROM members WHERE level = 0 AND centroid IS NOT NULL"),
+          "level 0's centroids are the leaves' embeddings, not stored twice");
+      assertEquals(1, queryInt(st, "SELECT count(*) FROM levels WHERE level = 0 AND member_ids IS NULL"),
+          "level 0's members are the leaves in tree order");
       int root = tree.root();
-      try (ResultSet rs = st.executeQuery("SELECT parent_idx, leaf_count, subtree_depth FROM nodes WHERE idx = " + root)) {
+      try (ResultSet rs = st.executeQuery("SELECT parent_id, leaf_count, subtree_depth FROM nodes WHERE id = '"
+          + tree.id(root) + "'")) {
         rs.next();
-        rs.getInt(1);
-        assertTrue(rs.wasNull(), "the root's parent_idx is NULL");
+        assertNull(rs.getString(1), "the root's parent_id is NULL");
         assertEquals(tree.leafCount(), rs.getInt(2));
         assertEquals(tree.depth(), rs.getInt(3));
       }
       int unknown = tree.leafCount(); // RandomTrees gives the first internal node unknown faithfulness
-      try (ResultSet rs = st.executeQuery(
-          "SELECT faithfulness, embedding, centroid, fidelity, loss FROM nodes WHERE idx = " + unknown)) {
+      try (ResultSet rs = st.executeQuery("SELECT faithfulness, embedding, centroid, loss, parent_id FROM nodes"
+          + " WHERE id = '" + tree.id(unknown) + "'")) {
         rs.next();
         rs.getInt(1);
         assertTrue(rs.wasNull(), "unknown faithfulness is NULL");
         assertArrayEquals(TreeAssert.bits(tree.embedding(unknown)), TreeAssert.bits(leFloats(rs.getBytes(2))));
         assertArrayEquals(TreeAssert.bits(tree.centroid(unknown)), TreeAssert.bits(leFloats(rs.getBytes(3))));
-        assertArrayEquals(TreeAssert.bits(tree.fidelity(unknown)), TreeAssert.bits(leFloats(rs.getBytes(4))));
-        assertEquals(tree.loss(unknown), rs.getDouble(5), 0.0);
+        assertEquals(tree.loss(unknown), rs.getDouble(4), 0.0);
+        assertEquals(tree.id(tree.parent(unknown)), rs.getString(5));
       }
-      try (ResultSet rs = st.executeQuery("SELECT centroid, fidelity, sources, faithfulness FROM nodes WHERE idx = 0")) {
+      try (ResultSet rs = st.executeQuery("SELECT centroid, sources, faithfulness, ord FROM nodes"
+          + " WHERE is_leaf = 1 ORDER BY ord LIMIT 1")) {
         rs.next();
         assertNull(rs.getBytes(1));
         assertNull(rs.getBytes(2));
-        assertNull(rs.getString(3));
-        assertEquals(100, rs.getInt(4));
+        assertEquals(100, rs.getInt(3));
+        assertEquals(0, rs.getInt(4));
       }
       int quoting = tree.leafCount() + 3; // every third internal node quotes leaves
-      StringBuilder expected = new StringBuilder();
-      for (int i = 0; i < tree.sourceCount(quoting); i++) {
-        expected.append(i == 0 ? "" : " ").append(tree.source(quoting, i));
+      String[] expected = new String[tree.sourceCount(quoting)];
+      for (int i = 0; i < expected.length; i++) {
+        expected[i] = tree.id(tree.source(quoting, i));
       }
-      assertEquals(expected.toString(), queryString(st, "SELECT sources FROM nodes WHERE idx = " + quoting));
+      try (ResultSet rs = st.executeQuery("SELECT sources FROM nodes WHERE id = '" + tree.id(quoting) + "'")) {
+        rs.next();
+        assertArrayEquals(expected, Blobs.toStrings(rs.getBytes(1)));
+      }
     }
   }
 
