@@ -4,20 +4,25 @@ import dev.setree.core.Tree;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
-import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.SerialMergeScheduler;
+import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -28,52 +33,104 @@ import org.apache.lucene.search.SimpleCollector;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * BM25 over a snapshot's leaves (Apache Lucene, {@link EnglishAnalyzer}, {@link BM25Similarity} with its
  * defaults k1 = 1.2, b = 0.75), held in memory beside the snapshot. It supplies the lexical half of leaf
- * relevance and the {@code bm25} evaluation baseline. Read-only after construction; thread-safe.
+ * relevance and the {@code bm25} evaluation baseline.
+ *
+ * <p>The index follows mutations instead of being rebuilt: {@link #next} deletes the documents of leaves
+ * that are gone and adds those of new leaves through one {@link IndexWriter} shared by the versions, and
+ * opens a near-real-time reader, so its cost grows with the change, not with the knowledge base. Each
+ * version is a point-in-time view bound to its tree; versions are read-only and thread-safe. Until Lucene
+ * merges them away, deleted documents still count in BM25's collection statistics (document count and
+ * mean length), so scores after many deletions differ slightly from those of an index built afresh.
  */
 final class LexicalIndex {
   private static final String FIELD = "text";
-  private static final String IDX = "idx";
+  private static final String ID = "id";
+  /** Per segment (by its core cache key), the leaf id of each document. Segments never change. */
+  private static final Map<Object, String[]> IDS_BY_SEGMENT = new WeakHashMap<>();
 
-  private final Analyzer analyzer = new EnglishAnalyzer();
+  private final Analyzer analyzer;
+  private final IndexWriter writer;
   private final IndexSearcher searcher;
-  private final int leaves;
+  private final Tree tree;
 
-  LexicalIndex(Tree tree) {
-    this.leaves = tree.leafCount();
+  private LexicalIndex(Analyzer analyzer, IndexWriter writer, DirectoryReader reader, Tree tree) {
+    this.analyzer = analyzer;
+    this.writer = writer;
+    IndexSearcher s = new IndexSearcher(reader);
+    s.setSimilarity(new BM25Similarity());
+    this.searcher = s;
+    this.tree = tree;
+  }
+
+  /** Indexes every leaf of {@code tree}. */
+  static LexicalIndex of(Tree tree) {
+    Analyzer analyzer = new EnglishAnalyzer();
     try {
-      ByteBuffersDirectory dir = new ByteBuffersDirectory();
       IndexWriterConfig cfg = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
       cfg.setRAMBufferSizeMB(256);
-      try (IndexWriter w = new IndexWriter(dir, cfg)) {
-        for (int v = 0; v < leaves; v++) {
-          Document d = new Document();
-          d.add(new TextField(FIELD, tree.text(v), Field.Store.NO));
-          d.add(new NumericDocValuesField(IDX, v));
-          w.addDocument(d);
-        }
-        w.commit();
+      cfg.setMergeScheduler(new SerialMergeScheduler()); // no background threads
+      IndexWriter w = new IndexWriter(new ByteBuffersDirectory(), cfg);
+      for (int v = 0; v < tree.leafCount(); v++) {
+        w.addDocument(document(tree, v));
       }
-      IndexSearcher s = new IndexSearcher(DirectoryReader.open(dir));
-      s.setSimilarity(new BM25Similarity());
-      this.searcher = s;
+      return new LexicalIndex(analyzer, w, DirectoryReader.open(w), tree);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot index leaves for BM25", e);
     }
   }
 
   /**
-   * BM25 score of every leaf for the prompt (0 where no term matches), in {@code out} (length = leaves).
+   * The index of {@code next}, made from this one (the index of {@code previous}) by deleting the leaves
+   * that are gone or whose text changed and adding the new ones. Called by one writer at a time.
+   */
+  LexicalIndex next(Tree previous, Tree next) {
+    try {
+      boolean changed = false;
+      for (int v = 0; v < previous.leafCount(); v++) {
+        int w = next.indexOf(previous.id(v));
+        if (w < 0 || !next.isLeaf(w) || !next.text(w).equals(previous.text(v))) {
+          writer.deleteDocuments(new Term(ID, previous.id(v)));
+          changed = true;
+        }
+      }
+      for (int v = 0; v < next.leafCount(); v++) {
+        int o = previous.indexOf(next.id(v));
+        if (o < 0 || !previous.isLeaf(o) || !previous.text(o).equals(next.text(v))) {
+          writer.addDocument(document(next, v));
+          changed = true;
+        }
+      }
+      DirectoryReader current = (DirectoryReader) searcher.getIndexReader();
+      DirectoryReader reader = changed ? DirectoryReader.openIfChanged(current, writer) : null;
+      return new LexicalIndex(analyzer, writer, reader == null ? current : reader, next);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot update the BM25 index", e);
+    }
+  }
+
+  private static Document document(Tree tree, int v) {
+    Document d = new Document();
+    d.add(new TextField(FIELD, tree.text(v), Field.Store.NO));
+    d.add(new StringField(ID, tree.id(v), Field.Store.NO));
+    d.add(new SortedDocValuesField(ID, new BytesRef(tree.id(v))));
+    return d;
+  }
+
+  /**
+   * BM25 score of every leaf for the prompt (0 where no term matches), in {@code out} (length = leaves of
+   * this index's tree).
    *
    * @return the highest score (0 when nothing matches)
    */
   float scores(String prompt, float[] out) {
     java.util.Arrays.fill(out, 0f);
     Set<String> terms = terms(prompt);
-    if (terms.isEmpty() || leaves == 0) {
+    if (terms.isEmpty() || tree.leafCount() == 0) {
       return 0f;
     }
     BooleanQuery.Builder q = new BooleanQuery.Builder();
@@ -84,7 +141,7 @@ final class LexicalIndex {
     try {
       searcher.search(q.build(), new SimpleCollector() {
         private Scorable scorer;
-        private NumericDocValues idx;
+        private String[] ids;
 
         @Override
         public void setScorer(Scorable scorer) {
@@ -93,14 +150,15 @@ final class LexicalIndex {
 
         @Override
         protected void doSetNextReader(LeafReaderContext context) throws IOException {
-          idx = context.reader().getNumericDocValues(IDX);
+          ids = idsOf(context.reader());
         }
 
         @Override
         public void collect(int doc) throws IOException {
-          if (idx.advanceExact(doc)) {
+          int v = tree.indexOf(ids[doc]);
+          if (v >= 0 && v < out.length) {
             float s = scorer.score();
-            out[(int) idx.longValue()] = s;
+            out[v] = s;
             if (s > max[0]) {
               max[0] = s;
             }
@@ -116,6 +174,28 @@ final class LexicalIndex {
       throw new UncheckedIOException("BM25 search failed", e);
     }
     return max[0];
+  }
+
+  /** The leaf id of every document of a segment, computed once per segment. */
+  private static String[] idsOf(LeafReader reader) throws IOException {
+    Object key = reader.getCoreCacheHelper().getKey();
+    synchronized (IDS_BY_SEGMENT) {
+      String[] ids = IDS_BY_SEGMENT.get(key);
+      if (ids != null) {
+        return ids;
+      }
+    }
+    String[] ids = new String[reader.maxDoc()];
+    SortedDocValues dv = reader.getSortedDocValues(ID);
+    if (dv != null) {
+      for (int doc = dv.nextDoc(); doc != SortedDocValues.NO_MORE_DOCS; doc = dv.nextDoc()) {
+        ids[doc] = dv.lookupOrd(dv.ordValue()).utf8ToString();
+      }
+    }
+    synchronized (IDS_BY_SEGMENT) {
+      IDS_BY_SEGMENT.put(key, ids);
+    }
+    return ids;
   }
 
   private Set<String> terms(String prompt) {

@@ -13,7 +13,11 @@ package dev.setree;
  * @param reclusteredMembers members Leiden ran on again
  * @param summarized summaries written
  * @param rebuildNanos time of the rebuild and summaries
- * @param totalNanos time of the whole run: rebuild, saving tree and oracle, swapping the snapshot
+ * @param totalNanos time of the whole run: reading the committed state, rebuild, saving the changes,
+ *     swapping the snapshot (not the wait for the writer lock)
+ * @param saveNanos time of the save alone
+ * @param bytesWritten bytes of text and blobs the save wrote (rows of changed nodes and oracle members)
  */
 public record MaintenanceReport(String path, int mutations, int inserted, int deleted, int skipped,
-    int dirtyLevels, int reclusteredMembers, int summarized, long rebuildNanos, long totalNanos) {}
+    int dirtyLevels, int reclusteredMembers, int summarized, long rebuildNanos, long totalNanos,
+    long saveNanos, long bytesWritten) {}

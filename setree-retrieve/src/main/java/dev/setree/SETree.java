@@ -9,6 +9,7 @@ import dev.setree.core.Summarizer;
 import dev.setree.core.TokenCounter;
 import dev.setree.core.Tree;
 import dev.setree.core.TreeCoverWalk;
+import dev.setree.core.TreeStore;
 import dev.setree.core.TreeStore.Mutation;
 import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.maintain.BuildOptions;
@@ -28,6 +29,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An open knowledge base: the entry point of the library. It builds a hierarchy of summaries over leaf
@@ -65,29 +70,37 @@ public final class SETree implements AutoCloseable {
   private final SqliteTreeStore store;
   private final ContextFormat format;
   private final TreeCoverWalk walk;
+  /** Serialises this process's writers (build, maintenance runs); taken after the store's writer lock. */
   private final Object writeLock = new Object();
+  /** Serialises this process's mutation checks and appends. */
   private final Object mutationLock = new Object();
+  /** Serialises loads of a state another process committed. */
+  private final Object reloadLock = new Object();
+  /** Guards {@link #snapshot} replacement: a snapshot is only ever replaced by a newer generation. */
+  private final Object swapLock = new Object();
   private final Maintainer maintainer;
   private final MaintenanceScheduler scheduler;
-  /** The oracle saved with the current tree; guarded by {@link #writeLock}. */
-  private HierarchyState oracle;
-  /** Accepted mutations not yet applied, in sequence order; guarded by {@link #mutationLock}. */
-  private final List<Mutation> pending = new ArrayList<>();
+  private final boolean readOnly;
+  private final ExecutorService refresher;
   private volatile long latestAccepted;
   private volatile Snapshot snapshot;
   private volatile boolean closed;
+  private volatile long lastRefreshCheck;
+  private volatile long lastDataVersion = Long.MIN_VALUE;
+  private final AtomicBoolean refreshQueued = new AtomicBoolean();
 
   private SETree(Path path, SETreeConfig config, Embedder embedder, boolean ownsEmbedder,
-      TokenCounter counter, SqliteTreeStore store) {
+      TokenCounter counter, SqliteTreeStore store, boolean readOnly) {
     this.path = path;
     this.config = config;
     this.embedder = embedder;
     this.ownsEmbedder = ownsEmbedder;
     this.counter = counter;
+    this.readOnly = readOnly;
     if (config.summarizer() != null) {
       this.summarizer = config.summarizer();
       this.ownedLlm = null;
-    } else if (config.llm() != null) {
+    } else if (config.llm() != null && !readOnly) {
       this.ownedLlm = new TargetLlmSummarizer(config.llm());
       this.summarizer = ownedLlm;
     } else {
@@ -98,17 +111,21 @@ public final class SETree implements AutoCloseable {
     this.format = new ContextFormat(counter);
     this.walk = new TreeCoverWalk(new CapabilityScore((float) config.beta(), (float) config.epsilon()),
         (float) config.overviewShare(), (float) config.overviewTemperature(), format);
-    this.snapshot = Snapshot.of(store.loadTree());
-    this.oracle = store.loadHierarchy();
+    TreeStore.State state = store.load();
+    this.snapshot = Snapshot.of(state.tree(), state.hierarchy(), state.generation());
+    this.lastDataVersion = store.dataVersion();
     this.maintainer = new Maintainer(embedder, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
-    this.pending.addAll(store.pendingMutations());
-    for (Mutation m : pending) {
-      latestAccepted = Math.max(latestAccepted, m.seq());
-    }
     this.scheduler = new MaintenanceScheduler(config.quietWindowMillis(), this::maintenanceRun,
         () -> latestAccepted);
-    if (!pending.isEmpty()) {
-      scheduler.mutationAccepted(); // replay what an earlier process acknowledged
+    noteKnown(state);
+    scheduler.markApplied(state.appliedThrough());
+    this.refresher = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "setree-refresh");
+      t.setDaemon(true);
+      return t;
+    });
+    if (!readOnly && !state.pending().isEmpty()) {
+      scheduler.mutationAccepted(); // apply what this or another process acknowledged
     }
   }
 
@@ -124,6 +141,22 @@ public final class SETree implements AutoCloseable {
    *     newer format, or was built with another embedder; the file is then left untouched
    */
   public static SETree open(Path path, SETreeConfig config) {
+    return open(path, config, false);
+  }
+
+  /**
+   * Opens an existing knowledge base for reading only: {@link #retrieve} and {@link #stats} work, nothing
+   * is ever written to the file or its folder (both may be read-only), and the mutating methods throw
+   * {@link IllegalStateException}. Changes that other processes commit are picked up as by {@link #open}.
+   *
+   * @throws dev.setree.store.StoreException if the file does not exist, is not a SETree database, is
+   *     corrupt or of a newer format, or was built with another embedder
+   */
+  public static SETree openReadOnly(Path path, SETreeConfig config) {
+    return open(path, config, true);
+  }
+
+  private static SETree open(Path path, SETreeConfig config, boolean readOnly) {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(config, "config");
     Embedder embedder = config.embedder();
@@ -142,8 +175,17 @@ public final class SETree implements AutoCloseable {
     }
     SqliteTreeStore store = null;
     try {
-      store = SqliteTreeStore.open(path, embedder.modelId(), embedder.dimension());
-      return new SETree(path, config, embedder, owns, counter, store);
+      if (readOnly) {
+        store = SqliteTreeStore.openReadOnly(path);
+        if (!store.modelId().equals(embedder.modelId()) || store.dimension() != embedder.dimension()) {
+          throw new dev.setree.store.StoreFormatException(store.path() + " was built with embedder model '"
+              + store.modelId() + "' (dimension " + store.dimension() + "), not with '" + embedder.modelId()
+              + "' (dimension " + embedder.dimension() + ")");
+        }
+      } else {
+        store = SqliteTreeStore.open(path, embedder.modelId(), embedder.dimension());
+      }
+      return new SETree(path, config, embedder, owns, counter, store, readOnly);
     } catch (RuntimeException e) {
       if (store != null) {
         store.close();
@@ -171,15 +213,17 @@ public final class SETree implements AutoCloseable {
    * @throws IllegalArgumentException with fewer than two facts, a blank text, or duplicate ids
    */
   public BuildResult.Stats build(Collection<Fact> facts, BuildProgress progress) {
-    ensureOpen();
-    synchronized (writeLock) {
-      checkLlm(); // a dead endpoint fails the build before anything is written
-      TreeBuilder builder = new TreeBuilder(embedder, counter, summarizer, buildOptions());
-      BuildResult result = builder.build(List.copyOf(facts), progress);
-      store.saveTreeWithHierarchy(result.tree(), result.hierarchy(), 0);
-      oracle = result.hierarchy();
-      snapshot = Snapshot.of(result.tree());
-      return result.stats();
+    ensureWritable();
+    List<Fact> list = List.copyOf(facts);
+    checkLlm(); // a dead endpoint fails the build before anything is written
+    try (SqliteTreeStore.WriterLease lease = store.lockWriter()) {
+      synchronized (writeLock) {
+        TreeBuilder builder = new TreeBuilder(embedder, counter, summarizer, buildOptions());
+        BuildResult result = builder.build(list, progress);
+        store.saveTreeWithHierarchy(result.tree(), result.hierarchy(), 0);
+        install(Snapshot.of(result.tree(), result.hierarchy(), store.generation()));
+        return result.stats();
+      }
     }
   }
 
@@ -198,14 +242,15 @@ public final class SETree implements AutoCloseable {
    * @throws IllegalStateException if this SETree is closed
    */
   public Ack insert(Fact fact) {
-    ensureOpen();
+    ensureWritable();
     Objects.requireNonNull(fact, "fact");
     if (fact.id().startsWith(TreeBuilder.INTERNAL_ID_PREFIX)) {
       throw new IllegalArgumentException("fact id '" + fact.id() + "' uses the reserved prefix "
           + TreeBuilder.INTERNAL_ID_PREFIX);
     }
     synchronized (mutationLock) {
-      Map<String, Boolean> state = pendingState();
+      List<Mutation> pending = catchUp();
+      Map<String, Boolean> state = pendingState(pending);
       Snapshot s = snapshot;
       String existing = s.idByText().get(fact.text());
       if (existing != null && !Boolean.FALSE.equals(state.get(existing))) {
@@ -229,13 +274,14 @@ public final class SETree implements AutoCloseable {
    * maintenance run.
    *
    * @throws IllegalArgumentException if no leaf has that id (or its deletion is already queued)
-   * @throws IllegalStateException if this SETree is closed
+   * @throws IllegalStateException if this SETree is closed or read-only
    */
   public Ack delete(String leafId) {
-    ensureOpen();
+    ensureWritable();
     Objects.requireNonNull(leafId, "leafId");
     synchronized (mutationLock) {
-      if (!exists(leafId, snapshot, pendingState())) {
+      List<Mutation> pending = catchUp();
+      if (!exists(leafId, snapshot, pendingState(pending))) {
         throw new IllegalArgumentException("unknown leaf id '" + leafId + "'");
       }
       return accept(new Mutation(0, Mutation.Kind.DELETE, leafId, null, null), "delete queued");
@@ -244,15 +290,22 @@ public final class SETree implements AutoCloseable {
 
   private Ack accept(Mutation m, String message) {
     long seq = store.appendMutation(m);
-    Mutation stored = new Mutation(seq, m.kind(), m.leafId(), m.text(), m.time());
-    pending.add(stored);
     latestAccepted = Math.max(latestAccepted, seq);
     scheduler.mutationAccepted();
     return new Ack(seq, m.leafId(), message);
   }
 
+  /**
+   * Makes the snapshot current with what is committed (loading a tree another process saved) and returns
+   * the pending mutations of every process, so that a mutation is checked against the latest state.
+   */
+  private List<Mutation> catchUp() {
+    TreeStore.State st = reloadIfNewer();
+    return st.pending();
+  }
+
   /** Per leaf id touched by a pending mutation: true if its last pending mutation inserts, false if it deletes. */
-  private Map<String, Boolean> pendingState() {
+  private static Map<String, Boolean> pendingState(List<Mutation> pending) {
     Map<String, Boolean> state = new HashMap<>();
     for (Mutation m : pending) {
       state.put(m.leafId(), m.kind() == Mutation.Kind.INSERT);
@@ -278,17 +331,19 @@ public final class SETree implements AutoCloseable {
 
   /** Asks for a maintenance run now instead of after the quiet window. */
   public void triggerMaintain() {
-    ensureOpen();
+    ensureWritable();
     scheduler.triggerNow();
   }
 
   /**
-   * A future that completes when every mutation accepted before this call is visible to {@link #retrieve}.
+   * A future that completes when every mutation accepted before this call is visible to {@link #retrieve}:
+   * those this SETree accepted, and those of other processes that were pending when it opened or last
+   * read the store.
    * It completes exceptionally if this SETree is closed first. A failing run (for example a dead LLM
    * endpoint) is retried with back-off; see {@link #lastMaintenanceError()}.
    */
   public CompletableFuture<Void> awaitMaintenance() {
-    ensureOpen();
+    ensureWritable();
     return scheduler.await();
   }
 
@@ -297,39 +352,120 @@ public final class SETree implements AutoCloseable {
     return scheduler.lastError();
   }
 
-  /** Number of accepted mutations not yet applied. */
+  /** Number of accepted mutations (of every process sharing the file) not yet applied. */
   public int pendingMutations() {
-    synchronized (mutationLock) {
-      return pending.size();
+    ensureOpen();
+    return store.pendingMutations().size();
+  }
+
+  /**
+   * One atomic maintenance run over all pending mutations, as the single writer: holds the knowledge
+   * base's cross-process writer lock, starts from the committed state (loading it if another process
+   * saved since this one's snapshot), applies the pending mutations of every process in sequence order,
+   * saves only what changed together with the removal of exactly the applied mutations, then swaps the
+   * snapshot. Returns the sequence number through which every mutation is applied.
+   */
+  private long maintenanceRun() {
+    try (SqliteTreeStore.WriterLease lease = store.lockWriter()) {
+      synchronized (writeLock) {
+        long t0 = System.nanoTime();
+        TreeStore.State st = reloadIfNewer();
+        Snapshot base = snapshot;
+        List<Mutation> batch = st.pending();
+        if (batch.isEmpty() || base.generation() != st.generation()) {
+          return base.generation() == st.generation() ? st.appliedThrough() : 0;
+        }
+        checkLlm(); // a dead endpoint fails the run; the mutations stay pending and the run is retried
+        Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch);
+        long[] seqs = batch.stream().mapToLong(Mutation::seq).toArray();
+        long s0 = System.nanoTime();
+        long generation = store.saveChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy(),
+            base.generation(), seqs);
+        long saveNanos = System.nanoTime() - s0;
+        install(base.next(r.tree(), r.hierarchy(), generation));
+        lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
+            r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(), System.nanoTime() - t0,
+            saveNanos, store.lastSaveBytes());
+        return st.lastSeq();
+      }
     }
   }
 
-  /** One atomic maintenance run over all pending mutations (the single writer). */
-  private long maintenanceRun() {
-    synchronized (writeLock) {
-      List<Mutation> batch;
-      synchronized (mutationLock) {
-        batch = List.copyOf(pending);
+  /**
+   * Loads the committed state if its generation is newer than the snapshot's, and installs it; returns
+   * what was read (tree null when the snapshot was current). Schedules maintenance when mutations of
+   * any process are pending.
+   */
+  private TreeStore.State reloadIfNewer() {
+    synchronized (reloadLock) {
+      TreeStore.State st = store.loadIfChanged(snapshot.generation());
+      if (st.tree() != null && st.generation() > snapshot.generation()) {
+        install(Snapshot.of(st.tree(), st.hierarchy(), st.generation()));
       }
-      if (batch.isEmpty()) {
-        return 0;
+      noteKnown(st);
+      if (st.generation() == snapshot.generation()) {
+        scheduler.markApplied(st.appliedThrough());
       }
-      checkLlm(); // a dead endpoint fails the run; the mutations stay pending and the run is retried
-      long t0 = System.nanoTime();
-      long last = batch.get(batch.size() - 1).seq();
-      Maintainer.Result r = maintainer.run(snapshot.tree(), oracle, batch);
-      store.saveTreeWithHierarchy(r.tree(), r.hierarchy(), last);
-      oracle = r.hierarchy();
-      Snapshot next = r.tree() == snapshot.tree() ? snapshot : Snapshot.of(r.tree());
-      synchronized (mutationLock) {
-        snapshot = next;
-        pending.removeIf(m -> m.seq() <= last);
-      }
-      lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
-          r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(), System.nanoTime() - t0);
-      return last;
+      return st;
     }
   }
+
+  /**
+   * Mutations pending in the store, whoever accepted them, are ones {@link #awaitMaintenance} waits for
+   * once this process has seen them.
+   */
+  private void noteKnown(TreeStore.State st) {
+    if (!st.pending().isEmpty()) {
+      latestAccepted = Math.max(latestAccepted, st.pending().get(st.pending().size() - 1).seq());
+    }
+  }
+
+  /** Replaces the snapshot unless it is already at this generation or a newer one. */
+  private void install(Snapshot next) {
+    synchronized (swapLock) {
+      if (next.generation() > snapshot.generation() || next.generation() == 0 && snapshot.generation() == 0) {
+        snapshot = next;
+      }
+    }
+  }
+
+  /**
+   * On retrieve: notices, at most every {@value #REFRESH_CHECK_MILLIS} ms and without blocking, that
+   * another connection committed ({@code PRAGMA data_version}), and then loads the newer state in the
+   * background; retrieves go on with the current snapshot meanwhile.
+   */
+  private void maybeRefresh() {
+    long now = System.nanoTime();
+    if (now - lastRefreshCheck < REFRESH_CHECK_MILLIS * 1_000_000L) {
+      return;
+    }
+    lastRefreshCheck = now;
+    long dv;
+    try {
+      dv = store.dataVersion();
+    } catch (RuntimeException e) {
+      return; // a busy or closing store: the next check will tell
+    }
+    if (dv == lastDataVersion || !refreshQueued.compareAndSet(false, true)) {
+      return;
+    }
+    lastDataVersion = dv;
+    refresher.execute(() -> {
+      try {
+        TreeStore.State st = reloadIfNewer();
+        if (!readOnly && !st.pending().isEmpty()) {
+          scheduler.mutationAccepted(); // another process's mutations: apply them after the quiet window
+        }
+      } catch (RuntimeException e) {
+        lastRefreshError = e;
+      } finally {
+        refreshQueued.set(false);
+      }
+    });
+  }
+
+  private static final long REFRESH_CHECK_MILLIS = 50;
+  private volatile RuntimeException lastRefreshError;
 
   private volatile MaintenanceReport lastRun;
 
@@ -379,6 +515,7 @@ public final class SETree implements AutoCloseable {
     }
     Objects.requireNonNull(options, "options");
     long t0 = System.nanoTime();
+    maybeRefresh();
     Snapshot s = snapshot;
     if (s.tree().isEmpty()) {
       return new Context("", List.of(), 0, budget, true, new Context.Stats(0, 0, System.nanoTime() - t0));
@@ -444,6 +581,18 @@ public final class SETree implements AutoCloseable {
     }
   }
 
+  private void ensureWritable() {
+    ensureOpen();
+    if (readOnly) {
+      throw new IllegalStateException(path + " is open read-only");
+    }
+  }
+
+  /** Whether this knowledge base was opened with {@link #openReadOnly}. */
+  public boolean isReadOnly() {
+    return readOnly;
+  }
+
   /** Closes the database and, if SETree loaded it, the embedder. Idempotent. */
   @Override
   public void close() {
@@ -453,6 +602,12 @@ public final class SETree implements AutoCloseable {
     closed = true;
     try {
       scheduler.close();
+      refresher.shutdown();
+      try {
+        refresher.awaitTermination(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       store.close();
       if (ownedLlm != null) {
         ownedLlm.close();

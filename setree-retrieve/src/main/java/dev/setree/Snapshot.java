@@ -1,20 +1,47 @@
 package dev.setree;
 
+import dev.setree.core.HierarchyState;
 import dev.setree.core.Tree;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * An immutable tree with what the facade derives from it once: the BM25 index and the leaf id of each
- * leaf text (for duplicate inserts). Replaced whole.
+ * One committed state of the knowledge base as this process serves it: the tree, its oracle and
+ * generation, with what the facade derives from the tree: the BM25 index and the leaf id of each leaf text
+ * (for duplicate inserts). Immutable; replaced whole.
  */
-record Snapshot(Tree tree, LexicalIndex lexical, Map<String, String> idByText) {
+record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalIndex lexical,
+    Map<String, String> idByText) {
 
-  static Snapshot of(Tree tree) {
+  /** A snapshot derived from scratch. */
+  static Snapshot of(Tree tree, HierarchyState hierarchy, long generation) {
     Map<String, String> byText = new HashMap<>(tree.leafCount() * 2);
     for (int v = 0; v < tree.leafCount(); v++) {
       byText.putIfAbsent(tree.text(v), tree.id(v));
     }
-    return new Snapshot(tree, new LexicalIndex(tree), byText);
+    return new Snapshot(tree, hierarchy, generation, LexicalIndex.of(tree), byText);
+  }
+
+  /** A snapshot of the bare tree (no oracle, generation 0), for tests and tools. */
+  static Snapshot of(Tree tree) {
+    return of(tree, HierarchyState.empty(), 0);
+  }
+
+  /** The snapshot after a maintenance run changed this one's tree: derived state follows the change. */
+  Snapshot next(Tree next, HierarchyState nextHierarchy, long nextGeneration) {
+    if (next == tree) {
+      return new Snapshot(tree, nextHierarchy, nextGeneration, lexical, idByText);
+    }
+    Map<String, String> byText = new HashMap<>(idByText);
+    for (int v = 0; v < tree.leafCount(); v++) {
+      int w = next.indexOf(tree.id(v));
+      if (w < 0 || !next.text(w).equals(tree.text(v))) {
+        byText.remove(tree.text(v), tree.id(v));
+      }
+    }
+    for (int v = 0; v < next.leafCount(); v++) {
+      byText.putIfAbsent(next.text(v), next.id(v));
+    }
+    return new Snapshot(next, nextHierarchy, nextGeneration, lexical.next(tree, next), byText);
   }
 }

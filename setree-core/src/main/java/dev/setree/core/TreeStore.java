@@ -28,6 +28,13 @@ public interface TreeStore extends AutoCloseable {
    */
   State load();
 
+  /**
+   * Like {@link #load()}, but when the committed generation is still {@code knownGeneration} the tree and
+   * oracle are not read: the returned state then has null {@code tree} and {@code hierarchy}, and its
+   * pending mutations and last sequence number as now committed.
+   */
+  State loadIfChanged(long knownGeneration);
+
   /** The generation of the committed tree: a number that every save of the tree increases. */
   long generation();
 
@@ -58,8 +65,8 @@ public interface TreeStore extends AutoCloseable {
    * One committed state of a knowledge base, read in one transaction.
    *
    * @param generation the generation of the tree (0 for a knowledge base never built)
-   * @param tree the tree
-   * @param hierarchy its oracle
+   * @param tree the tree (null from {@link #loadIfChanged} when the generation is the known one)
+   * @param hierarchy its oracle (null when {@code tree} is)
    * @param pending the pending mutations, in sequence order
    * @param lastSeq the highest sequence number ever given to a mutation (0 if none): every mutation with
    *     a number up to it that is not in {@code pending} has been applied to {@code tree}
