@@ -532,6 +532,11 @@ public final class SETree implements AutoCloseable {
         options.secondHop(config), clustering, embedder, w, format, t0);
   }
 
+  /** The snapshot retrieves read now (for tests in this package). */
+  Snapshot currentSnapshot() {
+    return snapshot;
+  }
+
   /** The current snapshot of the tree (immutable). */
   public Tree tree() {
     return snapshot.tree();

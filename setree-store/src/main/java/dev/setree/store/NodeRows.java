@@ -127,6 +127,7 @@ final class NodeRows {
           move.setLong(1, ord[v]);
           move.setString(2, after.id(v));
           move.addBatch();
+          bytes += rowBytes(after, v); // a new rowid rewrites the whole row
         }
         if (!sameRow(before, o, after, v)) {
           bytes += bindUpdate(upd, after, v);
@@ -358,6 +359,12 @@ final class NodeRows {
 
   private static StoreFormatException bad(Path file, String problem) {
     return new StoreFormatException(file + " is corrupt: " + problem);
+  }
+
+  /** The bytes of text and blobs of node v's row. */
+  private static long rowBytes(Tree tree, int v) {
+    long vectors = (long) tree.dimension() * Float.BYTES * (tree.isLeaf(v) ? 1 : 2);
+    return utf8(tree.text(v)) + vectors;
   }
 
   /** UTF-8 length, for byte counts. */

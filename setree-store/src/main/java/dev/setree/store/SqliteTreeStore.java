@@ -194,6 +194,18 @@ public final class SqliteTreeStore implements TreeStore {
   }
 
   @Override
+  public State loadIfChanged(long knownGeneration) {
+    return read("load", c -> {
+      long generation = readGeneration(c);
+      if (generation == knownGeneration) {
+        return new State(generation, null, null, readPending(c), readLastSeq(c));
+      }
+      Tree tree = readTree(c);
+      return new State(generation, tree, readHierarchy(c, tree), readPending(c), readLastSeq(c));
+    });
+  }
+
+  @Override
   public long generation() {
     return read("read the generation of", SqliteTreeStore::readGeneration);
   }

@@ -1,5 +1,6 @@
 package dev.setree.store;
 
+import dev.setree.testing.TreeAssert;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 

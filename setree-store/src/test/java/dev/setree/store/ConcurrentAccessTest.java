@@ -1,5 +1,6 @@
 package dev.setree.store;
 
+import dev.setree.testing.TreeAssert;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,7 +1,7 @@
 package dev.setree.store;
 
-import static dev.setree.store.TreeAssert.assertSameHierarchy;
-import static dev.setree.store.TreeAssert.assertSameTree;
+import static dev.setree.testing.TreeAssert.assertSameHierarchy;
+import static dev.setree.testing.TreeAssert.assertSameTree;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.core.HierarchyState;
 import dev.setree.core.Tree;
+import dev.setree.testing.TreeAssert;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;

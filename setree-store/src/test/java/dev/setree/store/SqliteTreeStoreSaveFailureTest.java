@@ -1,7 +1,7 @@
 package dev.setree.store;
 
-import static dev.setree.store.TreeAssert.assertSameHierarchy;
-import static dev.setree.store.TreeAssert.assertSameTree;
+import static dev.setree.testing.TreeAssert.assertSameHierarchy;
+import static dev.setree.testing.TreeAssert.assertSameTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package dev.setree.store;
+package dev.setree.testing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,11 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.setree.core.HierarchyState;
 import dev.setree.core.Tree;
 
-/** Equality of trees and hierarchy oracles through every accessor, floats compared bit for bit. */
-final class TreeAssert {
+/**
+ * Assertions that two trees, or two hierarchy oracles, are the same through every accessor, floats
+ * compared bit for bit: for tests of stores and maintenance that must reproduce a tree exactly.
+ */
+public final class TreeAssert {
   private TreeAssert() {}
 
-  static void assertSameTree(Tree expected, Tree actual) {
+  public static void assertSameTree(Tree expected, Tree actual) {
     assertEquals(expected.size(), actual.size(), "size");
     assertEquals(expected.leafCount(), actual.leafCount(), "leafCount");
     assertEquals(expected.dimension(), actual.dimension(), "dimension");
@@ -50,7 +53,7 @@ final class TreeAssert {
     }
   }
 
-  static void assertSameHierarchy(HierarchyState expected, HierarchyState actual) {
+  public static void assertSameHierarchy(HierarchyState expected, HierarchyState actual) {
     assertEquals(expected.levels().size(), actual.levels().size(), "levels");
     for (int i = 0; i < expected.levels().size(); i++) {
       HierarchyState.Level e = expected.levels().get(i);
@@ -72,7 +75,7 @@ final class TreeAssert {
   }
 
   /** Raw bits of each float, or null for null. */
-  static int[] bits(float[] a) {
+  public static int[] bits(float[] a) {
     if (a == null) {
       return null;
     }
