@@ -7,6 +7,7 @@ import dev.setree.core.Tree;
 import dev.setree.maintain.BuildResult;
 import dev.setree.maintain.llm.LlmUnavailableException;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -28,6 +29,12 @@ final class BuildCommand implements Callable<Integer> {
   @Option(names = "--facts", required = true, description = "Facts file.")
   Path facts;
 
+  @Option(names = "--format", defaultValue = "auto", description = "Facts file format: auto (default), jsonl"
+      + " (one {\"id\", \"text\", \"time\"} object per line) or lines (one fact per line). auto reads"
+      + " JSON Lines when the name ends with .jsonl or .ndjson or the first non-blank line starts with '{',"
+      + " refuses a JSON array, and otherwise reads lines. A UTF-8 byte-order mark is skipped.")
+  String format;
+
   @Mixin
   ConfigOptions options = new ConfigOptions();
 
@@ -35,7 +42,7 @@ final class BuildCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     SETreeConfig.Builder cb = options.builder();
     SETreeConfig base = cb.build();
-    List<Fact> list = FactsFile.read(facts);
+    List<Fact> list = FactsFile.read(facts, FactsFile.Format.parse(format));
     TargetLlmSummarizer llm;
     try {
       llm = ConfigOptions.reachableLlm(base);
@@ -46,8 +53,18 @@ final class BuildCommand implements Callable<Integer> {
       SETreeConfig config = llm == null ? base : cb.summarizer(llm).build();
       ProgressBar bar = new ProgressBar(System.err, true);
       long t0 = System.nanoTime();
+      boolean existed = Files.exists(db);
       try (SETree kb = SETree.open(db, config)) {
-        BuildResult.Stats s = kb.build(list, bar);
+        BuildResult.Stats s;
+        try {
+          s = kb.build(list, bar);
+        } catch (RuntimeException e) {
+          if (!existed) {
+            kb.close();
+            deleteKnowledgeBase(db); // a failed build leaves no new file behind
+          }
+          throw e;
+        }
         bar.finish();
         SETree.Stats st = kb.stats();
         System.out.printf("built %s: %d leaves, %d nodes, depth %d, mean arity %.1f in %.1f s"
@@ -76,5 +93,16 @@ final class BuildCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /** Deletes a knowledge-base file this command created, with SQLite's and SETree's side files. */
+  static void deleteKnowledgeBase(Path db) {
+    for (String suffix : new String[] {"", "-wal", "-shm", "-journal", "-writer"}) {
+      try {
+        Files.deleteIfExists(db.resolveSibling(db.getFileName() + suffix));
+      } catch (java.io.IOException ignored) {
+        // best effort: the build's own error is what the user needs to see
+      }
+    }
   }
 }

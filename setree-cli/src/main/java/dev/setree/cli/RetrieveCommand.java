@@ -41,7 +41,7 @@ final class RetrieveCommand implements Callable<Integer> {
       throw new IllegalArgumentException(db + " does not exist");
     }
     String p = String.join(" ", prompt);
-    try (SETree kb = SETree.open(db, config)) {
+    try (SETree kb = SETree.openReadOnly(db, config)) { // a read path never writes
       Context ctx = budget == null ? kb.retrieve(p) : kb.retrieve(p, budget);
       if (json) {
         ObjectMapper m = new ObjectMapper();

@@ -46,7 +46,7 @@ final class StatsCommand implements Callable<Integer> {
     if (!Files.exists(db)) {
       throw new IllegalArgumentException(db + " does not exist");
     }
-    try (SETree kb = SETree.open(db, config)) {
+    try (SETree kb = SETree.openReadOnly(db, config)) { // a read path never writes
       SETree.Stats s = kb.stats();
       Map<String, Integer> kinds = summarizerKinds(kb.tree());
       if (json) {
@@ -59,6 +59,7 @@ final class StatsCommand implements Callable<Integer> {
         o.put("mean_arity", s.meanArity());
         o.put("root_arity", s.rootArity());
         o.put("model_id", s.modelId());
+        o.put("pending_mutations", kb.pendingMutations());
         ObjectNode k = o.putObject("summarizers");
         kinds.forEach(k::put);
         System.out.println(m.writerWithDefaultPrettyPrinter().writeValueAsString(o));
@@ -69,6 +70,7 @@ final class StatsCommand implements Callable<Integer> {
         StringBuilder line = new StringBuilder("summarizers");
         kinds.forEach((kind, n) -> line.append(' ').append(kind).append(' ').append(n));
         System.out.println(line);
+        System.out.println("pending mutations " + kb.pendingMutations());
       }
     }
     return 0;

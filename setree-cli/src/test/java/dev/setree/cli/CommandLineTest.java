@@ -1,6 +1,8 @@
 package dev.setree.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -113,5 +115,67 @@ class CommandLineTest {
     Run unknown = run("eval", "--facts", bad.toString(), "--queries", bad.toString(), "--systems", "magic");
     assertEquals(1, unknown.code());
     assertTrue(unknown.err().contains("unknown system 'magic'"), unknown.err());
+  }
+
+  /**
+   * Build input: a byte-order mark is skipped, a JSON array and a bad line are refused naming file and
+   * line, file errors name the path; a failed build at a new path leaves no file; read paths never write.
+   */
+  @Test
+  void buildInputIsCheckedAndReadPathsNeverWrite(@TempDir Path dir) throws Exception {
+    Path db = dir.resolve("kb.db");
+    Path array = dir.resolve("facts.json");
+    Files.writeString(array, "[{\"id\": \"a\", \"text\": \"the user rows\"}]\n");
+    Run a = run("build", "--db", db.toString(), "--facts", array.toString());
+    assertEquals(1, a.code());
+    assertTrue(a.err().contains("facts.json:1") && a.err().contains("JSON array"), a.err());
+    assertFalse(Files.exists(db), "nothing is created for refused input");
+
+    Path badLine = dir.resolve("bad.jsonl");
+    Files.writeString(badLine, "{\"id\": \"a\", \"text\": \"one\"}\n\n{\"id\": \"b\"}\n");
+    Run b = run("build", "--db", db.toString(), "--facts", badLine.toString());
+    assertEquals(1, b.code());
+    assertTrue(b.err().contains("bad.jsonl:3"), b.err());
+
+    Run missing = run("build", "--db", db.toString(), "--facts", dir.resolve("nope.jsonl").toString());
+    assertEquals(1, missing.code());
+    assertTrue(missing.err().contains(dir.resolve("nope.jsonl").toString()) && missing.err().contains("does not exist"),
+        missing.err());
+    Run folder = run("build", "--db", db.toString(), "--facts", dir.toString());
+    assertEquals(1, folder.code());
+    assertTrue(folder.err().contains("is a directory"), folder.err());
+
+    Path one = dir.resolve("one.txt");
+    Files.writeString(one, "only one fact here\n");
+    Run tooFew = run("build", "--db", db.toString(), "--facts", one.toString());
+    assertEquals(1, tooFew.code(), tooFew.err());
+    try (var files = Files.list(dir)) {
+      assertTrue(files.noneMatch(f -> f.getFileName().toString().startsWith("kb.db")),
+          "a failed build at a new path leaves no file behind");
+    }
+
+    Path bom = dir.resolve("bom.jsonl");
+    Files.write(bom, ("\uFEFF{\"id\": \"row-1\", \"text\": \"the user rows a scull on Sundays\"}\n"
+        + "{\"id\": \"tea-1\", \"text\": \"the user drinks green tea\"}\n"
+        + "{\"id\": \"cat-1\", \"text\": \"the user has a cat named Miso\"}\n").getBytes(StandardCharsets.UTF_8));
+    Run built = run("build", "--db", db.toString(), "--facts", bom.toString());
+    assertEquals(0, built.code(), built.err());
+    assertTrue(built.out().contains("3 leaves"), built.out());
+
+    byte[] before = Files.readAllBytes(db);
+    var mtime = Files.getLastModifiedTime(db);
+    Run r = run("retrieve", "--db", db.toString(), "--json", "--budget", "64", "what", "does", "the", "user", "row?");
+    assertEquals(0, r.code(), r.err());
+    JsonNode ctx = JSON.readTree(r.out());
+    assertTrue(ctx.get("text").asText().contains("scull"), r.out());
+    assertFalse(ctx.get("text").asText().contains("{"), "leaves are the facts' texts, not raw JSON");
+    Run st = run("stats", "--db", db.toString(), "--json");
+    assertEquals(0, st.code(), st.err());
+    assertEquals(0, JSON.readTree(st.out()).get("pending_mutations").asInt());
+    assertArrayEquals(before, Files.readAllBytes(db), "retrieve and stats do not write the file");
+    assertEquals(mtime, Files.getLastModifiedTime(db));
+    for (String side : List.of("-wal", "-shm", "-journal")) {
+      assertFalse(Files.exists(dir.resolve("kb.db" + side)), "no " + side + " file after read paths");
+    }
   }
 }

@@ -164,7 +164,9 @@ class McpServerProcessTest {
       CallToolResult built = s.call("build", Map.of("assertions", texts));
       assertFalse(isError(built), text(built));
       assertTrue(text(built).startsWith("build queued"), text(built));
-      Map<String, Object> st = awaitStats(s, 30, m -> intOf(m, "leaves") > 0);
+      // the tree is visible a moment before the job records "done": wait for both
+      Map<String, Object> st = awaitStats(s, 30, m -> intOf(m, "leaves") > 0
+          && m.get("build") instanceof Map<?, ?> b && !"running".equals(b.get("state")));
       assertEquals(facts.size(), intOf(st, "leaves"));
       assertTrue(intOf(st, "nodes") > facts.size());
       @SuppressWarnings("unchecked")
