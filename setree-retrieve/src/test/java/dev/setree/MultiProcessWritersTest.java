@@ -84,7 +84,7 @@ class MultiProcessWritersTest {
     acked(kb);
   }
 
-  /** 20 rounds: three writers, one of them killed at a random point; nothing acknowledged is lost. */
+  /** 20 rounds: two writers, one of them killed at a random point; nothing acknowledged is lost. */
   @Test
   void killedWritersLoseNothingAcknowledged(@TempKnowledgeBase.File Path kb) throws Exception {
     build(kb);
@@ -94,13 +94,13 @@ class MultiProcessWritersTest {
     int deletes = 0;
     for (int round = 0; round < 20; round++) {
       List<Worker> workers = new ArrayList<>();
-      int victim = random.nextInt(3);
-      int killAfter = 1 + random.nextInt(8);
-      for (int w = 0; w < 3; w++) {
+      int victim = random.nextInt(2);
+      int killAfter = 1 + random.nextInt(7);
+      for (int w = 0; w < 2; w++) {
         String del = w == 0 && deletes < BASE - 10 ? "f" + deletes++ : "";
-        workers.add(Worker.start(kb, "r" + round + "w" + w, 8, del, 5));
+        workers.add(Worker.start(kb, "r" + round + "w" + w, 6, del, 5));
       }
-      for (int w = 0; w < 3; w++) {
+      for (int w = 0; w < 2; w++) {
         Worker worker = workers.get(w);
         if (w == victim) {
           worker.drain(acked, deleted, killAfter);

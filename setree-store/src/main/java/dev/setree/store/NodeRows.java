@@ -36,8 +36,8 @@ final class NodeRows {
   private static final String UPDATE = "UPDATE nodes SET is_leaf = ?, level = ?, parent_id = ?, text = ?,"
       + " time = ?, tokens = ?, subtree_depth = ?, leaf_count = ?, summarizer = ?, embedding = ?,"
       + " centroid = ?, loss = ?, faithfulness = ?, sources = ? WHERE id = ?";
-  private static final String SELECT = "SELECT ord, " + COLUMNS + " FROM nodes"
-      + " ORDER BY is_leaf DESC, level, ord";
+  /** In table (ord) order: sorting rows that carry vectors inside SQLite would spill them to a temp file. */
+  private static final String SELECT = "SELECT ord, " + COLUMNS + " FROM nodes";
 
   private NodeRows() {}
 
@@ -249,25 +249,11 @@ final class NodeRows {
   /** Reads the tree; the caller holds a read transaction. */
   static Tree read(Connection c, int dim, Path file) throws SQLException {
     List<Object[]> rows = new ArrayList<>();
-    int leafCount = 0;
-    int root = -1;
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SELECT)) {
       while (rs.next()) {
         Object[] r = new Object[16];
         for (int i = 0; i < 16; i++) {
           r[i] = rs.getObject(i + 1);
-        }
-        if (((Number) r[2]).intValue() == 1) {
-          if (rows.size() != leafCount) {
-            throw bad(file, "leaf " + r[1] + " is ordered after an internal node");
-          }
-          leafCount++;
-        }
-        if (r[4] == null) {
-          if (root >= 0) {
-            throw bad(file, "two nodes have no parent: " + rows.get(root)[1] + " and " + r[1]);
-          }
-          root = rows.size();
         }
         rows.add(r);
       }
@@ -276,11 +262,32 @@ final class NodeRows {
     if (n == 0) {
       return Tree.empty(dim);
     }
+    // Tree order: leaves by ord, then internal nodes by level and ord, the root (no parent) last.
+    rows.sort(java.util.Comparator
+        .comparingInt((Object[] r) -> r[4] == null && ((Number) r[2]).intValue() == 0 ? 1 : 0)
+        .thenComparingInt(r -> -((Number) r[2]).intValue())
+        .thenComparingInt(r -> ((Number) r[3]).intValue())
+        .thenComparingLong(r -> ((Number) r[0]).longValue()));
+    int leafCount = 0;
+    int root = -1;
+    for (int v = 0; v < n; v++) {
+      Object[] r = rows.get(v);
+      if (((Number) r[2]).intValue() == 1) {
+        leafCount++;
+      }
+      if (r[4] == null) {
+        if (root >= 0) {
+          throw bad(file, "two nodes have no parent: " + rows.get(root)[1] + " and " + r[1]);
+        }
+        root = v;
+      }
+    }
     if (root < 0) {
       throw bad(file, "no node is the root (every node has a parent)");
     }
-    // The root is numbered last.
-    rows.add(rows.remove(root));
+    if (root != n - 1) {
+      throw bad(file, "the root " + rows.get(root)[1] + " is a leaf among other nodes");
+    }
     Map<String, Integer> index = new HashMap<>(n * 2);
     for (int v = 0; v < n; v++) {
       if (index.put((String) rows.get(v)[1], v) != null) {
