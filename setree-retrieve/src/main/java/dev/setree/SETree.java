@@ -111,7 +111,7 @@ public final class SETree implements AutoCloseable {
     this.format = new ContextFormat(counter);
     this.walk = new TreeCoverWalk(new CapabilityScore((float) config.beta(), (float) config.epsilon()),
         (float) config.overviewShare(), (float) config.overviewTemperature(), format);
-    TreeStore.State state = store.load();
+    TreeStore.State state = store.loadIfChanged(-1, !readOnly); // a reader needs no oracle
     this.snapshot = Snapshot.of(state.tree(), state.hierarchy(), state.generation());
     this.lastDataVersion = store.dataVersion();
     this.maintainer = new Maintainer(embedder, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
@@ -398,7 +398,7 @@ public final class SETree implements AutoCloseable {
    */
   private TreeStore.State reloadIfNewer() {
     synchronized (reloadLock) {
-      TreeStore.State st = store.loadIfChanged(snapshot.generation());
+      TreeStore.State st = store.loadIfChanged(snapshot.generation(), !readOnly);
       if (st.tree() != null && st.generation() > snapshot.generation()) {
         install(Snapshot.of(st.tree(), st.hierarchy(), st.generation()));
       }

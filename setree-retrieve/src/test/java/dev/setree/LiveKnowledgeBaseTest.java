@@ -117,6 +117,36 @@ class LiveKnowledgeBaseTest {
     assertThrows(IllegalStateException.class, () -> t.delete("n1"));
   }
 
+  /**
+   * A read-only SETree never writes, refuses mutations, and picks up what a writer commits (it notices
+   * the commit on retrieve and loads the new generation in the background).
+   */
+  @Test
+  void readOnlyReaderFollowsAWriter(@TempKnowledgeBase.File Path kb) throws Exception {
+    try (SETree writer = SETree.open(kb, config(60_000))) {
+      writer.build(Corpora.synthetic(40, 4), BuildProgress.NONE);
+      try (SETree reader = SETree.openReadOnly(kb, config(60_000))) {
+        assertTrue(reader.isReadOnly());
+        assertThrows(IllegalStateException.class, () -> reader.insert("nope"));
+        assertThrows(IllegalStateException.class, () -> reader.delete("f1"));
+        assertThrows(IllegalStateException.class, reader::triggerMaintain);
+        assertEquals(40, reader.tree().leafCount());
+        writer.insert(new Fact("new-1", "Oskar repairs violins in Lisbon", null));
+        writer.triggerMaintain();
+        writer.awaitMaintenance().get(30, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (reader.tree().indexOf("new-1") < 0 && System.nanoTime() < deadline) {
+          reader.retrieve("violins", 32);
+          Thread.sleep(20);
+        }
+        assertTrue(reader.tree().indexOf("new-1") >= 0, "the reader loaded the writer's new generation");
+        assertTrue(reader.retrieve("who repairs violins?", 64).text().contains("Oskar"));
+      }
+    }
+    assertThrows(dev.setree.store.StoreException.class,
+        () -> SETree.openReadOnly(kb.resolveSibling("missing.db"), config(10)));
+  }
+
   /** Acknowledged mutations survive a close before maintenance and are replayed by the next open. */
   @Test
   void pendingMutationsAreReplayedOnOpen(@TempKnowledgeBase.File Path kb) throws Exception {

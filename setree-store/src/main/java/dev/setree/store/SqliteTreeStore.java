@@ -195,13 +195,22 @@ public final class SqliteTreeStore implements TreeStore {
 
   @Override
   public State loadIfChanged(long knownGeneration) {
+    return loadIfChanged(knownGeneration, true);
+  }
+
+  /**
+   * {@link #loadIfChanged(long)}, optionally without the oracle (readers do not need it; it is then
+   * {@link HierarchyState#empty()}). Pass {@code -1} as the known generation to load in any case.
+   */
+  public State loadIfChanged(long knownGeneration, boolean withHierarchy) {
     return read("load", c -> {
       long generation = readGeneration(c);
       if (generation == knownGeneration) {
         return new State(generation, null, null, readPending(c), readLastSeq(c));
       }
       Tree tree = readTree(c);
-      return new State(generation, tree, readHierarchy(c, tree), readPending(c), readLastSeq(c));
+      HierarchyState h = withHierarchy ? readHierarchy(c, tree) : HierarchyState.empty();
+      return new State(generation, tree, h, readPending(c), readLastSeq(c));
     });
   }
 
