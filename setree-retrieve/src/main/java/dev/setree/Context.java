@@ -15,14 +15,35 @@ public final class Context {
   private final int budget;
   private final boolean complete;
   private final Stats stats;
+  private final boolean cutShort;
 
   Context(String text, List<Item> items, int tokensUsed, int budget, boolean complete, Stats stats) {
+    this(text, items, tokensUsed, budget, complete, stats, false);
+  }
+
+  private Context(String text, List<Item> items, int tokensUsed, int budget, boolean complete, Stats stats,
+      boolean cutShort) {
     this.text = text;
     this.items = List.copyOf(items);
     this.tokensUsed = tokensUsed;
     this.budget = budget;
     this.complete = complete;
     this.stats = stats;
+    this.cutShort = cutShort;
+  }
+
+  /** The same context, marked as cut short by the retrieve deadline. */
+  Context markCutShort() {
+    return new Context(text, items, tokensUsed, budget, complete, stats, true);
+  }
+
+  /**
+   * True when the retrieve deadline ({@link SETreeConfig#retrieveDeadlineMillis()}) passed before the
+   * prompt's embedding came back: the cover was then chosen by the prompt's words alone (BM25), with the
+   * same budget and the same guarantees (every leaf still covered when {@link #complete()}).
+   */
+  public boolean cutShort() {
+    return cutShort;
   }
 
   /** The rendered context: one line per item, in tree order; never more than the budget in tokens. */

@@ -103,6 +103,20 @@ public final class RetrieveOptions {
     return strategy == Strategy.TREE_COVER && c.useIntentionalClustering();
   }
 
+  /** The same options with the levers that need the prompt's embedding off (a retrieve cut short). */
+  RetrieveOptions lexicalOnly() {
+    Builder b = new Builder();
+    b.strategy = strategy;
+    b.beta = beta;
+    b.tau = tau;
+    b.epsilon = epsilon;
+    b.overviewShare = overviewShare;
+    b.overviewTemperature = overviewTemperature;
+    b.secondHop = 0;
+    b.intentionalClustering = false;
+    return b.build();
+  }
+
   /** True when no calibration value of the walk is overridden. */
   boolean usesConfigCalibration() {
     return beta == null && tau == null && epsilon == null && overviewShare == null && overviewTemperature == null;

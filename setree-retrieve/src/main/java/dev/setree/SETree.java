@@ -29,7 +29,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -82,6 +85,12 @@ public final class SETree implements AutoCloseable {
   private final MaintenanceScheduler scheduler;
   private final boolean readOnly;
   private final ExecutorService refresher;
+  /** Runs prompt embeddings, so that {@code retrieve} can keep its deadline (daemon threads, reused). */
+  private final ExecutorService embedPool = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "setree-embed");
+    t.setDaemon(true);
+    return t;
+  });
   private volatile long latestAccepted;
   private volatile Snapshot snapshot;
   private volatile boolean closed;
@@ -520,7 +529,14 @@ public final class SETree implements AutoCloseable {
     if (s.tree().isEmpty()) {
       return new Context("", List.of(), 0, budget, true, new Context.Stats(0, 0, System.nanoTime() - t0));
     }
-    float[] q = embedder.embed(prompt);
+    long deadline = t0 + config.retrieveDeadlineMillis() * 1_000_000L;
+    float[] q = embedWithin(prompt, deadline);
+    boolean cutShort = q == null;
+    if (cutShort) {
+      // No embedding in time: relevance from the prompt's words alone; no second hop, no clustering.
+      q = new float[embedder.dimension()];
+      options = options.lexicalOnly();
+    }
     TreeCoverWalk w = options.usesConfigCalibration() ? walk : new TreeCoverWalk(
         new CapabilityScore((float) options.beta(config), (float) options.epsilon(config)),
         (float) options.overviewShare(config), (float) options.overviewTemperature(config), format);
@@ -528,8 +544,37 @@ public final class SETree implements AutoCloseable {
         ? new ClusterSelection((float) config.clusterEdgeWeightFloor(), config.clusterDiversityTarget(),
             config.fallbackToScore())
         : null;
-    return Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.tau(config),
+    Context ctx = Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.tau(config),
         options.secondHop(config), clustering, embedder, w, format, t0);
+    return cutShort ? ctx.markCutShort() : ctx;
+  }
+
+  /**
+   * The prompt's embedding, or null when it did not come back before {@code deadlineNanos}: the embedder
+   * runs on its own thread so that a slow or hung embedder (a remote model, an overloaded machine) cannot
+   * hold a retrieve past its deadline. The late call is interrupted and its result dropped.
+   */
+  private float[] embedWithin(String prompt, long deadlineNanos) {
+    Future<float[]> f = embedPool.submit(() -> embedder.embed(prompt));
+    try {
+      return f.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      return null;
+    } catch (InterruptedException e) {
+      f.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while embedding the prompt", e);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof RuntimeException re) {
+        throw re;
+      }
+      if (c instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException("the embedder failed: " + c, c);
+    }
   }
 
   /** The snapshot retrieves read now (for tests in this package). */
@@ -608,6 +653,7 @@ public final class SETree implements AutoCloseable {
     try {
       scheduler.close();
       refresher.shutdown();
+      embedPool.shutdownNow();
       try {
         refresher.awaitTermination(60, TimeUnit.SECONDS);
       } catch (InterruptedException e) {

@@ -29,6 +29,7 @@ public final class SETreeConfig {
   private final int topSummaryTokens;
   private final int summaryTokens;
   private final long quietWindowMillis;
+  private final long retrieveDeadlineMillis;
   private final LlmSettings llm;
   private final boolean useIntentionalClustering;
   private final double clusterEdgeWeightFloor;
@@ -59,6 +60,11 @@ public final class SETreeConfig {
           + b.quietWindowMillis);
     }
     this.quietWindowMillis = b.quietWindowMillis;
+    if (b.retrieveDeadlineMillis < 1 || b.retrieveDeadlineMillis > 3_600_000L) {
+      throw new IllegalArgumentException("retrieve_deadline_ms must be in [1, 3600000], got "
+          + b.retrieveDeadlineMillis);
+    }
+    this.retrieveDeadlineMillis = b.retrieveDeadlineMillis;
     this.llm = b.llm;
     this.useIntentionalClustering = b.useIntentionalClustering;
     this.clusterEdgeWeightFloor = finite("cluster_edge_weight_floor", b.clusterEdgeWeightFloor, 0, 1);
@@ -120,6 +126,7 @@ public final class SETreeConfig {
     b.topSummaryTokens = topSummaryTokens;
     b.summaryTokens = summaryTokens;
     b.quietWindowMillis = quietWindowMillis;
+    b.retrieveDeadlineMillis = retrieveDeadlineMillis;
     b.llm = llm;
     b.useIntentionalClustering = useIntentionalClustering;
     b.clusterEdgeWeightFloor = clusterEdgeWeightFloor;
@@ -208,6 +215,15 @@ public final class SETreeConfig {
   }
 
   /**
+   * The hard deadline of one {@code retrieve} in milliseconds ({@code retrieve_deadline_ms}, default 1000):
+   * when the prompt's embedding has not come back by then, retrieve returns a cover chosen by the prompt's
+   * words alone (BM25), marked {@link Context#cutShort()}.
+   */
+  public long retrieveDeadlineMillis() {
+    return retrieveDeadlineMillis;
+  }
+
+  /**
    * The Target LLM's connection settings, or null for no LLM (default). When set and no
    * {@link #summarizer()} is given, {@link SETree} summarises with a {@code TargetLlmSummarizer} on these
    * settings; it checks the endpoint before each build (a dead endpoint fails the build, nothing written)
@@ -282,6 +298,7 @@ public final class SETreeConfig {
     private int topSummaryTokens = 12;
     private int summaryTokens = 24;
     private long quietWindowMillis = 500;
+    private long retrieveDeadlineMillis = 1000;
     private LlmSettings llm;
     private boolean useIntentionalClustering = false;
     private double clusterEdgeWeightFloor = 0.4;
@@ -369,6 +386,12 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#summaryTokens()}. */
     public Builder summaryTokens(int v) {
       summaryTokens = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#retrieveDeadlineMillis()}. */
+    public Builder retrieveDeadlineMillis(long v) {
+      retrieveDeadlineMillis = v;
       return this;
     }
 
