@@ -4,7 +4,6 @@ import dev.setree.core.CapabilityScore;
 import dev.setree.core.ContextFormat;
 import dev.setree.core.Embedder;
 import dev.setree.core.Fact;
-import dev.setree.core.HierarchyState;
 import dev.setree.core.Summarizer;
 import dev.setree.core.TokenCounter;
 import dev.setree.core.Tree;
@@ -31,10 +30,10 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -466,7 +465,9 @@ public final class SETree implements AutoCloseable {
           scheduler.mutationAccepted(); // another process's mutations: apply them after the quiet window
         }
       } catch (RuntimeException e) {
-        lastRefreshError = e;
+        // Retrieves go on with the current snapshot; the next commit noticed tries again.
+        System.getLogger(SETree.class.getName()).log(System.Logger.Level.WARNING,
+            "cannot load the newer state of " + path + ": " + e.getMessage(), e);
       } finally {
         refreshQueued.set(false);
       }
@@ -474,7 +475,6 @@ public final class SETree implements AutoCloseable {
   }
 
   private static final long REFRESH_CHECK_MILLIS = 50;
-  private volatile RuntimeException lastRefreshError;
 
   private volatile MaintenanceReport lastRun;
 
