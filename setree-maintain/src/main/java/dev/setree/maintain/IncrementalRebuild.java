@@ -94,38 +94,39 @@ final class IncrementalRebuild {
       for (int i = 0; i < old.size(); i++) {
         oldIndex.put(old.memberIds()[i], i);
       }
-      // Moved = new members and members whose centroid changed.
-      boolean[] moved = new boolean[m];
-      Set<String> current = new HashSet<>();
+      // Each member's index in the oracle's level and back (-1: new, or removed), looked up once per level.
+      int[] newToOld = new int[m];
+      int[] oldToNew = new int[old.size()];
+      Arrays.fill(oldToNew, -1);
       for (int i = 0; i < m; i++) {
-        DraftTree.Node x = members.get(i);
-        current.add(x.id);
-        Integer o = oldIndex.get(x.id);
-        moved[i] = o == null || !rowEquals(centroids, i, old.centroids(), o, dim);
-      }
-      Set<String> removed = new HashSet<>();
-      for (String id : old.memberIds()) {
-        if (!current.contains(id)) {
-          removed.add(id);
+        Integer o = oldIndex.get(members.get(i).id);
+        newToOld[i] = o == null ? -1 : o;
+        if (o != null) {
+          oldToNew[o] = i;
         }
       }
+      // Moved = new members and members whose centroid changed.
+      boolean[] moved = new boolean[m];
+      for (int i = 0; i < m; i++) {
+        moved[i] = newToOld[i] < 0 || !rowEquals(centroids, i, old.centroids(), newToOld[i], dim);
+      }
       // G1 patching.
-      KnnPatch patch = patchKnn(old, members, centroids, moved, removed, oldIndex);
+      KnnPatch patch = patchKnn(old, m, centroids, moved, newToOld, oldToNew);
       rows += patch.recomputed;
       KnnGraph knn = patch.graph;
       // Affected communities of the oracle.
       Map<Integer, List<Integer>> oldCommunities = new LinkedHashMap<>();
       int[] oldCommunityOf = new int[m];
       for (int i = 0; i < m; i++) {
-        Integer o = oldIndex.get(members.get(i).id);
-        oldCommunityOf[i] = o == null ? -1 : old.assignment()[o];
-        if (o != null) {
+        int o = newToOld[i];
+        oldCommunityOf[i] = o < 0 ? -1 : old.assignment()[o];
+        if (o >= 0) {
           oldCommunities.computeIfAbsent(oldCommunityOf[i], k -> new ArrayList<>()).add(i);
         }
       }
       Set<Integer> affected = new HashSet<>();
       for (int o = 0; o < old.size(); o++) {
-        if (removed.contains(old.memberIds()[o])) {
+        if (oldToNew[o] < 0) { // removed
           affected.add(old.assignment()[o]);
         }
       }
@@ -211,7 +212,7 @@ final class IncrementalRebuild {
         Arrays.fill(assignment, 0);
         resolution = Double.NaN;
       }
-      List<DraftTree.Node> nextMembers = regroup(draft, members, assignment, old, byId, lvl + 1, ids,
+      List<DraftTree.Node> nextMembers = regroup(draft, members, newToOld, assignment, old, byId, lvl + 1, ids,
           oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null);
       int[] size = TreeBuilder.communitySizes(assignment);
       String[] parentIds = new String[m];
@@ -269,9 +270,8 @@ final class IncrementalRebuild {
   /** A patched kNN graph and how many rows were recomputed in full. */
   record KnnPatch(KnnGraph graph, int recomputed) {}
 
-  private KnnPatch patchKnn(HierarchyState.Level old, List<DraftTree.Node> members, float[] centroids,
-      boolean[] moved, Set<String> removed, Map<String, Integer> oldIndex) {
-    int m = members.size();
+  private KnnPatch patchKnn(HierarchyState.Level old, int m, float[] centroids, boolean[] moved,
+      int[] newToOld, int[] oldToNew) {
     int dim = centroids.length / Math.max(1, m);
     int k = Math.max(0, Math.min(options.k(), m - 1));
     int[] offsets = new int[m + 1];
@@ -280,10 +280,6 @@ final class IncrementalRebuild {
     }
     int[] neighbors = new int[m * k];
     float[] weights = new float[m * k];
-    Map<String, Integer> newIndex = new HashMap<>(m * 2);
-    for (int i = 0; i < m; i++) {
-      newIndex.put(members.get(i).id, i);
-    }
     List<Integer> movedIdx = new ArrayList<>();
     for (int i = 0; i < m; i++) {
       if (moved[i]) {
@@ -293,8 +289,8 @@ final class IncrementalRebuild {
     int recomputed = 0;
     float[] scores = new float[Math.max(1, k)];
     for (int i = 0; i < m; i++) {
-      Integer o = oldIndex.get(members.get(i).id);
-      boolean full = moved[i] || o == null;
+      int o = newToOld[i];
+      boolean full = moved[i] || o < 0;
       if (!full) {
         int from = old.knnOffsets()[o];
         int to = old.knnOffsets()[o + 1];
@@ -302,9 +298,8 @@ final class IncrementalRebuild {
           full = true;
         } else {
           for (int e = from; e < to && !full; e++) {
-            String nb = old.memberIds()[old.knnNeighbors()[e]];
-            Integer ni = newIndex.get(nb);
-            full = removed.contains(nb) || ni == null || moved[ni];
+            int ni = oldToNew[old.knnNeighbors()[e]];
+            full = ni < 0 || moved[ni]; // a removed or moved neighbour
           }
         }
       }
@@ -319,8 +314,7 @@ final class IncrementalRebuild {
       ExactKnn.TopK top = new ExactKnn.TopK(k);
       int from = old.knnOffsets()[o];
       for (int e = from; e < from + k; e++) {
-        int ni = newIndex.get(old.memberIds()[old.knnNeighbors()[e]]);
-        top.insert(old.knnWeights()[e], ni);
+        top.insert(old.knnWeights()[e], oldToNew[old.knnNeighbors()[e]]);
       }
       for (int j : movedIdx) {
         if (j != i) {
@@ -387,19 +381,15 @@ final class IncrementalRebuild {
    * carried forward (detached from a parent they had at this level). Returns the next level's members in
    * the oracle's order where they existed, new ones after.
    */
-  private List<DraftTree.Node> regroup(DraftTree draft, List<DraftTree.Node> members, int[] assignment,
-      HierarchyState.Level old, Map<String, DraftTree.Node> byId, int parentLevel, TreeBuilder.IdSource ids,
-      HierarchyState.Level nextOld) {
+  private List<DraftTree.Node> regroup(DraftTree draft, List<DraftTree.Node> members, int[] newToOld,
+      int[] assignment, HierarchyState.Level old, Map<String, DraftTree.Node> byId, int parentLevel,
+      TreeBuilder.IdSource ids, HierarchyState.Level nextOld) {
     int m = members.size();
-    Map<String, Integer> oldIndex = new HashMap<>();
-    for (int i = 0; i < old.size(); i++) {
-      oldIndex.put(old.memberIds()[i], i);
-    }
     // The parent each member had at this level (null when new or carried).
     DraftTree.Node[] oldParent = new DraftTree.Node[m];
     for (int i = 0; i < m; i++) {
-      Integer o = oldIndex.get(members.get(i).id);
-      if (o != null && !old.parentIds()[o].equals(old.memberIds()[o])) {
+      int o = newToOld[i];
+      if (o >= 0 && !old.parentIds()[o].equals(old.memberIds()[o])) {
         oldParent[i] = byId.get(old.parentIds()[o]);
       }
     }
