@@ -3,25 +3,20 @@ package dev.setree.store;
 import dev.setree.core.HierarchyState;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * Writes a {@link HierarchyState} to the {@code hierarchy_levels} table and reads it back. Array
- * components may be null (stored as SQL NULL) except the member ids; non-null ones must have the
- * lengths documented on {@link HierarchyState.Level}.
+ * Reads the {@code hierarchy_levels} table of store format version 1 (one row of arrays per level), for
+ * {@link Migration} and for read-only opens of version-1 files, and checks the array lengths of a level
+ * (also for version 2). Array components may be null except the member ids; non-null ones must have the
+ * lengths documented on {@link HierarchyState.Level}. Version 2 is {@link OracleRows}.
  */
 final class LevelTable {
-  private static final String INSERT = "INSERT INTO hierarchy_levels (level, member_count, member_ids,"
-      + " centroids, parent_ids, assignment, knn_offsets, knn_neighbors, knn_weights, resolution)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-
   private static final String SELECT = "SELECT level, member_count, member_ids, centroids, parent_ids,"
       + " assignment, knn_offsets, knn_neighbors, knn_weights, resolution FROM hierarchy_levels ORDER BY level";
 
@@ -55,39 +50,6 @@ final class LevelTable {
       return "has " + l.knnNeighbors().length + " kNN neighbours but " + l.knnWeights().length + " weights";
     }
     return null;
-  }
-
-  /** Inserts every level; the table must be empty and a transaction open. */
-  static void write(Connection c, HierarchyState hierarchy) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-      int level = 0;
-      for (HierarchyState.Level l : hierarchy.levels()) {
-        ps.setInt(1, level++);
-        ps.setInt(2, l.size());
-        ps.setBytes(3, Blobs.strings(l.memberIds()));
-        setBlob(ps, 4, l.centroids() == null ? null : Blobs.floats(l.centroids()));
-        setBlob(ps, 5, l.parentIds() == null ? null : Blobs.strings(l.parentIds()));
-        setBlob(ps, 6, l.assignment() == null ? null : Blobs.ints(l.assignment()));
-        setBlob(ps, 7, l.knnOffsets() == null ? null : Blobs.ints(l.knnOffsets()));
-        setBlob(ps, 8, l.knnNeighbors() == null ? null : Blobs.ints(l.knnNeighbors()));
-        setBlob(ps, 9, l.knnWeights() == null ? null : Blobs.floats(l.knnWeights()));
-        if (Double.isNaN(l.resolution())) {
-          ps.setNull(10, Types.REAL);
-        } else {
-          ps.setDouble(10, l.resolution());
-        }
-        ps.addBatch();
-      }
-      ps.executeBatch();
-    }
-  }
-
-  private static void setBlob(PreparedStatement ps, int i, byte[] blob) throws SQLException {
-    if (blob == null) {
-      ps.setNull(i, Types.BLOB);
-    } else {
-      ps.setBytes(i, blob);
-    }
   }
 
   /** Reads every level, level 0 first. */

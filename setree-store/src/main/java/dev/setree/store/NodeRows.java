@@ -353,7 +353,7 @@ final class NodeRows {
     }
   }
 
-  private static void decode(Path file, String column, String id, byte[] blob, float[] dst, int off, int dim) {
+  static void decode(Path file, String column, String id, byte[] blob, float[] dst, int off, int dim) {
     if (blob == null) {
       throw bad(file, "node " + id + " has no " + column);
     }

@@ -262,7 +262,7 @@ final class OracleRows {
     return bytes + ids.length + w.length;
   }
 
-  private static void setBlob(PreparedStatement ps, int i, byte[] blob) throws SQLException {
+  static void setBlob(PreparedStatement ps, int i, byte[] blob) throws SQLException {
     if (blob == null) {
       ps.setNull(i, Types.BLOB);
     } else {
