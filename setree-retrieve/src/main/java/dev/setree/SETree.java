@@ -448,14 +448,17 @@ public final class SETree implements AutoCloseable {
       return;
     }
     lastRefreshCheck = now;
+    if (refreshQueued.get()) {
+      return; // a load is under way
+    }
     long dv;
     try {
-      dv = store.dataVersion();
+      dv = store.pollDataVersion();
     } catch (RuntimeException e) {
-      return; // a busy or closing store: the next check will tell
+      return; // a closing store: nothing to refresh
     }
-    if (dv == lastDataVersion || !refreshQueued.compareAndSet(false, true)) {
-      return;
+    if (dv == Long.MIN_VALUE || dv == lastDataVersion || !refreshQueued.compareAndSet(false, true)) {
+      return; // the reader connection is busy (ask again later), or nothing new
     }
     lastDataVersion = dv;
     refresher.execute(() -> {

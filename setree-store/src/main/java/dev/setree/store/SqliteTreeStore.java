@@ -228,6 +228,26 @@ public final class SqliteTreeStore implements TreeStore {
     return read("read the data version of", c -> (long) pragmaInt(c, "data_version"));
   }
 
+  /**
+   * {@link #dataVersion()} without waiting: {@link Long#MIN_VALUE} when the reader connection is busy with
+   * a load (the caller then asks again later). For callers that must never block, such as retrieve.
+   */
+  public long pollDataVersion() {
+    if (!readLock.tryLock()) {
+      return Long.MIN_VALUE;
+    }
+    try {
+      ensureOpen();
+      try (Statement st = reader.createStatement(); ResultSet rs = st.executeQuery("PRAGMA data_version")) {
+        return rs.next() ? rs.getLong(1) : Long.MIN_VALUE;
+      } catch (SQLException e) {
+        throw failure(path, "read the data version of", e);
+      }
+    } finally {
+      readLock.unlock();
+    }
+  }
+
   @Override
   public List<Mutation> pendingMutations() {
     return read("read the pending mutations of", this::readPending);
