@@ -35,7 +35,7 @@ public final class ConfigFile {
   private static final List<String> TOP = List.of("calibration", "default_budget", "max_concurrency",
       "context_window", "overview_share", "overview_temperature", "target_arity", "knn_k", "top_summary_tokens", "summary_tokens",
       "maintenance", "llm", "use_intentional_clustering", "cluster_edge_weight_floor", "cluster_diversity_target", "fallback_to_score",
-      "second_hop", "retrieve_deadline_ms");
+      "second_hop", "retrieve_deadline_ms", "embedder");
   private static final List<String> CALIBRATION = List.of("beta", "tau", "epsilon", "faithfulness_threshold");
   private static final List<String> MAINTENANCE = List.of("quiet_window_ms");
   private static final List<String> LLM = List.of("base_url", "model", "api_key", "api_key_env",
@@ -165,6 +165,14 @@ public final class ConfigFile {
     }
     if (top.has("summary_tokens")) {
       b.summaryTokens((int) integer(top.get("summary_tokens"), "summary_tokens", 1, 100_000));
+    }
+    if (top.has("embedder")) {
+      JsonNode e = top.get("embedder");
+      if (!e.isTextual() || !SETreeConfig.EMBEDDERS.contains(e.asText())) {
+        throw new IllegalArgumentException("config key 'embedder' in " + file + " must be one of " + SETreeConfig.EMBEDDERS
+            + ", not " + e);
+      }
+      b.embedderName(e.asText());
     }
     if (top.has("retrieve_deadline_ms")) {
       b.retrieveDeadlineMillis(integer(top.get("retrieve_deadline_ms"), "retrieve_deadline_ms", 1, 3_600_000L));

@@ -171,7 +171,8 @@ public final class SETree implements AutoCloseable {
     boolean owns = false;
     TokenCounter counter = config.tokenCounter();
     if (embedder == null) {
-      MiniLmEmbedder mini = MiniLmEmbedder.load();
+      MiniLmEmbedder mini = config.embedderName().equals("minilm-int8") ? MiniLmEmbedder.loadInt8()
+          : MiniLmEmbedder.load();
       embedder = mini;
       owns = true;
       if (counter == null) {

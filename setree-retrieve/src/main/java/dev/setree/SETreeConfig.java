@@ -30,6 +30,7 @@ public final class SETreeConfig {
   private final int summaryTokens;
   private final long quietWindowMillis;
   private final long retrieveDeadlineMillis;
+  private final String embedderName;
   private final LlmSettings llm;
   private final boolean useIntentionalClustering;
   private final double clusterEdgeWeightFloor;
@@ -65,6 +66,10 @@ public final class SETreeConfig {
           + b.retrieveDeadlineMillis);
     }
     this.retrieveDeadlineMillis = b.retrieveDeadlineMillis;
+    if (!EMBEDDERS.contains(b.embedderName)) {
+      throw new IllegalArgumentException("embedder must be one of " + EMBEDDERS + ", got '" + b.embedderName + "'");
+    }
+    this.embedderName = b.embedderName;
     this.llm = b.llm;
     this.useIntentionalClustering = b.useIntentionalClustering;
     this.clusterEdgeWeightFloor = finite("cluster_edge_weight_floor", b.clusterEdgeWeightFloor, 0, 1);
@@ -127,6 +132,7 @@ public final class SETreeConfig {
     b.summaryTokens = summaryTokens;
     b.quietWindowMillis = quietWindowMillis;
     b.retrieveDeadlineMillis = retrieveDeadlineMillis;
+    b.embedderName = embedderName;
     b.llm = llm;
     b.useIntentionalClustering = useIntentionalClustering;
     b.clusterEdgeWeightFloor = clusterEdgeWeightFloor;
@@ -214,6 +220,19 @@ public final class SETreeConfig {
     return quietWindowMillis;
   }
 
+  /** The names of the bundled embedders ({@code embedder} in the config file). */
+  public static final java.util.List<String> EMBEDDERS = java.util.List.of("minilm", "minilm-int8");
+
+  /**
+   * Which bundled embedder SETree loads when no {@link #embedder()} is given ({@code embedder}, default
+   * {@code minilm}): {@code minilm} is all-MiniLM-L6-v2 in float32, {@code minilm-int8} its int8-quantised
+   * build (faster, slightly different vectors, its own model id: a knowledge base is always opened with the
+   * embedder it was built with). See ADR 0013.
+   */
+  public String embedderName() {
+    return embedderName;
+  }
+
   /**
    * The hard deadline of one {@code retrieve} in milliseconds ({@code retrieve_deadline_ms}, default 1000):
    * when the prompt's embedding has not come back by then, retrieve returns a cover chosen by the prompt's
@@ -299,6 +318,7 @@ public final class SETreeConfig {
     private int summaryTokens = 24;
     private long quietWindowMillis = 500;
     private long retrieveDeadlineMillis = 1000;
+    private String embedderName = "minilm";
     private LlmSettings llm;
     private boolean useIntentionalClustering = false;
     private double clusterEdgeWeightFloor = 0.4;
@@ -386,6 +406,12 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#summaryTokens()}. */
     public Builder summaryTokens(int v) {
       summaryTokens = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#embedderName()}. */
+    public Builder embedderName(String v) {
+      embedderName = v;
       return this;
     }
 

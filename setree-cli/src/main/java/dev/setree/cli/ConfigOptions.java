@@ -12,8 +12,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The options every command that opens a knowledge base shares: {@code --config PATH}, {@code --llm-base-url}
- * and {@code --llm-model}. Precedence: a flag beats the config file ({@code --config}, else
+ * The options every command that opens a knowledge base shares: {@code --config PATH}, {@code --embedder},
+ * {@code --llm-base-url} and {@code --llm-model}. Precedence: a flag beats the config file ({@code --config}, else
  * {@code $SETREE_CONFIG}), which beats the defaults. Used as a picocli mixin.
  */
 final class ConfigOptions {
@@ -32,6 +32,11 @@ final class ConfigOptions {
   @Option(names = "--llm-model", paramLabel = "NAME", description = "Model name for LLM summaries; overrides llm.model.")
   String llmModel;
 
+  @Option(names = "--embedder", paramLabel = "NAME", description = "Bundled embedder: minilm (default, float32) or"
+      + " minilm-int8 (int8-quantised, faster); overrides embedder. A knowledge base is opened with the embedder"
+      + " it was built with.")
+  String embedder;
+
   /** The environment the config file is looked up in (a field so tests can replace it). */
   static Map<String, String> env = System.getenv();
 
@@ -49,6 +54,9 @@ final class ConfigOptions {
       throw new CommandLine.ParameterException(mixee.commandLine(), e.getMessage(), e);
     }
     SETreeConfig.Builder b = file.map(p -> ConfigFile.load(p, env)).orElseGet(SETreeConfig::builder);
+    if (embedder != null) {
+      b.embedderName(embedder);
+    }
     if (llmBaseUrl == null && llmModel == null) {
       return b;
     }
