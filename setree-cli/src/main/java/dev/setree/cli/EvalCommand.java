@@ -104,7 +104,8 @@ final class EvalCommand implements Callable<Integer> {
     long buildNanos = 0;
     SETreeConfig.Builder cb = options.builder();
     TargetLlmSummarizer llm = ConfigOptions.reachableLlm(cb.build());
-    try (MiniLmEmbedder embedder = MiniLmEmbedder.load()) {
+    try (MiniLmEmbedder embedder = cb.build().embedderName().equals("minilm-int8") ? MiniLmEmbedder.loadInt8()
+        : MiniLmEmbedder.load()) {
       SETreeConfig config = config(cb, embedder, llm);
       for (int k = 0; k < facts.size(); k++) {
         List<Fact> fs = FactsFile.read(facts.get(k));
