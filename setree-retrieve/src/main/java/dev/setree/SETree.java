@@ -402,8 +402,8 @@ public final class SETree implements AutoCloseable {
 
   /**
    * Loads the committed state if its generation is newer than the snapshot's, and installs it; returns
-   * what was read (tree null when the snapshot was current). Schedules maintenance when mutations of
-   * any process are pending.
+   * what was read (tree null when the snapshot was current), and marks as applied every mutation the
+   * committed state no longer lists as pending.
    */
   private TreeStore.State reloadIfNewer() {
     synchronized (reloadLock) {

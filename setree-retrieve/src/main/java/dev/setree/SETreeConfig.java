@@ -227,7 +227,7 @@ public final class SETreeConfig {
    * Which bundled embedder SETree loads when no {@link #embedder()} is given ({@code embedder}, default
    * {@code minilm}): {@code minilm} is all-MiniLM-L6-v2 in float32, {@code minilm-int8} its int8-quantised
    * build (faster, slightly different vectors, its own model id: a knowledge base is always opened with the
-   * embedder it was built with). See ADR 0013.
+   * embedder it was built with). See ADR 0015.
    */
   public String embedderName() {
     return embedderName;
