@@ -50,6 +50,8 @@ import org.apache.lucene.util.BytesRef;
 final class LexicalIndex {
   private static final String FIELD = "text";
   private static final String ID = "id";
+  /** Distinct prompt terms queried at most (Lucene refuses a query of more than 1024 clauses). */
+  private static final int MAX_TERMS = 512;
   /** Per segment (by its core cache key), the leaf id of each document. Segments never change. */
   private static final Map<Object, String[]> IDS_BY_SEGMENT = new WeakHashMap<>();
 
@@ -203,7 +205,7 @@ final class LexicalIndex {
     try (TokenStream ts = analyzer.tokenStream(FIELD, prompt)) {
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
       ts.reset();
-      while (ts.incrementToken()) {
+      while (ts.incrementToken() && terms.size() < MAX_TERMS) {
         terms.add(term.toString());
       }
       ts.end();

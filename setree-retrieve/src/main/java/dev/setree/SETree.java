@@ -137,6 +137,9 @@ public final class SETree implements AutoCloseable {
     }
   }
 
+  /** The longest prompt {@link #retrieve} accepts, in characters (as long as the longest fact). */
+  public static final int MAX_PROMPT_CHARS = Fact.MAX_CHARS;
+
   /** Opens (or creates) the knowledge base at {@code path} with the embedded defaults. */
   public static SETree open(Path path) {
     return open(path, SETreeConfig.defaults());
@@ -516,12 +519,17 @@ public final class SETree implements AutoCloseable {
   /**
    * Retrieves with per-call options: the strategy and overrides of the calibration.
    *
-   * @throws IllegalArgumentException for a blank prompt or a negative budget
+   * @throws IllegalArgumentException for a blank prompt, one over {@link #MAX_PROMPT_CHARS} characters, or a
+   *     negative budget
    */
   public Context retrieve(String prompt, int budget, RetrieveOptions options) {
     ensureOpen();
     if (prompt == null || prompt.isBlank()) {
       throw new IllegalArgumentException("the prompt must not be empty");
+    }
+    if (prompt.length() > MAX_PROMPT_CHARS) {
+      throw new IllegalArgumentException("the prompt has " + prompt.length() + " characters; at most "
+          + MAX_PROMPT_CHARS + " are accepted (put long material in the knowledge base, not in the prompt)");
     }
     if (budget < 0) {
       throw new IllegalArgumentException("budget must be >= 0, got " + budget);

@@ -39,5 +39,18 @@ class RetrieveDeadlineTest {
     }
     assertThrows(IllegalArgumentException.class,
         () -> SETreeConfig.builder().retrieveDeadlineMillis(0).build());
+    try (SETree t = SETree.open(kb, LiveKnowledgeBaseTest.config(60_000))) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> t.retrieve("gnocchi ".repeat(1_000_000), 256));
+      assertTrue(e.getMessage().contains("at most " + SETree.MAX_PROMPT_CHARS), e.getMessage());
+      StringBuilder many = new StringBuilder();
+      for (int i = 0; i < 2_000; i++) {
+        many.append("word").append(i).append(' ');
+      }
+      many.append("gnocchi");
+      assertTrue(many.length() <= SETree.MAX_PROMPT_CHARS);
+      Context c = t.retrieve(many.toString(), 256); // more distinct terms than a Lucene query may hold
+      assertTrue(c.complete());
+    }
   }
 }

@@ -89,7 +89,9 @@ public final class TreeBuilder {
   /** Embeds the facts' texts in batches of 64, reporting progress. */
   static float[][] embed(Embedder embedder, List<Fact> facts, BuildProgress progress) {
     float[][] out = new float[facts.size()][];
-    int batch = 64;
+    // Large calls: the embedder sorts each call's texts by length before it batches them, so the larger the
+    // call, the less its batches are padded (issue #14); the progress bar moves once per call.
+    int batch = EMBED_CALL;
     for (int start = 0; start < facts.size(); start += batch) {
       int end = Math.min(facts.size(), start + batch);
       List<String> texts = new ArrayList<>(end - start);
@@ -102,6 +104,9 @@ public final class TreeBuilder {
     }
     return out;
   }
+
+  /** Facts per embedder call during a build. */
+  static final int EMBED_CALL = 2048;
 
   /** Allocates internal node ids {@code _n0, _n1, ...}. */
   static final class IdSource {
