@@ -45,10 +45,6 @@ public final class MiniLmEmbedder implements Embedder {
   private static final int BATCH = 32;
   private static final String MODEL_RESOURCE = "/all-minilm-l6-v2.onnx";
 
-  static {
-    DjlOffline.ensure();
-  }
-
   private final OrtEnvironment env;
   private final OrtSession session;
   private final WordPieceTokenizer tokenizer;

@@ -3,4 +3,4 @@
  * seven tools and the knowledge base they share) and {@link dev.setree.cli.mcp.SetreeMcpServer} (the stdio
  * transport, on the official MCP Java SDK). See {@code docs/adr/0007-mcp-sdk.md}.
  */
-package dev.setree.cli.mcp;
+package dev.setree.mcp;
