@@ -28,10 +28,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * The seven MCP tools of {@code setree mcp} and the knowledge base they share: {@code retrieve},
- * {@code insert}, {@code build}, {@code trigger_maintain}, {@code stats}, and the admin tools {@code reset}
- * and {@code setr_switch}. Transport-free, so it can be driven directly; {@link SetreeMcpServer} serves it
- * over stdio.
+ * The MCP tools over a knowledge base and the knowledge base they share: {@code retrieve}, {@code insert},
+ * {@code build}, {@code trigger_maintain}, {@code stats}, and, when the tools own their database file
+ * ({@link #KnowledgeBaseTools(Path, SETreeConfig)}, as {@code setree mcp} does), the admin tools
+ * {@code reset} and {@code setr_switch}. Over a host application's own open knowledge base
+ * ({@link #KnowledgeBaseTools(SETree)}) the admin tools are not offered and the knowledge base stays the
+ * host's. Transport-free, so it can be driven directly; {@link SetreeMcpServer} serves it over stdio.
  *
  * <p>Every failure a caller can cause or fix (a bad argument, a dead LLM endpoint, a file that is not a
  * knowledge base) comes back as a tool result with {@code isError} and a message saying what to do; the
