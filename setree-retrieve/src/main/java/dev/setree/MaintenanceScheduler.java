@@ -16,6 +16,8 @@ import java.util.function.LongSupplier;
  * pending table until a run that applied them commits.
  */
 final class MaintenanceScheduler implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("dev.setree.maintenance");
+
   /** One maintenance run; returns the highest sequence number it applied (0 if none). */
   interface Run {
     long run() throws Exception;
@@ -100,7 +102,7 @@ final class MaintenanceScheduler implements AutoCloseable {
       }
     } catch (Exception | Error e) {
       lastError = e instanceof Exception ex ? ex : new RuntimeException(e);
-      System.err.println("setree: maintenance run failed, will retry: " + e);
+      LOG.log(System.Logger.Level.WARNING, "maintenance run failed, will retry: " + e, e);
       synchronized (this) {
         backoffMillis = backoffMillis == 0 ? 1000 : Math.min(60_000, backoffMillis * 2);
         schedule(backoffMillis);

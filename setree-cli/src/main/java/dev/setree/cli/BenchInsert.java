@@ -59,7 +59,7 @@ final class BenchInsert implements Callable<Integer> {
       base.add(Fact.of("s" + i, sentences.get(i)));
     }
     Path dir = Files.createTempDirectory("setree-bench-insert-");
-    ProgressBar bar = new ProgressBar(System.err, true);
+    ProgressBar bar = ProgressBar.onStderr();
     double[] runMs = new double[inserts];
     double[] visibleMs = new double[inserts];
     int[] summarized = new int[inserts];

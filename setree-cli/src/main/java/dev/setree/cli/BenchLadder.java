@@ -63,7 +63,7 @@ final class BenchLadder implements Callable<Integer> {
     List<String> all = BenchCommand.corpus(corpus, Math.min(max + prompts, countLines()));
     Files.createDirectories(out);
     List<Row> rows = new ArrayList<>();
-    ProgressBar bar = new ProgressBar(System.err, true);
+    ProgressBar bar = ProgressBar.onStderr();
     try (MiniLmEmbedder embedder = MiniLmEmbedder.load()) {
       SETreeConfig cfg = SETreeConfig.builder().embedder(embedder).tokenCounter(embedder.tokenizer()).build();
       for (int n : rungs) {

@@ -51,7 +51,7 @@ final class BuildCommand implements Callable<Integer> {
     }
     try {
       SETreeConfig config = llm == null ? base : cb.summarizer(llm).build();
-      ProgressBar bar = new ProgressBar(System.err, true);
+      ProgressBar bar = ProgressBar.onStderr();
       long t0 = System.nanoTime();
       boolean existed = Files.exists(db);
       try (SETree kb = SETree.open(db, config)) {

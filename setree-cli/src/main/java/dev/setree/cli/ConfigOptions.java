@@ -2,9 +2,12 @@ package dev.setree.cli;
 
 import dev.setree.ConfigFile;
 import dev.setree.SETreeConfig;
+import dev.setree.maintain.llm.LlmModels;
 import dev.setree.maintain.llm.LlmSettings;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine;
@@ -29,7 +32,8 @@ final class ConfigOptions {
           + " or http://localhost:11434/v1 (Ollama); overrides llm.base_url.")
   String llmBaseUrl;
 
-  @Option(names = "--llm-model", paramLabel = "NAME", description = "Model name for LLM summaries; overrides llm.model.")
+  @Option(names = "--llm-model", paramLabel = "NAME", description = "Model name for LLM summaries; overrides"
+      + " llm.model. Without it (and without llm.model), the server's only or first model from GET {base}/models.")
   String llmModel;
 
   @Option(names = "--embedder", paramLabel = "NAME", description = "Bundled embedder: minilm (default, float32) or"
@@ -66,8 +70,7 @@ final class ConfigOptions {
       throw new IllegalArgumentException("--llm-model needs --llm-base-url (or llm.base_url in the config file)");
     }
     if (llm == null && llmModel == null) {
-      throw new IllegalArgumentException("--llm-base-url needs --llm-model (or llm.model in the config file);"
-          + " any name works for llama-server, Ollama needs the pulled model's name");
+      llmModel = discoverModel(llmBaseUrl);
     }
     LlmSettings.Builder lb = llm != null ? llm.toBuilder()
         : LlmSettings.builder().contextWindow(fromFile.contextWindow());
@@ -78,6 +81,20 @@ final class ConfigOptions {
       lb.model(llmModel);
     }
     return b.llm(lb.build());
+  }
+
+  /**
+   * The model to use when only the endpoint was given: the only or first one the server lists, said on
+   * standard error.
+   */
+  private static String discoverModel(String baseUrl) {
+    List<String> models = LlmModels.list(baseUrl, null, Duration.ofSeconds(10));
+    String chosen = models.get(0);
+    System.err.println("setree: no --llm-model given; using '" + chosen + "', "
+        + (models.size() == 1 ? "the only model" : "the first of " + models.size() + " models "
+            + models.subList(0, Math.min(models.size(), 5)) + (models.size() > 5 ? "..." : ""))
+        + " at " + baseUrl + " (GET /models)");
+    return chosen;
   }
 
   /**

@@ -39,7 +39,7 @@ final class DemoCommand implements Callable<Integer> {
     }
     Path dir = Files.createTempDirectory("setree-demo-");
     Path db = dir.resolve("demo.db");
-    ProgressBar bar = new ProgressBar(System.err, true);
+    ProgressBar bar = ProgressBar.onStderr();
     try (SETree kb = SETree.open(db)) {
       long t0 = System.nanoTime();
       kb.build(facts, bar);

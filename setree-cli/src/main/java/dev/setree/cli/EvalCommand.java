@@ -100,7 +100,7 @@ final class EvalCommand implements Callable<Integer> {
       specs.addAll(Evaluation.sweep(sweep));
     }
     Map<String, List<Evaluation.Outcome>> outcomes = new LinkedHashMap<>();
-    ProgressBar bar = new ProgressBar(System.err, true);
+    ProgressBar bar = ProgressBar.onStderr();
     long buildNanos = 0;
     SETreeConfig.Builder cb = options.builder();
     TargetLlmSummarizer llm = ConfigOptions.reachableLlm(cb.build());

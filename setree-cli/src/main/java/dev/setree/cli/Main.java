@@ -38,6 +38,7 @@ public final class Main implements Runnable {
 
   /** Runs the command line and returns its exit code (for tests). */
   public static int run(String... args) {
+    CliLogging.install();
     CommandLine cl = new CommandLine(new Main());
     cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
       commandLine.getErr().println("setree: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));

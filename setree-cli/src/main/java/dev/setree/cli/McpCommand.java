@@ -1,8 +1,8 @@
 package dev.setree.cli;
 
 import dev.setree.SETreeConfig;
-import dev.setree.cli.mcp.KnowledgeBaseTools;
-import dev.setree.cli.mcp.SetreeMcpServer;
+import dev.setree.mcp.KnowledgeBaseTools;
+import dev.setree.mcp.SetreeMcpServer;
 import dev.setree.embed.MiniLmEmbedder;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -59,6 +59,9 @@ class CommandLineTest {
     assertEquals(0, b.code(), b.err());
     assertTrue(b.out().contains("80 leaves"), b.out());
     assertTrue(b.err().contains("embed"), "progress bar on stderr");
+    // standard error is not a terminal here: a line per 10%, no redrawn bar
+    assertFalse(b.err().contains("\r"), "no carriage returns in a log: " + b.err());
+    assertTrue(b.err().contains("embed 100% (80/80)"), b.err());
     Run s = run("stats", "--db", db.toString(), "--json");
     assertEquals(0, s.code(), s.err());
     JsonNode stats = JSON.readTree(s.out());

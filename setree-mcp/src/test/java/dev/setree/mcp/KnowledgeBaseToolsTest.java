@@ -1,4 +1,4 @@
-package dev.setree.cli.mcp;
+package dev.setree.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -85,6 +85,34 @@ class KnowledgeBaseToolsTest {
       nullBudget.put("budget", null);
       assertOk(tools.call("retrieve", nullBudget));
       assertOk(tools.call("retrieve", Map.of("prompt", "x", "budget", 0)));
+      // a number sent as a string is refused: the schema says integer
+      assertError(tools.call("retrieve", Map.of("prompt", "x", "budget", "50")), "'budget' must be a JSON number",
+          "the string \"50\"", "{\"budget\": 50}");
+      // a prompt is a request, not a document: capped with a clear error before any work
+      long t0 = System.nanoTime();
+      assertError(tools.call("retrieve", Map.of("prompt", "word ".repeat(1_000_000))), "'prompt' has 5000000"
+          + " characters", "at most " + KnowledgeBaseTools.MAX_PROMPT_CHARS);
+      assertTrue(System.nanoTime() - t0 < 1_000_000_000L, "refused at once");
+      assertOk(tools.call("retrieve", Map.of("prompt", "x".repeat(KnowledgeBaseTools.MAX_PROMPT_CHARS))));
+      assertError(tools.call("build", Map.of("assertions", List.of("a fact", "y".repeat(Fact.MAX_CHARS + 1)))),
+          "assertion 2 has", "split it");
+    }
+  }
+
+  @Test
+  void aHostsKnowledgeBaseGetsNoAdminToolsAndStaysOpen(@TempDir Path dir) {
+    try (SETree kb = SETree.open(dir.resolve("host.db"), config(48))) {
+      kb.build(Corpora.personal().subList(0, 8), BuildProgress.NONE);
+      try (KnowledgeBaseTools tools = new KnowledgeBaseTools(kb)) {
+        assertEquals(KnowledgeBaseTools.HOSTED_TOOL_NAMES,
+            tools.specifications().stream().map(t -> t.tool().name()).toList());
+        assertError(tools.call("reset", Map.of()), "unknown tool 'reset'", "retrieve, insert, build");
+        assertError(tools.call("setr_switch", Map.of("db", dir.resolve("x.db").toString())), "unknown tool");
+        assertTrue(text(tools.call("retrieve", Map.of("prompt", Corpora.personal().get(3).text())))
+            .contains(Corpora.personal().get(3).text()));
+      }
+      assertEquals(8, kb.stats().leaves(), "closing the tools leaves the host's knowledge base open");
+      assertFalse(Files.exists(dir.resolve("x.db")));
     }
   }
 
