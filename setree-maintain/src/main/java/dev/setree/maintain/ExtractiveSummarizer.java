@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  *       relevance (Carbonell and Goldstein, SIGIR 1998): first the leaf closest to the node's leaf-centroid,
  *       then leaves close to the centroid and not redundant with those already picked, until the cap.</li>
  *   <li>{@link Design#TERMS}: the node's topic terms by class-based TF-IDF ({@link TopicTerms}, as BERTopic
- *       labels a cluster), comma-separated, a term skipped when chosen terms already hold its words.</li>
+ *       labels a cluster), best first, comma-separated; each word shown once, and a two-word phrase only
+ *       when two of the node's leaves share it.</li>
  *   <li>{@link Design#CLAUSES}: the leaves MMR picks, each compressed to its key clause (the clause with the
  *       most topic-term weight per word; the date prefix dropped, a speaker kept), joined by semicolons.</li>
  * </ul>
@@ -194,39 +195,32 @@ public final class ExtractiveSummarizer implements Summarizer {
 
   private Summary terms(Request request) {
     List<TopicTerms.Weighted> ranked = stats(request).rank(texts(request.leaves()));
+    List<List<String>> childTopics = childTopics(request);
+    if (childTopics.size() >= 2) {
+      ranked = roundRobin(childTopics, ranked);
+    }
     TokenCounter counter = request.counter();
     int cap = request.maxTokens();
-    List<String> chosenKeys = new ArrayList<>();
+    int n = request.leaves().size();
+    Set<String> shownWords = new HashSet<>();
     List<String> chosen = new ArrayList<>();
     for (TopicTerms.Weighted w : ranked) {
       if (chosen.size() >= 64) {
         break;
       }
-      Set<String> words = new HashSet<>(Arrays.asList(w.key().split(" ")));
-      int replace = -1;
-      boolean redundant = false;
-      for (int i = 0; i < chosenKeys.size(); i++) {
-        Set<String> have = new HashSet<>(Arrays.asList(chosenKeys.get(i).split(" ")));
-        if (have.containsAll(words)) {
-          redundant = true;
-          break;
-        }
-        if (words.containsAll(have) && replace < 0) {
-          replace = i; // a phrase replaces its own word ("support" -> "support group")
-        }
+      List<String> words = Arrays.asList(w.key().split(" "));
+      if (words.size() > 1 && n >= 4 && w.leaves() < 2) {
+        continue; // a phrase of one leaf among many is that leaf's wording, not the node's topic
       }
-      if (redundant) {
-        continue;
+      boolean overlaps = false;
+      for (String x : words) {
+        overlaps |= shownWords.contains(x);
+      }
+      if (overlaps) {
+        continue; // each word once: "sourdough bread" then not "sourdough" nor "bakes sourdough"
       }
       List<String> next = new ArrayList<>(chosen);
-      List<String> nextKeys = new ArrayList<>(chosenKeys);
-      if (replace >= 0) {
-        next.set(replace, w.surface());
-        nextKeys.set(replace, w.key());
-      } else {
-        next.add(w.surface());
-        nextKeys.add(w.key());
-      }
+      next.add(w.surface());
       if (counter.count(String.join(", ", next)) > cap) {
         if (chosen.isEmpty()) {
           return new Summary(TextCut.fit(w.surface(), cap, counter), List.of());
@@ -234,9 +228,72 @@ public final class ExtractiveSummarizer implements Summarizer {
         continue; // a shorter term further down may still fit
       }
       chosen = next;
-      chosenKeys = nextKeys;
+      shownWords.addAll(words);
     }
     return new Summary(String.join(", ", chosen), List.of());
+  }
+
+  /**
+   * The topic terms of the node's summarised children (their summaries' comma-separated terms), most central
+   * child first; empty when fewer than two children are summaries of this design.
+   */
+  private static List<List<String>> childTopics(Request request) {
+    List<Passage> kids = new ArrayList<>();
+    for (Passage c : request.children()) {
+      boolean leaf = false;
+      for (Passage l : request.leaves()) {
+        if (l.id().equals(c.id())) {
+          leaf = true;
+          break;
+        }
+      }
+      if (!leaf && c.text() != null && !c.text().isBlank()) {
+        kids.add(c);
+      }
+    }
+    float[] centroid = request.centroid();
+    kids.sort((a, b) -> {
+      float x = Vectors.dot(a.embedding(), centroid);
+      float y = Vectors.dot(b.embedding(), centroid);
+      return x != y ? Float.compare(y, x) : a.id().compareTo(b.id());
+    });
+    List<List<String>> out = new ArrayList<>();
+    for (Passage k : kids) {
+      List<String> terms = new ArrayList<>();
+      boolean list = true;
+      for (String t : k.text().split(",\\s*")) {
+        list &= t.strip().split("\\s+").length <= 3; // a sentence (another summariser's) is not a topic list
+        if (!t.isBlank()) {
+          terms.add(t.strip());
+        }
+      }
+      if (list) {
+        out.add(terms);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A node above other topics names them: the first term of each child topic, then the second of each, and
+   * so on, then the node's own ranking; weights fall with the position so the order is kept.
+   */
+  private static List<TopicTerms.Weighted> roundRobin(List<List<String>> topics, List<TopicTerms.Weighted> own) {
+    List<TopicTerms.Weighted> out = new ArrayList<>();
+    int longest = 0;
+    for (List<String> t : topics) {
+      longest = Math.max(longest, t.size());
+    }
+    double w = 1e9;
+    for (int i = 0; i < longest; i++) {
+      for (List<String> t : topics) {
+        if (i < t.size()) {
+          out.add(new TopicTerms.Weighted(t.get(i).toLowerCase(Locale.ROOT), t.get(i), w--, 2));
+        }
+      }
+    }
+    out.addAll(own);
+    return out;
   }
 
   private Summary clauses(Request request) {

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 final class TopicTerms {
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’-]*");
   /** English stop words and conversational fillers that never make a topic. */
-  static final Set<String> STOP = Set.of("a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at",
+  static final Set<String> STOP = Set.copyOf(List.of("a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at",
       "for", "with", "by", "from", "as", "is", "was", "are", "were", "be", "been", "being", "it", "its", "this",
       "that", "these", "those", "he", "she", "they", "them", "his", "her", "hers", "their", "i", "you", "we",
       "my", "your", "our", "me", "him", "us", "do", "does", "did", "has", "have", "had", "not", "no", "so",
@@ -34,7 +34,15 @@ final class TopicTerms {
       "he's", "she's", "they're", "we're", "you've", "didn't", "isn't", "wasn't", "doesn't",
       "something", "things", "thing", "way", "really", "always", "still", "even", "well", "one", "make",
       "made", "feel", "feels", "felt", "love", "loved", "see", "time", "been", "being", "am", "because",
-      "while", "after", "before", "up", "out", "down", "off", "again", "here", "now", "new", "keep");
+      "while", "after", "before", "up", "out", "down", "off", "again", "here", "now", "new", "keep", "every",
+      // generic verbs: a topic is a thing, a place, a person or an activity
+      "take", "takes", "took", "taking", "make", "makes", "making", "get", "gets", "getting", "back", "use",
+      "uses", "used", "using", "want", "wants", "wanted", "go", "goes", "went", "come", "comes", "came",
+      "say", "says", "said", "try", "tries", "tried", "start", "starts", "started", "give", "gives", "gave",
+      "put", "puts", "let", "lets", "help", "helps", "helped", "need", "needs", "needed", "find", "found",
+      "look", "looks", "looking", "looked", "told", "tell", "tells", "hope", "means", "mean", "kind", "bit",
+      "day", "days", "week", "weeks", "many", "few", "own", "never", "ever", "once", "since", "until",
+      "usually", "often", "recently", "currently", "next", "last", "first", "two", "three", "four", "five"));
 
   private final Map<String, Integer> corpusFreq;
   private final double wordsPerLeaf;
@@ -66,8 +74,8 @@ final class TopicTerms {
   /** One term occurrence: its key (lower case) and its surface text. */
   record Term(String key, String surface) {}
 
-  /** A weighted term of a class. */
-  record Weighted(String key, String surface, double weight) {}
+  /** A weighted term of a class, with the number of the class's leaves that hold it. */
+  record Weighted(String key, String surface, double weight, int leaves) {}
 
   /** The content words and two-word phrases of a text, in order. */
   static List<Term> terms(String text) {
@@ -79,7 +87,8 @@ final class TopicTerms {
     while (m.find()) {
       String surface = m.group().replaceAll("['’]s$", "").replaceAll("['’-]+$", "");
       String key = surface.toLowerCase(Locale.ROOT);
-      boolean content = key.length() > 1 && !STOP.contains(key) && !STOP.contains(m.group().toLowerCase(Locale.ROOT));
+      boolean number = key.chars().allMatch(Character::isDigit) && key.length() != 4; // years stay
+      boolean content = !number && key.length() > 1 && !STOP.contains(key) && !STOP.contains(m.group().toLowerCase(Locale.ROOT));
       if (!content) {
         prevKey = null;
         continue;
@@ -119,7 +128,7 @@ final class TopicTerms {
     for (Map.Entry<String, Integer> e : tf.entrySet()) {
       int f = Math.max(e.getValue(), corpusFreq.getOrDefault(e.getKey(), 0));
       double w = e.getValue() / (double) Math.max(1, words) * Math.log(1 + a / f);
-      out.add(new Weighted(e.getKey(), surface(surfaces.get(e.getKey())), w));
+      out.add(new Weighted(e.getKey(), surface(surfaces.get(e.getKey())), w, e.getValue()));
     }
     out.sort((x, y) -> x.weight() != y.weight() ? Double.compare(y.weight(), x.weight()) : x.key().compareTo(y.key()));
     return out;
