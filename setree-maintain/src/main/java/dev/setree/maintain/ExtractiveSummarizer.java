@@ -27,6 +27,8 @@ import java.util.regex.Pattern;
  *       when two of the node's leaves share it.</li>
  *   <li>{@link Design#CLAUSES}: the leaves MMR picks, each compressed to its key clause (the clause with the
  *       most topic-term weight per word; the date prefix dropped, a speaker kept), joined by semicolons.</li>
+ *   <li>{@link Design#TOPICS}: {@code TERMS} for the root and its children (the nodes an overview shows),
+ *       {@code SENTENCE} below.</li>
  * </ul>
  *
  * <p>The term statistics come from the whole knowledge base ({@link #forCorpus}); without them the node's
@@ -41,7 +43,9 @@ public final class ExtractiveSummarizer implements Summarizer {
     /** Class-based TF-IDF topic terms. */
     TERMS,
     /** Central leaves compressed to their key clauses. */
-    CLAUSES
+    CLAUSES,
+    /** Topic terms for the overview's nodes (the root and its children), whole central leaves below. */
+    TOPICS
   }
 
   /** The design of {@link #ExtractiveSummarizer()}. */
@@ -97,6 +101,7 @@ public final class ExtractiveSummarizer implements Summarizer {
       case SENTENCE -> sentences(request);
       case TERMS -> terms(request);
       case CLAUSES -> clauses(request);
+      case TOPICS -> request.depth() <= 1 ? terms(request) : sentences(request);
     };
   }
 
