@@ -28,7 +28,7 @@ final class DemoCommand implements Callable<Integer> {
   int budget;
 
   @Option(names = "--summary-design", hidden = true, description = "Experiment: the extractive summary design"
-      + " (SENTENCE, TERMS, CLAUSES).")
+      + " (SENTENCE, TERMS, CLAUSES, TOPICS).")
   ExtractiveSummarizer.Design summaryDesign;
 
   @Override

@@ -89,7 +89,7 @@ final class EvalCommand implements Callable<Integer> {
   Integer summaryTokens;
 
   @Option(names = "--summary-design", hidden = true, description = "Experiment: the extractive summary design"
-      + " (SENTENCE, TERMS, CLAUSES); ignored with an LLM summariser.")
+      + " (SENTENCE, TERMS, CLAUSES, TOPICS); ignored with an LLM summariser.")
   ExtractiveSummarizer.Design summaryDesign;
 
   @Mixin
