@@ -180,7 +180,7 @@ public final class SETreeConfig {
     return contextWindow;
   }
 
-  /** Largest share of a budget the overview's summaries may take, in [0, 1] (default 0.25). */
+  /** Largest share of a budget the overview's summaries may take, in [0, 1] (default 0; ADR 0010). */
   public double overviewShare() {
     return overviewShare;
   }
@@ -280,7 +280,7 @@ public final class SETreeConfig {
 
   /**
    * The second hop, {@code "off"}, {@code "1"} or {@code "2"}: re-query with the prompt and its best one or
-   * two leaves and interleave the rankings (default "2"; docs/adr/0008-second-hop.md).
+   * two leaves and interleave the rankings (default "off"; docs/adr/0008-second-hop.md, 0010).
    */
   public String secondHop() {
     return secondHop;
@@ -310,7 +310,7 @@ public final class SETreeConfig {
     private int defaultBudget = 4096;
     private int maxConcurrency = 0;
     private int contextWindow = 8192;
-    private double overviewShare = 0.25;
+    private double overviewShare = 0;
     private double overviewTemperature = 0.2;
     private int targetArity = 8;
     private int knnK = 10;
@@ -324,7 +324,7 @@ public final class SETreeConfig {
     private double clusterEdgeWeightFloor = 0.4;
     private int clusterDiversityTarget = 3;
     private boolean fallbackToScore = true;
-    private String secondHop = "2";
+    private String secondHop = "off";
     private Embedder embedder;
     private TokenCounter tokenCounter;
     private Summarizer summarizer;

@@ -100,7 +100,8 @@ class ConfigFileTest {
     assertFalse(c.useIntentionalClustering());
     assertEquals(0.4, c.clusterEdgeWeightFloor());
     assertEquals(3, c.clusterDiversityTarget());
-    assertEquals("2", c.secondHop());
+    assertEquals("off", c.secondHop());
+    assertEquals("2", load("{\"second_hop\": 2}").secondHop());
     assertEquals("off", load("{\"second_hop\": \"off\"}").secondHop());
     assertEquals("1", load("{\"second_hop\": 1}").secondHop());
   }

@@ -97,7 +97,7 @@ class MultiFactLeversTest {
         if (!on.text().equals(off.text())) {
           differ++;
         }
-        assertEquals(t.retrieve(prompt, 200).text(), on.text(), "the default is 2");
+        assertEquals(t.retrieve(prompt, 200).text(), off.text(), "the default is off (ADR 0010)");
       }
       assertTrue(differ > 0, "the second hop changes at least one context");
     }

@@ -74,10 +74,13 @@ class PersonalKnowledgeBaseTest {
     assertEquals(Corpora.personalQueries().size(), hits, "missed: " + misses);
   }
 
-  /** A broad prompt at 512 covers every topic through summaries, not just a handful of leaves. */
+  /**
+   * With an overview share (0.25; the default is 0 since issue 11, ADR 0010), a broad prompt at 512 covers
+   * every topic through summaries, not just a handful of leaves.
+   */
   @Test
   void broadPromptCoversEveryTopicWithSummaries() {
-    Context c = kb.retrieve("What do you know about me?", 512);
+    Context c = kb.retrieve("What do you know about me?", 512, RetrieveOptions.builder().overviewShare(0.25).build());
     assertTrue(c.complete());
     Tree t = kb.tree();
     Set<String> topicsUnderSummaries = new HashSet<>();

@@ -2,7 +2,9 @@ package dev.setree.cli;
 
 import dev.setree.Context;
 import dev.setree.SETree;
+import dev.setree.SETreeConfig;
 import dev.setree.core.Fact;
+import dev.setree.maintain.ExtractiveSummarizer;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -25,6 +27,10 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--budget", defaultValue = "200", description = "Token budget of each context.")
   int budget;
 
+  @Option(names = "--summary-design", hidden = true, description = "Experiment: the extractive summary design"
+      + " (SENTENCE, TERMS, CLAUSES, TOPICS).")
+  ExtractiveSummarizer.Design summaryDesign;
+
   @Override
   public Integer call() throws Exception {
     List<Fact> facts = new ArrayList<>();
@@ -40,7 +46,11 @@ final class DemoCommand implements Callable<Integer> {
     Path dir = Files.createTempDirectory("setree-demo-");
     Path db = dir.resolve("demo.db");
     ProgressBar bar = ProgressBar.onStderr();
-    try (SETree kb = SETree.open(db)) {
+    SETreeConfig.Builder config = SETreeConfig.builder();
+    if (summaryDesign != null) {
+      config.summarizer(new ExtractiveSummarizer(summaryDesign));
+    }
+    try (SETree kb = SETree.open(db, config.build())) {
       long t0 = System.nanoTime();
       kb.build(facts, bar);
       bar.finish();

@@ -9,6 +9,7 @@ import dev.setree.SETree;
 import dev.setree.SETreeConfig;
 import dev.setree.core.Fact;
 import dev.setree.embed.MiniLmEmbedder;
+import dev.setree.maintain.ExtractiveSummarizer;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,6 +41,10 @@ final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--queries", required = true, description = "Queries JSONL (repeat, paired with --facts).")
   List<Path> queries;
+
+  @Option(names = "--broad", description = "Overview (broad) queries JSONL with \"events\", e.g."
+      + " locomo-26.obs.broad.jsonl (repeat, paired with --facts in order; optional).")
+  List<Path> broad;
 
   @Option(names = "--budgets", split = ",", defaultValue = "256,512,1024,2048", description = "Token budgets.")
   List<Integer> budgets;
@@ -83,6 +88,10 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--summary-tokens", description = "Override the lower summary cap.")
   Integer summaryTokens;
 
+  @Option(names = "--summary-design", hidden = true, description = "Experiment: the extractive summary design"
+      + " (SENTENCE, TERMS, CLAUSES, TOPICS); ignored with an LLM summariser.")
+  ExtractiveSummarizer.Design summaryDesign;
+
   @Mixin
   ConfigOptions options = new ConfigOptions();
 
@@ -91,6 +100,10 @@ final class EvalCommand implements Callable<Integer> {
     if (facts.size() != queries.size()) {
       throw new IllegalArgumentException("give as many --queries as --facts (" + facts.size() + " vs "
           + queries.size() + ")");
+    }
+    if (broad != null && broad.size() != facts.size()) {
+      throw new IllegalArgumentException("give as many --broad as --facts (" + facts.size() + " vs "
+          + broad.size() + ")");
     }
     List<Evaluation.SystemSpec> specs = new ArrayList<>();
     for (String s : systems) {
@@ -109,7 +122,10 @@ final class EvalCommand implements Callable<Integer> {
       SETreeConfig config = config(cb, embedder, llm);
       for (int k = 0; k < facts.size(); k++) {
         List<Fact> fs = FactsFile.read(facts.get(k));
-        List<Evaluation.Query> qs = readQueries(queries.get(k));
+        List<Evaluation.Query> qs = new ArrayList<>(readQueries(queries.get(k)));
+        if (broad != null) {
+          qs.addAll(readQueries(broad.get(k)));
+        }
         String kbName = facts.get(k).getFileName().toString().replace(".facts.jsonl", "");
         Path dir = Files.createTempDirectory("setree-eval-");
         try (SETree kb = SETree.open(dir.resolve("kb.db"), config)) {
@@ -147,8 +163,9 @@ final class EvalCommand implements Callable<Integer> {
     ArrayNode rows = JSON.createArrayNode();
     ArrayNode perKb = JSON.createArrayNode();
     ArrayNode perVariant = JSON.createArrayNode();
-    System.out.printf("%-34s %6s %5s %7s %7s %7s %7s %7s %7s %8s %7s %7s%n", "system", "budget", "cat", "queries",
-        "recall", "all_hit", "any_hit", "ans_hit", "cover", "tokens", "p50_ms", "p99_ms");
+    System.out.printf("%-34s %6s %5s %7s %7s %7s %7s %7s %7s %7s %7s %8s %7s %7s%n", "system", "budget", "cat",
+        "queries", "recall", "all_hit", "any_hit", "ans_hit", "cover", "ev_rou1", "ev_cov", "tokens", "p50_ms",
+        "p99_ms");
     for (Evaluation.SystemSpec spec : specs) {
       for (int budget : budgets) {
         List<Evaluation.Outcome> all = outcomes.getOrDefault(spec.name() + "@" + budget, List.of());
@@ -159,11 +176,12 @@ final class EvalCommand implements Callable<Integer> {
           }
           ObjectNode row = Evaluation.aggregate(spec.name(), budget, group, sel);
           rows.add(row);
-          System.out.printf(Locale.ROOT, "%-34s %6d %5s %7d %7.3f %7.3f %7.3f %7.3f %7s %8.1f %7.2f %7.2f%n",
+          System.out.printf(Locale.ROOT, "%-34s %6d %5s %7d %7.3f %7.3f %7.3f %7.3f %7s %7s %7s %8.1f %7.2f %7.2f%n",
               spec.name(), budget, group, sel.size(), row.get("recall").asDouble(), row.get("all_hit").asDouble(),
               row.get("any_hit").asDouble(), row.get("answer_hit").asDouble(),
               row.has("cluster_coverage") ? String.format(Locale.ROOT, "%.3f", row.get("cluster_coverage").asDouble())
-                  : "", row.get("tokens_used").asDouble(), row.get("p50_ms").asDouble(), row.get("p99_ms").asDouble());
+                  : "", optional(row, "event_rouge1"), optional(row, "event_coverage"),
+              row.get("tokens_used").asDouble(), row.get("p50_ms").asDouble(), row.get("p99_ms").asDouble());
         }
         group(all, Evaluation.Outcome::kb, spec.name(), budget, "kb", perKb);
         group(all, o -> variant(o.kb()), spec.name(), budget, "variant", perVariant);
@@ -194,6 +212,8 @@ final class EvalCommand implements Callable<Integer> {
     cb.embedder(embedder).tokenCounter(embedder.tokenizer());
     if (llm != null) {
       cb.summarizer(llm);
+    } else if (summaryDesign != null) {
+      cb.summarizer(new ExtractiveSummarizer(summaryDesign));
     }
     if (targetArity != null) {
       cb.targetArity(targetArity);
@@ -222,31 +242,49 @@ final class EvalCommand implements Callable<Integer> {
     return dot < 0 ? kb : kb.substring(dot + 1);
   }
 
+  private static String optional(JsonNode row, String field) {
+    JsonNode v = row.get(field);
+    return v == null || v.isNull() ? "" : String.format(Locale.ROOT, "%.3f", v.asDouble());
+  }
+
+  /** Per-group rows (headline 1-4 with multi-hop recall, and overview 6) for each value of {@code key}. */
   private static void group(List<Evaluation.Outcome> all, java.util.function.Function<Evaluation.Outcome, String> key,
       String system, int budget, String field, ArrayNode out) {
     all.stream().map(key).distinct().forEach(name -> {
+      for (String g : List.of("1-4", "6")) {
+        groupRow(all, key, name, g, system, budget, field, out);
+      }
+    });
+  }
+
+  private static void groupRow(List<Evaluation.Outcome> all, java.util.function.Function<Evaluation.Outcome, String> key,
+      String name, String g, String system, int budget, String field, ArrayNode out) {
+    {
       List<Evaluation.Outcome> sel = all.stream()
-          .filter(o -> key.apply(o).equals(name) && Evaluation.inGroup(o.category(), "1-4")).toList();
+          .filter(o -> key.apply(o).equals(name) && Evaluation.inGroup(o.category(), g)).toList();
       if (!sel.isEmpty()) {
-        ObjectNode row = Evaluation.aggregate(system, budget, "1-4", sel);
+        ObjectNode row = Evaluation.aggregate(system, budget, g, sel);
         row.put(field, name);
         List<Evaluation.Outcome> multi = all.stream()
             .filter(o -> key.apply(o).equals(name) && o.category() == 1).toList();
-        if (!multi.isEmpty()) {
+        if (g.equals("1-4") && !multi.isEmpty()) {
           row.put("multi_hop_recall", Evaluation.round(
               multi.stream().mapToDouble(Evaluation.Outcome::recall).average().orElse(0)));
         }
         out.add(row);
       }
-    });
+    }
   }
 
   private static void printBreakdown(ArrayNode rows, String field) {
-    System.out.printf("%-34s %6s %-18s %7s %7s %8s%n", "system", "budget", field, "recall", "ans_hit", "multihop");
+    System.out.printf("%-34s %6s %-18s %5s %7s %7s %8s %7s %7s%n", "system", "budget", field, "cat", "recall",
+        "ans_hit", "multihop", "ev_rou1", "ev_cov");
     for (JsonNode r : rows) {
-      System.out.printf(Locale.ROOT, "%-34s %6d %-18s %7.3f %7.3f %8s%n", r.get("system").asText(),
-          r.get("budget").asInt(), r.get(field).asText(), r.get("recall").asDouble(), r.get("answer_hit").asDouble(),
-          r.has("multi_hop_recall") ? String.format(Locale.ROOT, "%.3f", r.get("multi_hop_recall").asDouble()) : "");
+      System.out.printf(Locale.ROOT, "%-34s %6d %-18s %5s %7.3f %7.3f %8s %7s %7s%n", r.get("system").asText(),
+          r.get("budget").asInt(), r.get(field).asText(), r.get("categories").asText(), r.get("recall").asDouble(),
+          r.get("answer_hit").asDouble(),
+          r.has("multi_hop_recall") ? String.format(Locale.ROOT, "%.3f", r.get("multi_hop_recall").asDouble()) : "",
+          optional(r, "event_rouge1"), optional(r, "event_coverage"));
     }
   }
 
@@ -268,9 +306,11 @@ final class EvalCommand implements Callable<Integer> {
       }
       List<String> gold = new ArrayList<>();
       n.get("gold").forEach(g -> gold.add(g.asText()));
+      List<String> events = new ArrayList<>();
+      n.path("events").forEach(e -> events.add(e.asText()));
       JsonNode ans = n.get("answer");
       out.add(new Evaluation.Query(n.path("id").asText("q" + i), n.get("prompt").asText(), gold,
-          n.path("category").asInt(0), ans == null || ans.isNull() ? "" : ans.asText()));
+          n.path("category").asInt(0), ans == null || ans.isNull() ? "" : ans.asText(), List.copyOf(events)));
     }
     return out;
   }

@@ -23,7 +23,7 @@ final class EvalMarkdown {
       for (Evaluation.SystemSpec s : specs) {
         sb.append("| ").append(s.name());
         for (int b : budgets) {
-          JsonNode r = find(perVariant, s.name(), b, "variant", v);
+          JsonNode r = find(perVariant, s.name(), b, "variant", v, "1-4");
           sb.append(r == null ? " | " : String.format(Locale.ROOT, " | %.3f / %.3f / %.3f", r.get("recall").asDouble(),
               r.get("answer_hit").asDouble(), r.path("multi_hop_recall").asDouble()));
         }
@@ -31,15 +31,15 @@ final class EvalMarkdown {
       }
     }
     sb.append("\n#### Both variants pooled: recall by category group, cluster coverage (multi-hop), latency\n\n");
-    sb.append("| system | budget | 1-4 | 1 | 2 | 3 | 4 | 5 | coverage (1) | tokens | p50 ms | p99 ms |\n");
-    sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    sb.append("| system | budget | 1-4 | 1 | 2 | 3 | 4 | 5 | 6 | coverage (1) | tokens | p50 ms | p99 ms |\n");
+    sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Evaluation.SystemSpec s : specs) {
       for (int b : budgets) {
         List<String> cells = new ArrayList<>();
         JsonNode head = null;
         JsonNode multi = null;
         for (String g : Evaluation.GROUPS) {
-          JsonNode r = find(rows, s.name(), b, "categories", g);
+          JsonNode r = find(rows, s.name(), b, "categories", g, g);
           cells.add(r == null ? "" : String.format(Locale.ROOT, "%.3f", r.get("recall").asDouble()));
           if (g.equals("1-4")) {
             head = r;
@@ -55,6 +55,7 @@ final class EvalMarkdown {
             head == null ? 0 : head.get("p99_ms").asDouble()));
       }
     }
+    overview(sb, perVariant, variants, specs, budgets);
     Set<String> kbs = new LinkedHashSet<>();
     perKb.forEach(r -> kbs.add(r.get("kb").asText()));
     sb.append("\n#### Per knowledge base: headline recall at each budget\n\n| system | budget");
@@ -66,13 +67,39 @@ final class EvalMarkdown {
       for (int b : budgets) {
         sb.append("| ").append(s.name()).append(" | ").append(b);
         for (String kb : kbs) {
-          JsonNode r = find(perKb, s.name(), b, "kb", kb);
+          JsonNode r = find(perKb, s.name(), b, "kb", kb, "1-4");
           sb.append(r == null ? " | " : String.format(Locale.ROOT, " | %.3f", r.get("recall").asDouble()));
         }
         sb.append(" |\n");
       }
     }
     return sb.toString();
+  }
+
+  /** The overview section: broad prompts (category 6) per variant, when the run had any. */
+  private static void overview(StringBuilder sb, ArrayNode perVariant, Set<String> variants,
+      List<Evaluation.SystemSpec> specs, List<Integer> budgets) {
+    for (String v : variants) {
+      boolean any = false;
+      for (JsonNode r : perVariant) {
+        any |= r.path("variant").asText().equals(v) && r.path("categories").asText().equals("6");
+      }
+      if (!any) {
+        continue;
+      }
+      sb.append("\n#### ").append(v)
+          .append(": overview prompts (category 6): event_rouge1 / event_coverage / recall\n\n");
+      header(sb, budgets);
+      for (Evaluation.SystemSpec s : specs) {
+        sb.append("| ").append(s.name());
+        for (int b : budgets) {
+          JsonNode r = find(perVariant, s.name(), b, "variant", v, "6");
+          sb.append(r == null ? " | " : String.format(Locale.ROOT, " | %.3f / %.3f / %.3f",
+              r.path("event_rouge1").asDouble(), r.path("event_coverage").asDouble(), r.get("recall").asDouble()));
+        }
+        sb.append(" |\n");
+      }
+    }
   }
 
   private static void header(StringBuilder sb, List<Integer> budgets) {
@@ -83,10 +110,11 @@ final class EvalMarkdown {
     sb.append(" |\n|---").append("|---".repeat(budgets.size())).append("|\n");
   }
 
-  private static JsonNode find(ArrayNode rows, String system, int budget, String field, String value) {
+  private static JsonNode find(ArrayNode rows, String system, int budget, String field, String value,
+      String group) {
     for (JsonNode r : rows) {
       if (r.get("system").asText().equals(system) && r.get("budget").asInt() == budget
-          && r.path(field).asText().equals(value)) {
+          && r.path(field).asText().equals(value) && r.path("categories").asText().equals(group)) {
         return r;
       }
     }

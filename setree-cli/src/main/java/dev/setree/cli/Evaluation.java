@@ -18,22 +18,33 @@ import java.util.Set;
  * how one context is scored against a query's gold leaves and answer, and how outcomes aggregate.
  */
 final class Evaluation {
-  static final List<String> GROUPS = List.of("1-4", "1", "2", "3", "4", "5");
+  /** Category groups of the result rows; 6 = overview (broad) prompts. */
+  static final List<String> GROUPS = List.of("1-4", "1", "2", "3", "4", "5", "6");
   static final List<String> BASE_SYSTEMS = List.of("setree", "flat", "bm25", "hybrid", "collapsed", "recency");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private Evaluation() {}
 
-  /** One evaluation query. */
-  record Query(String id, String prompt, List<String> gold, int category, String answer) {}
+  /**
+   * One evaluation query.
+   *
+   * @param events reference event texts of an overview (broad) prompt; empty for other queries
+   */
+  record Query(String id, String prompt, List<String> gold, int category, String answer, List<String> events) {
+    Query(String id, String prompt, List<String> gold, int category, String answer) {
+      this(id, prompt, gold, category, answer, List.of());
+    }
+  }
 
   /**
    * Per-query outcome.
    *
    * @param coverage share of the gold leaves' distinct top-level subtrees with an item in the context
+   * @param eventRouge1 ROUGE-1 recall against the query's events; NaN when it has none
+   * @param eventCoverage share of the query's events covered; NaN when it has none
    */
   record Outcome(String kb, int category, double recall, boolean all, boolean any, boolean answer, int tokens,
-      double ms, boolean complete, double coverage) {}
+      double ms, boolean complete, double coverage, double eventRouge1, double eventCoverage) {}
 
   /** A named system: a base strategy, possibly with calibration overrides ({@code setree[beta=0.1]}). */
   record SystemSpec(String name, RetrieveOptions options) {}
@@ -140,8 +151,11 @@ final class Evaluation {
       }
     }
     int n = q.gold().size();
+    boolean events = !q.events().isEmpty();
     return new Outcome(kb, q.category(), n == 0 ? 0 : hit / (double) n, n > 0 && hit == n, hit > 0,
-        answerHit(q.answer(), text), ctx.tokensUsed(), ms, ctx.complete(), coverage(q, ctx, tree));
+        answerHit(q.answer(), text), ctx.tokensUsed(), ms, ctx.complete(), coverage(q, ctx, tree),
+        events ? EventWords.rouge1(q.events(), text) : Double.NaN,
+        events ? EventWords.coverage(q.events(), text) : Double.NaN);
   }
 
   /** Share of the gold leaves' distinct top-level subtrees that hold an item of the context (root excluded). */
@@ -188,7 +202,10 @@ final class Evaluation {
     return new HashSet<>(AnswerWords.words(context)).containsAll(want);
   }
 
-  /** One result row: the JSON shape of issue #3 plus {@code answer_hit}, {@code complete}, coverage. */
+  /**
+   * One result row: the JSON shape of issue #3 plus {@code answer_hit}, {@code complete}, coverage, and the
+   * overview metrics {@code event_rouge1} / {@code event_coverage} (null on rows without events).
+   */
   static ObjectNode aggregate(String system, int budget, String group, List<Outcome> sel) {
     ObjectNode row = JSON.createObjectNode();
     row.put("system", system);
@@ -201,6 +218,15 @@ final class Evaluation {
     row.put("answer_hit", round(sel.stream().mapToDouble(o -> o.answer() ? 1 : 0).average().orElse(0)));
     if (group.equals("1")) {
       row.put("cluster_coverage", round(sel.stream().mapToDouble(Outcome::coverage).average().orElse(0)));
+    }
+    double[] rouge = sel.stream().mapToDouble(Outcome::eventRouge1).filter(v -> !Double.isNaN(v)).toArray();
+    double[] evCov = sel.stream().mapToDouble(Outcome::eventCoverage).filter(v -> !Double.isNaN(v)).toArray();
+    if (rouge.length > 0) {
+      row.put("event_rouge1", round(java.util.Arrays.stream(rouge).average().orElse(0)));
+      row.put("event_coverage", round(java.util.Arrays.stream(evCov).average().orElse(0)));
+    } else {
+      row.putNull("event_rouge1");
+      row.putNull("event_coverage");
     }
     row.put("complete", round(sel.stream().mapToDouble(o -> o.complete() ? 1 : 0).average().orElse(0)));
     row.put("tokens_used", round(sel.stream().mapToDouble(Outcome::tokens).average().orElse(0)));

@@ -11,10 +11,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The retrieval quality guard of CI: compares setree's headline recall per variant and budget with the
+ * The retrieval quality guard of CI: compares setree's headline recall (categories 1-4) and, when the file
+ * records it, its overview {@code event_rouge1} (category 6, broad prompts) per variant and budget with the
  * figures recorded on purpose in a baseline file, and fails when one falls more than the tolerance below.
  *
- * <pre>{"tolerance": 0.01, "recall": {"turns": {"1024": 0.739}, "obs": {"1024": 0.893}}}</pre>
+ * <pre>{"tolerance": 0.01, "recall": {"turns": {"1024": 0.739}, "obs": {"1024": 0.893}},
+ *  "event_rouge1": {"turns": {"512": 0.41}, "obs": {"512": 0.52}}}</pre>
  */
 final class QualityGuard {
   /** Exit code of a failed guard. */
@@ -27,7 +29,10 @@ final class QualityGuard {
     double tolerance = base.path("tolerance").asDouble(0.01);
     boolean ok = true;
     int checked = 0;
-    for (Iterator<Map.Entry<String, JsonNode>> vs = base.path("recall").fields(); vs.hasNext(); ) {
+    for (String[] section : new String[][] {{"recall", "1-4"}, {"event_rouge1", "6"}}) {
+    String metric = section[0];
+    String group = section[1];
+    for (Iterator<Map.Entry<String, JsonNode>> vs = base.path(metric).fields(); vs.hasNext(); ) {
       Map.Entry<String, JsonNode> v = vs.next();
       for (Iterator<Map.Entry<String, JsonNode>> bs = v.getValue().fields(); bs.hasNext(); ) {
         Map.Entry<String, JsonNode> b = bs.next();
@@ -35,21 +40,23 @@ final class QualityGuard {
         Double measured = null;
         for (JsonNode r : perVariant) {
           if (r.get("system").asText().equals("setree") && r.get("variant").asText().equals(v.getKey())
-              && r.get("budget").asText().equals(b.getKey())) {
-            measured = r.get("recall").asDouble();
+              && r.get("budget").asText().equals(b.getKey()) && r.path("categories").asText().equals(group)
+              && r.hasNonNull(metric)) {
+            measured = r.get(metric).asDouble();
           }
         }
         if (measured == null) {
-          out.printf("quality guard: no setree result for %s at budget %s%n", v.getKey(), b.getKey());
+          out.printf("quality guard: no setree %s for %s at budget %s%n", metric, v.getKey(), b.getKey());
           ok = false;
           continue;
         }
         checked++;
         boolean pass = measured >= recorded - tolerance;
         ok &= pass;
-        out.printf(Locale.ROOT, "quality guard: %s @%s: recall %.4f vs recorded %.4f (tolerance %.3f): %s%n",
-            v.getKey(), b.getKey(), measured, recorded, tolerance, pass ? "ok" : "FAILED");
+        out.printf(Locale.ROOT, "quality guard: %s @%s: %s %.4f vs recorded %.4f (tolerance %.3f): %s%n",
+            v.getKey(), b.getKey(), metric, measured, recorded, tolerance, pass ? "ok" : "FAILED");
       }
+    }
     }
     if (checked == 0) {
       out.println("quality guard: the baseline file checks nothing");

@@ -97,6 +97,47 @@ class CommandLineTest {
     }
     assertEquals("1-4", row.get("categories").asText());
     assertEquals(2, row.get("queries").asInt());
+    assertTrue(row.has("event_rouge1") && row.get("event_rouge1").isNull(), "fact rows carry a null overview metric");
+  }
+
+  /** eval reads overview (broad) queries with events and reports event_rouge1 / event_coverage for them. */
+  @Test
+  void evalScoresOverviewPrompts(@TempDir Path dir) throws Exception {
+    Path facts = writeFacts(dir);
+    Path queries = dir.resolve("queries.jsonl");
+    Files.write(queries, List.of(
+        "{\"id\": \"q1\", \"prompt\": \"Who taught the user to make gnocchi?\", \"gold\": [\"cooking-02\"], \"category\": 4, \"answer\": \"Rosa\"}"));
+    Path broad = dir.resolve("broad.jsonl");
+    Files.write(broad, List.of(
+        "{\"id\": \"b1\", \"prompt\": \"Give me an overview of the user's cooking.\", \"gold\": [\"cooking-01\", \"cooking-02\"], \"category\": 6, \"answer\": \"\", \"events\": [\"The user bakes sourdough bread.\", \"The user learns gnocchi from grandmother Rosa.\"]}"));
+    Path out = dir.resolve("eval.json");
+    Path md = dir.resolve("eval.md");
+    Run e = run("eval", "--facts", facts.toString(), "--queries", queries.toString(), "--broad", broad.toString(),
+        "--budgets", "16,512", "--systems", "setree,hybrid", "--json", out.toString(), "--markdown", md.toString());
+    assertEquals(0, e.code(), e.err());
+    JsonNode root = JSON.readTree(out.toFile());
+    double small = -1;
+    double large = -1;
+    for (JsonNode r : root.get("results")) {
+      if (r.get("categories").asText().equals("6") && r.get("system").asText().equals("hybrid")) {
+        double v = r.get("event_rouge1").asDouble();
+        assertTrue(v >= 0 && v <= 1, r.toString());
+        assertTrue(r.get("event_coverage").asDouble() >= 0 && r.get("event_coverage").asDouble() <= 1);
+        if (r.get("budget").asInt() == 16) {
+          small = v;
+        } else {
+          large = v;
+        }
+      }
+    }
+    assertTrue(large > 0.5 && large > small, "the whole knowledge base at 512 carries the events' words: " + large
+        + " vs " + small + " at 16");
+    boolean perVariantOverview = false;
+    for (JsonNode r : root.get("per_variant")) {
+      perVariantOverview |= r.get("categories").asText().equals("6") && r.has("event_rouge1");
+    }
+    assertTrue(perVariantOverview, "per_variant has the overview rows");
+    assertTrue(Files.readString(md).contains("overview prompts (category 6)"));
   }
 
   /** Bad input fails with exit code 1 and a message naming the problem. */

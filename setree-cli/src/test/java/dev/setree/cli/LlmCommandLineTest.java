@@ -78,6 +78,44 @@ class LlmCommandLineTest {
     assertTrue(text.out().contains("summarizers extractive 0 llm " + internal), text.out());
   }
 
+  /**
+   * eval runs unchanged with an LLM summariser (the stub): overview prompts are scored on the LLM's summary
+   * text, which the shown root carries and a flat list does not.
+   */
+  @Test
+  void evalWithTheStubLlmScoresOverviewPrompts(@TempDir Path dir) throws Exception {
+    Path facts = writeFacts(dir);
+    Path queries = dir.resolve("queries.jsonl");
+    Files.write(queries, List.of("{\"id\": \"q1\", \"prompt\": \"What does the user bake?\", "
+        + "\"gold\": [\"cooking-01\"], \"category\": 4, \"answer\": \"sourdough\"}"));
+    Path broad = dir.resolve("broad.jsonl");
+    Files.write(broad, List.of("{\"id\": \"b1\", \"prompt\": \"Give me an overview of the user.\", "
+        + "\"gold\": [\"cooking-01\"], \"category\": 6, \"answer\": \"\", "
+        + "\"events\": [\"The user practises zymurgy.\"]}"));
+    Path out = dir.resolve("eval.json");
+    try (StubLlmServer stub = StubLlmServer.start()) {
+      stub.defaultReply(Reply.summary("The user practises zymurgy."));
+      Run e = run("eval", "--facts", facts.toString(), "--queries", queries.toString(), "--broad", broad.toString(),
+          "--budgets", "256", "--systems", "setree,hybrid", "--json", out.toString(),
+          "--llm-base-url", stub.baseUrl(), "--llm-model", "stub");
+      assertEquals(0, e.code(), e.err());
+      assertTrue(stub.chatRequestCount() > 0, "the build summarised with the LLM");
+    }
+    double setree = -1;
+    double hybrid = -1;
+    for (JsonNode r : JSON.readTree(out.toFile()).get("results")) {
+      if (r.get("categories").asText().equals("6")) {
+        if (r.get("system").asText().equals("setree")) {
+          setree = r.get("event_rouge1").asDouble();
+        } else {
+          hybrid = r.get("event_rouge1").asDouble();
+        }
+      }
+    }
+    assertEquals(1.0, setree, 1e-9, "the root's LLM summary carries every event word");
+    assertTrue(hybrid < 0.5, "a list of leaves does not: " + hybrid);
+  }
+
   /** Garbage for some nodes: the build completes, warns, and stats counts the fallbacks. */
   @Test
   void garbageFallsBackAndIsReported(@TempDir Path dir) throws Exception {

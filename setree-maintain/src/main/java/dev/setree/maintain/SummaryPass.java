@@ -63,6 +63,12 @@ final class SummaryPass {
     Map<DraftTree.Node, Integer> depth = new HashMap<>();
     Map<DraftTree.Node, Integer> wave = new HashMap<>();
     int maxWave = computeDepthAndWave(root, 0, depth, wave);
+    List<String> corpus = new ArrayList<>();
+    for (DraftTree.Node l : leavesUnder(root, new ArrayList<>())) {
+      corpus.add(l.text);
+    }
+    ExtractiveSummarizer extractive =
+        (summarizer instanceof ExtractiveSummarizer e ? e : fallback).forCorpus(corpus);
     AtomicInteger fallbacks = new AtomicInteger();
     AtomicInteger summarized = new AtomicInteger();
     int todo = 0;
@@ -92,7 +98,7 @@ final class SummaryPass {
         for (DraftTree.Node v : nodes) {
           Summarizer.Request req = request(v, depth.get(v), dim);
           futures.add(pool.submit(() -> {
-            Summarizer.Summary s = summarizeSafely(req, v, fallbacks);
+            Summarizer.Summary s = summarizeSafely(req, v, fallbacks, extractive);
             progress.update("summaries", summarized.incrementAndGet(), Math.max(total, summarized.get()));
             return s;
           }));
@@ -237,7 +243,8 @@ final class SummaryPass {
     return s.strip().replaceAll("\\s+", " ");
   }
 
-  private Summarizer.Summary summarizeSafely(Summarizer.Request req, DraftTree.Node node, AtomicInteger fallbacks) {
+  private Summarizer.Summary summarizeSafely(Summarizer.Request req, DraftTree.Node node, AtomicInteger fallbacks,
+      ExtractiveSummarizer extractive) {
     if (!(summarizer instanceof ExtractiveSummarizer)) {
       try {
         Summarizer.Summary s = summarizer.summarize(req);
@@ -250,8 +257,8 @@ final class SummaryPass {
       }
       fallbacks.incrementAndGet();
     }
-    node.kind = fallback.kind();
-    return fallback.summarize(req);
+    node.kind = extractive.kind();
+    return extractive.summarize(req);
   }
 
   private static <T> T await(Future<T> f) {
