@@ -71,9 +71,7 @@ final class DemoCommand implements Callable<Integer> {
             ctx.complete() ? "covers the whole knowledge base" : "partial cover", ctx.stats().elapsedNanos() / 1e6);
       }
     } finally {
-      Files.deleteIfExists(db);
-      Files.deleteIfExists(dir.resolve("demo.db-wal"));
-      Files.deleteIfExists(dir.resolve("demo.db-shm"));
+      BuildCommand.deleteKnowledgeBase(db); // the database and its side files (-wal, -shm, -writer)
       Files.deleteIfExists(dir);
     }
     return 0;

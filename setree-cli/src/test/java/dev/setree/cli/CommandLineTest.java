@@ -222,4 +222,17 @@ class CommandLineTest {
       assertFalse(Files.exists(dir.resolve("kb.db" + side)), "no " + side + " file after read paths");
     }
   }
+
+  /** The README's main job: demo builds, answers both prompts, exits 0 and leaves no file behind. */
+  @Test
+  void demoRunsAndCleansUp() {
+    Run d = run("demo", "--budget", "120");
+    assertEquals(0, d.code(), d.err());
+    assertTrue(d.out().contains("Prompt: What do you know about me?"), d.out());
+    assertTrue(d.out().contains("lisinopril"), "the niche prompt finds its fact:\n" + d.out());
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(": (\\S+demo\\.db)").matcher(d.out());
+    assertTrue(m.find(), d.out());
+    Path db = Path.of(m.group(1));
+    assertFalse(Files.exists(db.getParent()), "the demo's temporary folder is removed: " + db.getParent());
+  }
 }
