@@ -1,0 +1,273 @@
+package dev.setree.store;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * Opening a knowledge base file: the checks of {@code docs/store-format.md} ("What happens on open") that
+ * run before anything is written, the creation of a new knowledge base, and the configuration of the
+ * connections a {@link SqliteTreeStore} is made of (WAL, {@code synchronous=FULL}, busy timeout).
+ */
+final class StoreOpening {
+  private StoreOpening() {}
+
+
+  /** How a connection opens the file. */
+  enum Mode {
+    READ_ONLY,
+    READ_WRITE,
+    CREATE
+  }
+
+  static Connection connection(Path path, Mode mode) throws SQLException {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setBusyTimeout(SqliteTreeStore.BUSY_TIMEOUT_MS);
+    if (mode == Mode.READ_ONLY) {
+      config.setReadOnly(true);
+    } else if (mode == Mode.READ_WRITE) {
+      config.resetOpenMode(SQLiteOpenMode.CREATE);
+    }
+    // A file: URI, so that '?' or '#' in the path cannot be taken for parameters.
+    return config.createConnection("jdbc:sqlite:" + path.toUri());
+  }
+
+  /** What {@code meta} says about a knowledge base. */
+  record Meta(String modelId, int dimension, int version) {
+    void requireEmbedder(Path path, String wantedModel, int wantedDimension) {
+      if (!modelId.equals(wantedModel)) {
+        throw new StoreFormatException(path + " was built with embedder model '" + modelId
+            + "', not with the requested model '" + wantedModel + "'; rebuild it or open it with '"
+            + modelId + "'");
+      }
+      if (dimension != wantedDimension) {
+        throw new StoreFormatException(path + " holds embeddings of dimension " + dimension
+            + ", not of the requested dimension " + wantedDimension);
+      }
+    }
+  }
+
+  /**
+   * Runs the checks that need SQLite on a read-only connection of its own. Only when SQLite reports that
+   * it cannot read the file without writing (a hot journal or a write-ahead log left by a crash must be
+   * recovered first) are they repeated on a read-write connection, which recovers the file.
+   */
+  static Meta inspectForWriting(Path path) {
+    try {
+      return inspect(path, Mode.READ_ONLY);
+    } catch (StoreException e) {
+      if (e.getCause() instanceof SQLException sql && (sql.getErrorCode() & 0xff) == 8 /* SQLITE_READONLY */) {
+        return inspect(path, Mode.READ_WRITE);
+      }
+      throw e;
+    }
+  }
+
+  static Meta inspect(Path path, Mode mode) {
+    try (Connection c = connection(path, mode)) {
+      return inspect(path, c);
+    } catch (SQLException e) {
+      throw SqliteTreeStore.failure(path, "open", e);
+    }
+  }
+
+  /**
+   * Checks an existing database; returns null for a blank SQLite database (no tables, no application id),
+   * which may become a knowledge base.
+   */
+  static Meta inspect(Path path, Connection c) throws SQLException {
+    List<String> tables = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+      while (rs.next()) {
+        tables.add(rs.getString(1));
+      }
+    }
+    int applicationId = pragmaInt(c, "application_id");
+    if (applicationId != Schema.APPLICATION_ID) {
+      if (applicationId == 0 && tables.isEmpty()) {
+        return null;
+      }
+      throw new StoreFormatException(path + " is not a SETree knowledge base (a SQLite database"
+          + (applicationId == 0 ? "" : " with application_id 0x" + Integer.toHexString(applicationId))
+          + (tables.isEmpty() ? " without tables" : " holding tables " + String.join(", ", tables)) + ")");
+    }
+    int version = pragmaInt(c, "user_version");
+    FileHeader.checkVersion(path, version);
+    quickCheck(path, c);
+    for (String table : version == 1 ? Schema.V1_TABLES : Schema.TABLES) {
+      if (!tables.contains(table)) {
+        throw new StoreFormatException(path + " is damaged: it has no table '" + table + "'");
+      }
+    }
+    Map<String, String> meta = new HashMap<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT key, value FROM meta")) {
+      while (rs.next()) {
+        meta.put(rs.getString(1), rs.getString(2));
+      }
+    }
+    String formatVersion = required(path, meta, Schema.META_FORMAT_VERSION);
+    if (!formatVersion.equals(Integer.toString(version))) {
+      throw new StoreFormatException(path + " is damaged: meta says format version " + formatVersion
+          + " but user_version says " + version);
+    }
+    String model = required(path, meta, Schema.META_MODEL_ID);
+    String dim = required(path, meta, Schema.META_DIMENSION);
+    try {
+      int d = Integer.parseInt(dim);
+      if (d <= 0) {
+        throw new NumberFormatException();
+      }
+      return new Meta(model, d, version);
+    } catch (NumberFormatException e) {
+      throw new StoreFormatException(path + " is damaged: meta holds the invalid dimension '" + dim + "'");
+    }
+  }
+
+  static String required(Path path, Map<String, String> meta, String key) {
+    String value = meta.get(key);
+    if (value == null) {
+      throw new StoreFormatException(path + " is damaged: its meta table has no " + key);
+    }
+    return value;
+  }
+
+  static void quickCheck(Path path, Connection c) throws SQLException {
+    List<String> problems = new ArrayList<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA quick_check(5)")) {
+      while (rs.next()) {
+        problems.add(rs.getString(1));
+      }
+    }
+    if (!problems.equals(List.of("ok"))) {
+      throw new StoreFormatException(path + " is corrupt: PRAGMA quick_check reports: "
+          + String.join("; ", problems));
+    }
+  }
+
+  static int pragmaInt(Connection c, String pragma) throws SQLException {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA " + pragma)) {
+      return rs.next() ? rs.getInt(1) : 0;
+    }
+  }
+
+  /**
+   * Creates the schema in a missing, empty or blank file; returns null when another process turned it
+   * into a database with content first.
+   */
+  static SqliteTreeStore create(Path path, String modelId, int dimension) {
+    try {
+      Path parent = path.getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+    } catch (IOException e) {
+      throw new StoreException("cannot create " + path + ": " + e, e);
+    }
+    Connection c = null;
+    try {
+      c = connection(path, Mode.CREATE);
+      SqliteTreeStore.exec(c, "BEGIN IMMEDIATE");
+      boolean blank;
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM sqlite_master")) {
+        rs.next();
+        blank = rs.getInt(1) == 0 && pragmaInt(c, "application_id") == 0;
+      }
+      if (!blank) {
+        SqliteTreeStore.exec(c, "ROLLBACK");
+        return null;
+      }
+      for (String ddl : Schema.DDL) {
+        SqliteTreeStore.exec(c, ddl);
+      }
+      SqliteTreeStore.exec(c, "PRAGMA application_id = " + Schema.APPLICATION_ID);
+      SqliteTreeStore.exec(c, "PRAGMA user_version = " + Schema.FORMAT_VERSION);
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO meta (key, value) VALUES (?, ?)")) {
+        String[][] rows = {
+          {Schema.META_FORMAT_VERSION, Integer.toString(Schema.FORMAT_VERSION)},
+          {Schema.META_MODEL_ID, modelId},
+          {Schema.META_DIMENSION, Integer.toString(dimension)},
+          {Schema.META_CREATED_AT, Instant.now().toString()},
+        };
+        for (String[] row : rows) {
+          ps.setString(1, row[0]);
+          ps.setString(2, row[1]);
+          ps.executeUpdate();
+        }
+      }
+      SqliteTreeStore.exec(c, "COMMIT");
+      SqliteTreeStore store = finishOpen(path, modelId, dimension, Schema.FORMAT_VERSION, c);
+      c = null;
+      return store;
+    } catch (SQLException e) {
+      throw SqliteTreeStore.failure(path, "create", e);
+    } finally {
+      SqliteTreeStore.closeQuietly(c);
+    }
+  }
+
+  static SqliteTreeStore connect(Path path, Meta meta) {
+    Connection c = null;
+    try {
+      c = connection(path, Mode.READ_WRITE);
+      if (meta.version < Schema.FORMAT_VERSION) {
+        Migration.toCurrent(path, c, meta.dimension);
+      }
+      SqliteTreeStore store = finishOpen(path, meta.modelId, meta.dimension, Schema.FORMAT_VERSION, c);
+      c = null;
+      return store;
+    } catch (SQLException e) {
+      throw SqliteTreeStore.failure(path, "open", e);
+    } finally {
+      SqliteTreeStore.closeQuietly(c);
+    }
+  }
+
+  /** Configures the checked writer connection and opens the reader; closes the writer on failure. */
+  static SqliteTreeStore finishOpen(Path path, String modelId, int dimension, int version,
+      Connection writer) throws SQLException {
+    try (Statement st = writer.createStatement()) {
+      try (ResultSet rs = st.executeQuery("PRAGMA journal_mode = WAL")) {
+        String mode = rs.next() ? rs.getString(1) : null;
+        if (!"wal".equalsIgnoreCase(mode)) {
+          throw new StoreException("cannot open " + path + " in WAL mode (journal mode is " + mode + ")");
+        }
+      }
+      st.execute("PRAGMA synchronous = FULL");
+      st.execute("PRAGMA foreign_keys = OFF");
+    }
+    Connection reader = connection(path, Mode.READ_ONLY);
+    return new SqliteTreeStore(path, modelId, dimension, version, writer, reader);
+  }
+
+  /** Whether a non-empty write-ahead log or rollback journal, which SQLite will recover, lies next to the file. */
+  static boolean hasRecoveryLog(Path path) {
+    for (String suffix : List.of("-wal", "-journal")) {
+      try {
+        Path log = sibling(path, suffix);
+        if (Files.exists(log) && Files.size(log) > 0) {
+          return true;
+        }
+      } catch (IOException e) {
+        return true; // cannot tell: leave the decision to SQLite's own checks
+      }
+    }
+    return false;
+  }
+
+  static Path sibling(Path path, String suffix) {
+    return path.resolveSibling(path.getFileName() + suffix);
+  }
+}
