@@ -81,6 +81,11 @@ final class NodeRows {
       rs.next();
       next = rs.getLong(1);
     }
+    // Each node's index in the committed tree (-1: new), looked up once.
+    int[] oldOf = new int[after.size()];
+    for (int v = 0; v < after.size(); v++) {
+      oldOf[v] = before.indexOf(after.id(v));
+    }
     long[] ord = new long[after.size()];
     Arrays.fill(ord, -1);
     boolean[] renumber = new boolean[after.size()];
@@ -94,7 +99,7 @@ final class NodeRows {
       boolean seenNew = false;
       int lastOld = -1;
       for (int v : group) {
-        int o = sameGroup(before, after, v);
+        int o = sameGroup(before, after, v, oldOf[v]);
         if (o >= 0) {
           if (seenNew || o < lastOld) {
             consistent = false;
@@ -106,9 +111,9 @@ final class NodeRows {
         }
       }
       for (int v : group) {
-        if (!consistent || sameGroup(before, after, v) < 0) {
+        if (!consistent || sameGroup(before, after, v, oldOf[v]) < 0) {
           ord[v] = next++;
-          renumber[v] = before.indexOf(after.id(v)) >= 0; // an existing row moves, a new one is inserted
+          renumber[v] = oldOf[v] >= 0; // an existing row moves, a new one is inserted
         }
       }
     }
@@ -116,7 +121,7 @@ final class NodeRows {
         PreparedStatement upd = c.prepareStatement(UPDATE);
         PreparedStatement move = c.prepareStatement("UPDATE nodes SET ord = ? WHERE id = ?")) {
       for (int v = 0; v < after.size(); v++) {
-        int o = before.indexOf(after.id(v));
+        int o = oldOf[v];
         if (o < 0) {
           ins.setLong(1, ord[v]);
           bytes += bindInsert(ins, after, v);
@@ -142,9 +147,8 @@ final class NodeRows {
     return bytes;
   }
 
-  /** The index of {@code after}'s node v in {@code before} when it existed there in the same group, else -1. */
-  private static int sameGroup(Tree before, Tree after, int v) {
-    int o = before.indexOf(after.id(v));
+  /** {@code o}, node v's index in {@code before}, when it was there in the same group; else -1. */
+  private static int sameGroup(Tree before, Tree after, int v, int o) {
     if (o < 0 || before.isLeaf(o) != after.isLeaf(v) || (!after.isLeaf(v) && before.level(o) != after.level(v))) {
       return -1;
     }
@@ -294,63 +298,46 @@ final class NodeRows {
         throw bad(file, "duplicate node id " + rows.get(v)[1]);
       }
     }
-    String[] ids = new String[n];
-    String[] texts = new String[n];
-    String[] times = new String[n];
-    String[] summarizers = new String[n];
-    int[] tokens = new int[n];
-    int[] level = new int[n];
-    int[] parent = new int[n];
-    float[] embeddings = new float[n * dim];
-    float[] centroids = new float[(n - leafCount) * dim];
-    int[] faithfulness = new int[n];
-    int[][] sources = new int[n][];
+    TreeColumns t = new TreeColumns(n, leafCount, dim);
     for (int v = 0; v < n; v++) {
       Object[] r = rows.get(v);
-      ids[v] = (String) r[1];
-      level[v] = ((Number) r[3]).intValue();
+      String id = (String) r[1];
+      t.ids[v] = id;
+      t.level[v] = ((Number) r[3]).intValue();
       if (r[4] == null) {
-        parent[v] = -1;
+        t.parent[v] = -1;
       } else {
         Integer p = index.get((String) r[4]);
         if (p == null) {
-          throw bad(file, "node " + ids[v] + " has the unknown parent " + r[4]);
+          throw bad(file, "node " + id + " has the unknown parent " + r[4]);
         }
-        parent[v] = p;
+        t.parent[v] = p;
       }
-      texts[v] = (String) r[5];
-      times[v] = (String) r[6];
-      tokens[v] = ((Number) r[7]).intValue();
-      summarizers[v] = (String) r[10];
-      decode(file, "embedding", ids[v], (byte[]) r[11], embeddings, v * dim, dim);
-      if (v >= leafCount) {
-        decode(file, "centroid", ids[v], (byte[]) r[12], centroids, (v - leafCount) * dim, dim);
-      }
-      faithfulness[v] = r[14] == null ? Tree.UNKNOWN_FAITHFULNESS : ((Number) r[14]).intValue();
+      t.texts[v] = (String) r[5];
+      t.times[v] = (String) r[6];
+      t.tokens[v] = ((Number) r[7]).intValue();
+      t.summarizers[v] = (String) r[10];
+      t.vectors(file, v, id, (byte[]) r[11], (byte[]) r[12]);
+      t.faithfulness[v] = r[14] == null ? Tree.UNKNOWN_FAITHFULNESS : ((Number) r[14]).intValue();
       if (r[15] != null) {
         String[] src;
         try {
           src = Blobs.toStrings((byte[]) r[15]);
         } catch (IllegalArgumentException e) {
-          throw bad(file, "the sources of node " + ids[v] + " " + e.getMessage());
+          throw bad(file, "the sources of node " + id + " " + e.getMessage());
         }
-        int[] s = new int[src.length];
+        int[] x = new int[src.length];
         for (int i = 0; i < src.length; i++) {
-          Integer x = src[i] == null ? null : index.get(src[i]);
-          if (x == null) {
-            throw bad(file, "node " + ids[v] + " quotes the unknown leaf " + src[i]);
+          Integer leaf = src[i] == null ? null : index.get(src[i]);
+          if (leaf == null) {
+            throw bad(file, "node " + id + " quotes the unknown leaf " + src[i]);
           }
-          s[i] = x;
+          x[i] = leaf;
         }
-        sources[v] = s;
+        t.sources[v] = x;
       }
     }
-    try {
-      return new Tree(dim, leafCount, ids, texts, times, summarizers, tokens, level, parent, embeddings,
-          centroids, faithfulness, sources);
-    } catch (IllegalArgumentException | NullPointerException e) {
-      throw new StoreFormatException(file + " holds an inconsistent tree: " + e.getMessage(), e);
-    }
+    return t.toTree(file);
   }
 
   static void decode(Path file, String column, String id, byte[] blob, float[] dst, int off, int dim) {

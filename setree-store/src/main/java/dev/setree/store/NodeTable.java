@@ -30,57 +30,35 @@ final class NodeTable {
     if (n == 0) {
       return Tree.empty(dim);
     }
-    String[] ids = new String[n];
-    String[] texts = new String[n];
-    String[] times = new String[n];
-    String[] summarizers = new String[n];
-    int[] tokens = new int[n];
-    int[] level = new int[n];
-    int[] parent = new int[n];
-    float[] embeddings = new float[n * dim];
-    float[] centroids = new float[(n - leafCount) * dim];
-    int[] faithfulness = new int[n];
-    int[][] sources = new int[n][];
+    TreeColumns t = new TreeColumns(n, leafCount, dim);
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SELECT)) {
       int v = 0;
       while (rs.next()) {
         if (v >= n || rs.getInt(1) != v) {
           throw bad(file, "node indexes are not 0.." + (n - 1) + " (found " + rs.getInt(1) + " at row " + v + ")");
         }
-        ids[v] = rs.getString(2);
+        t.ids[v] = rs.getString(2);
         if ((rs.getInt(3) == 1) != (v < leafCount)) {
           throw bad(file, "leaves are not the first " + leafCount + " nodes (node " + v + ")");
         }
-        level[v] = rs.getInt(4);
+        t.level[v] = rs.getInt(4);
         int p = rs.getInt(5);
-        parent[v] = rs.wasNull() ? -1 : p;
-        texts[v] = rs.getString(6);
-        times[v] = rs.getString(7);
-        tokens[v] = rs.getInt(8);
-        summarizers[v] = rs.getString(9);
-        decode(file, "embedding", v, rs.getBytes(10), embeddings, v * dim, dim);
-        if (v >= leafCount) {
-          decode(file, "centroid", v, rs.getBytes(11), centroids, (v - leafCount) * dim, dim);
-        }
+        t.parent[v] = rs.wasNull() ? -1 : p;
+        t.texts[v] = rs.getString(6);
+        t.times[v] = rs.getString(7);
+        t.tokens[v] = rs.getInt(8);
+        t.summarizers[v] = rs.getString(9);
+        t.vectors(file, v, String.valueOf(v), rs.getBytes(10), rs.getBytes(11));
         int f = rs.getInt(12);
-        faithfulness[v] = rs.wasNull() ? Tree.UNKNOWN_FAITHFULNESS : f;
-        sources[v] = parseSources(file, v, rs.getString(13));
+        t.faithfulness[v] = rs.wasNull() ? Tree.UNKNOWN_FAITHFULNESS : f;
+        t.sources[v] = parseSources(file, v, rs.getString(13));
         v++;
       }
       if (v != n) {
         throw bad(file, "expected " + n + " nodes, read " + v);
       }
     }
-    try {
-      return new Tree(dim, leafCount, ids, texts, times, summarizers, tokens, level, parent, embeddings,
-          centroids, faithfulness, sources);
-    } catch (IllegalArgumentException | NullPointerException e) {
-      throw new StoreFormatException(file + " holds an inconsistent tree: " + e.getMessage(), e);
-    }
-  }
-
-  private static void decode(Path file, String column, int v, byte[] blob, float[] dst, int off, int dim) {
-    NodeRows.decode(file, column, String.valueOf(v), blob, dst, off, dim);
+    return t.toTree(file);
   }
 
   private static int[] parseSources(Path file, int v, String s) {
