@@ -4,6 +4,7 @@ import dev.setree.core.Tree;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
@@ -87,28 +88,21 @@ final class LexicalIndex {
   }
 
   /**
-   * The index of {@code next}, made from this one (the index of {@code previous}) by deleting the leaves
-   * that are gone or whose text changed and adding the new ones. Called by one writer at a time.
+   * The index of {@code next}, made from this one (the index of {@code previous}) by deleting the documents of
+   * the leaves {@code gone} (indexes in {@code previous}) and adding those of {@code added} (indexes in
+   * {@code next}). Called by one writer at a time.
    */
-  LexicalIndex next(Tree previous, Tree next) {
+  LexicalIndex next(Tree previous, List<Integer> gone, Tree next, List<Integer> added) {
     try {
-      boolean changed = false;
-      for (int v = 0; v < previous.leafCount(); v++) {
-        int w = next.indexOf(previous.id(v));
-        if (w < 0 || !next.isLeaf(w) || !next.text(w).equals(previous.text(v))) {
-          writer.deleteDocuments(new Term(ID, previous.id(v)));
-          changed = true;
-        }
+      for (int v : gone) {
+        writer.deleteDocuments(new Term(ID, previous.id(v)));
       }
-      for (int v = 0; v < next.leafCount(); v++) {
-        int o = previous.indexOf(next.id(v));
-        if (o < 0 || !previous.isLeaf(o) || !previous.text(o).equals(next.text(v))) {
-          writer.addDocument(document(next, v));
-          changed = true;
-        }
+      for (int v : added) {
+        writer.addDocument(document(next, v));
       }
       DirectoryReader current = (DirectoryReader) searcher.getIndexReader();
-      DirectoryReader reader = changed ? DirectoryReader.openIfChanged(current, writer) : null;
+      DirectoryReader reader = gone.isEmpty() && added.isEmpty() ? null
+          : DirectoryReader.openIfChanged(current, writer);
       return new LexicalIndex(analyzer, writer, reader == null ? current : reader, next);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot update the BM25 index", e);

@@ -2,7 +2,9 @@ package dev.setree;
 
 import dev.setree.core.HierarchyState;
 import dev.setree.core.Tree;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,16 +34,28 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
     if (next == tree) {
       return new Snapshot(tree, nextHierarchy, nextGeneration, lexical, idByText);
     }
-    Map<String, String> byText = new HashMap<>(idByText);
+    // The leaf diff, once: leaves gone (or whose text changed) and leaves new (or whose text changed).
+    List<Integer> gone = new ArrayList<>();
     for (int v = 0; v < tree.leafCount(); v++) {
       int w = next.indexOf(tree.id(v));
-      if (w < 0 || !next.text(w).equals(tree.text(v))) {
-        byText.remove(tree.text(v), tree.id(v));
+      if (w < 0 || !next.isLeaf(w) || !next.text(w).equals(tree.text(v))) {
+        gone.add(v);
       }
     }
+    List<Integer> added = new ArrayList<>();
     for (int v = 0; v < next.leafCount(); v++) {
-      byText.putIfAbsent(next.text(v), next.id(v));
+      int o = tree.indexOf(next.id(v));
+      if (o < 0 || !tree.isLeaf(o) || !tree.text(o).equals(next.text(v))) {
+        added.add(v);
+      }
     }
-    return new Snapshot(next, nextHierarchy, nextGeneration, lexical.next(tree, next), byText);
+    Map<String, String> byText = new HashMap<>(idByText);
+    for (int v : gone) {
+      byText.remove(tree.text(v), tree.id(v));
+    }
+    for (int v = 0; v < next.leafCount(); v++) {
+      byText.putIfAbsent(next.text(v), next.id(v)); // a text another leaf still holds gets that leaf's id
+    }
+    return new Snapshot(next, nextHierarchy, nextGeneration, lexical.next(tree, gone, next, added), byText);
   }
 }
