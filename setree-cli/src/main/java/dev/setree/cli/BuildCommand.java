@@ -7,6 +7,7 @@ import dev.setree.core.Tree;
 import dev.setree.maintain.BuildResult;
 import dev.setree.maintain.llm.LlmUnavailableException;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.store.SqliteTreeStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -61,7 +62,7 @@ final class BuildCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
           if (!existed) {
             kb.close();
-            deleteKnowledgeBase(db); // a failed build leaves no new file behind
+            SqliteTreeStore.deleteFiles(db); // a failed build leaves no new file behind
           }
           throw e;
         }
@@ -93,16 +94,5 @@ final class BuildCommand implements Callable<Integer> {
       }
     }
     return 0;
-  }
-
-  /** Deletes a knowledge-base file this command created, with SQLite's and SETree's side files. */
-  static void deleteKnowledgeBase(Path db) {
-    for (String suffix : new String[] {"", "-wal", "-shm", "-journal", "-writer"}) {
-      try {
-        Files.deleteIfExists(db.resolveSibling(db.getFileName() + suffix));
-      } catch (java.io.IOException ignored) {
-        // best effort: the build's own error is what the user needs to see
-      }
-    }
   }
 }

@@ -72,8 +72,6 @@ final class Migration {
   }
 
   private static void exec(Connection c, String sql) throws SQLException {
-    try (Statement st = c.createStatement()) {
-      st.execute(sql);
-    }
+    SqliteTreeStore.exec(c, sql);
   }
 }

@@ -145,6 +145,24 @@ public final class SqliteTreeStore implements TreeStore {
     }
   }
 
+  /**
+   * Deletes a knowledge base's file and every side file SQLite or SETree made beside it ({@code -wal},
+   * {@code -shm}, {@code -journal}, the writer lock {@code -writer}). Only for a file no process has open,
+   * such as one a failed build just created. Missing files are skipped.
+   *
+   * @throws StoreException naming the file that could not be deleted
+   */
+  public static void deleteFiles(Path file) {
+    for (String suffix : List.of("", "-wal", "-shm", "-journal", "-writer")) {
+      Path f = suffix.isEmpty() ? file : StoreOpening.sibling(file, suffix);
+      try {
+        java.nio.file.Files.deleteIfExists(f);
+      } catch (java.io.IOException e) {
+        throw new StoreException("cannot delete " + f + ": " + e, e);
+      }
+    }
+  }
+
   /** The embedder model id the knowledge base was built with. */
   public String modelId() {
     ensureOpen();
