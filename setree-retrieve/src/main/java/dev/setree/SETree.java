@@ -28,12 +28,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -84,12 +81,8 @@ public final class SETree implements AutoCloseable {
   private final MaintenanceScheduler scheduler;
   private final boolean readOnly;
   private final ExecutorService refresher;
-  /** Runs prompt embeddings, so that {@code retrieve} can keep its deadline (daemon threads, reused). */
-  private final ExecutorService embedPool = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "setree-embed");
-    t.setDaemon(true);
-    return t;
-  });
+  /** Embeds prompts so that {@code retrieve} keeps its deadline. */
+  private final DeadlineEmbedder promptEmbedder;
   private volatile long latestAccepted;
   private volatile Snapshot snapshot;
   private volatile boolean closed;
@@ -105,6 +98,7 @@ public final class SETree implements AutoCloseable {
     this.ownsEmbedder = ownsEmbedder;
     this.counter = counter;
     this.readOnly = readOnly;
+    this.promptEmbedder = new DeadlineEmbedder(embedder);
     if (config.summarizer() != null) {
       this.summarizer = config.summarizer();
       this.ownedLlm = null;
@@ -542,7 +536,7 @@ public final class SETree implements AutoCloseable {
       return new Context("", List.of(), 0, budget, true, new Context.Stats(0, 0, System.nanoTime() - t0));
     }
     long deadline = t0 + config.retrieveDeadlineMillis() * 1_000_000L;
-    float[] q = embedWithin(prompt, deadline);
+    float[] q = promptEmbedder.embed(prompt, deadline);
     boolean cutShort = q == null;
     if (cutShort) {
       // No embedding in time: relevance from the prompt's words alone; no second hop, no clustering.
@@ -561,33 +555,6 @@ public final class SETree implements AutoCloseable {
     return cutShort ? ctx.markCutShort() : ctx;
   }
 
-  /**
-   * The prompt's embedding, or null when it did not come back before {@code deadlineNanos}: the embedder
-   * runs on its own thread so that a slow or hung embedder (a remote model, an overloaded machine) cannot
-   * hold a retrieve past its deadline. The late call is interrupted and its result dropped.
-   */
-  private float[] embedWithin(String prompt, long deadlineNanos) {
-    Future<float[]> f = embedPool.submit(() -> embedder.embed(prompt));
-    try {
-      return f.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      f.cancel(true);
-      return null;
-    } catch (InterruptedException e) {
-      f.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while embedding the prompt", e);
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof RuntimeException re) {
-        throw re;
-      }
-      if (c instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException("the embedder failed: " + c, c);
-    }
-  }
 
   /** The snapshot retrieves read now (for tests in this package). */
   Snapshot currentSnapshot() {
@@ -665,7 +632,7 @@ public final class SETree implements AutoCloseable {
     try {
       scheduler.close();
       refresher.shutdown();
-      embedPool.shutdownNow();
+      promptEmbedder.close();
       try {
         refresher.awaitTermination(60, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
