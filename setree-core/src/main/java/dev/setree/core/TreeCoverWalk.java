@@ -80,40 +80,40 @@ public final class TreeCoverWalk {
       throw new IllegalArgumentException("breadth relevance has " + breadthRelevance.length + " entries for "
           + leafRelevance.length + " leaves");
     }
-    int n = tree.size();
     if (leafRelevance.length != tree.leafCount()) {
       throw new IllegalArgumentException(
           "leaf relevance has " + leafRelevance.length + " entries for " + tree.leafCount() + " leaves");
     }
+    LeafRelevance order = LeafRelevance.of(leafRelevance);
+    LeafRelevance breadth = breadthRelevance == leafRelevance ? order : LeafRelevance.of(breadthRelevance);
+    return walk(tree, order, breadth, query, budget, WalkTables.of(tree, format));
+  }
+
+  /**
+   * Walks the tree for one prompt with precomputed tables: the form a retriever uses, whose work then
+   * follows the nodes the walk opens (and, for candidate-driven relevance, the candidates), not the size of
+   * the knowledge base.
+   *
+   * @param relevance orders the walk
+   * @param breadthRelevance the prompt's own relevance, for the overview's breadth (may be {@code relevance})
+   * @param tables {@link WalkTables#of} this tree in this walk's format
+   */
+  public Cover walk(Tree tree, LeafRelevance relevance, LeafRelevance breadthRelevance, float[] query,
+      int budget, WalkTables tables) {
+    if (!tables.belongsTo(tree, format)) {
+      throw new IllegalArgumentException("the walk tables belong to another tree or context format");
+    }
     if (budget < 0) {
       throw new IllegalArgumentException("budget must be >= 0, got " + budget);
     }
+    int n = tree.size();
     if (n == 0) {
       return new Cover(List.of(), 0, true, 0, 0);
     }
-    int leaves = tree.leafCount();
-    float[] care = new float[n];
-    int[] cost = new int[n];
-    int[] minCost = new int[n];
-    Arrays.fill(care, leaves, n, Float.NEGATIVE_INFINITY);
-    Arrays.fill(minCost, leaves, n, Integer.MAX_VALUE);
-    for (int v = 0; v < n; v++) {
-      cost[v] = format.cost(tree, v);
-      if (v < leaves) {
-        care[v] = leafRelevance[v];
-        minCost[v] = cost[v];
-      }
-      int p = tree.parent(v);
-      if (p >= 0) {
-        if (care[v] > care[p]) {
-          care[p] = care[v];
-        }
-        if (minCost[v] < minCost[p]) {
-          minCost[p] = minCost[v];
-        }
-      }
-    }
-    State s = new State(tree, cost, budget);
+    NodeCare care = NodeCare.of(tree, relevance);
+    int[] cost = tables.cost;
+    int[] minCost = tables.minCost;
+    CoverState s = new CoverState(tree, tables, budget);
     int root = tree.root();
     if (tree.isLeaf(root)) {
       if (cost[root] <= budget) {
@@ -127,55 +127,45 @@ public final class TreeCoverWalk {
     }
     int pops = 0;
     int scored = 0;
-    float[] scoreBuf = new float[n];
     Heap heap = new Heap(Math.min(n, 1024));
     float rootDot = tree.embeddingDot(root, query);
     int[] top = new int[tree.childCount(root)];
+    float[] topScore = new float[top.length];
     for (int i = 0; i < top.length; i++) {
       int c = tree.child(root, i);
       top[i] = c;
-      scoreBuf[c] = capability.score(tree, c, care[c], rootDot, query);
+      topScore[i] = capability.score(tree, c, care.of(c), rootDot, query);
       scored++;
     }
     // Overview: top-level summaries in capability order, within their share of the budget.
-    float[] breadthCare = care;
-    if (breadthRelevance != leafRelevance) {
-      breadthCare = new float[n];
-      Arrays.fill(breadthCare, leaves, n, Float.NEGATIVE_INFINITY);
-      System.arraycopy(breadthRelevance, 0, breadthCare, 0, leaves);
-      for (int v = 0; v < n; v++) {
-        int p = tree.parent(v);
-        if (p >= 0 && breadthCare[v] > breadthCare[p]) {
-          breadthCare[p] = breadthCare[v];
-        }
-      }
-    }
+    NodeCare breadthCare = breadthRelevance == relevance ? care : NodeCare.of(tree, breadthRelevance);
     int overviewCap = (int) Math.floor(overviewShare * breadth(top, breadthCare) * budget);
     int overviewUsed = 0;
     Integer[] byScore = new Integer[top.length];
     for (int i = 0; i < top.length; i++) {
-      byScore[i] = top[i];
+      byScore[i] = i;
     }
     Arrays.sort(byScore, (a, b) -> {
-      int cmp = Float.compare(scoreBuf[b], scoreBuf[a]);
-      return cmp != 0 ? cmp : Integer.compare(a, b);
+      int cmp = Float.compare(topScore[b], topScore[a]);
+      return cmp != 0 ? cmp : Integer.compare(top[a], top[b]);
     });
-    for (int c : byScore) {
+    for (int i : byScore) {
+      int c = top[i];
       if (!tree.isLeaf(c) && overviewUsed + cost[c] <= overviewCap && s.fits(cost[c])) {
         overviewUsed += cost[c];
         s.show(c);
         s.markCovered(c);
       }
     }
-    for (int c : top) {
-      heap.push(scoreBuf[c], c);
+    for (int i = 0; i < top.length; i++) {
+      heap.push(topScore[i], top[i]);
     }
     int globalMin = minCost[root];
     while (!heap.isEmpty() || !s.requeue.isEmpty()) {
       // A carried summary no longer shows the leaves it quoted: they compete again.
       for (int i = 0; i < s.requeue.size(); i++) {
         int q = s.requeue.get(i);
-        heap.push(care[q], q);
+        heap.push(care.of(q), q);
       }
       s.requeue.clear();
       int v = heap.popNode();
@@ -184,7 +174,7 @@ public final class TreeCoverWalk {
       if (remaining < globalMin) {
         break;
       }
-      if (minCost[v] > remaining || (s.covered[v] && tree.isLeaf(v))) {
+      if (minCost[v] > remaining || (s.covered(v) && tree.isLeaf(v))) {
         continue;
       }
       if (tree.isLeaf(v)) {
@@ -197,8 +187,8 @@ public final class TreeCoverWalk {
       float pDot = tree.embeddingDot(v, query);
       for (int i = 0, k = tree.childCount(v); i < k; i++) {
         int c = tree.child(v, i);
-        if (!s.covered[c] || !tree.isLeaf(c)) {
-          heap.push(capability.score(tree, c, care[c], pDot, query), c);
+        if (!s.covered(c) || !tree.isLeaf(c)) {
+          heap.push(capability.score(tree, c, care.of(c), pDot, query), c);
           scored++;
         }
       }
@@ -207,115 +197,19 @@ public final class TreeCoverWalk {
   }
 
   /** The prompt's breadth over the top-level subtrees, in (0, 1]; see the class comment. */
-  float breadth(int[] top, float[] care) {
+  float breadth(int[] top, NodeCare care) {
     if (top.length == 0 || Float.isInfinite(overviewTemperature)) {
       return 1f;
     }
     float max = Float.NEGATIVE_INFINITY;
     for (int c : top) {
-      max = Math.max(max, care[c]);
+      max = Math.max(max, care.of(c));
     }
     double sum = 0;
     for (int c : top) {
-      sum += Math.exp((care[c] - max) / overviewTemperature);
+      sum += Math.exp((care.of(c) - max) / overviewTemperature);
     }
     return (float) (sum / top.length);
-  }
-
-  /** Mutable per-call state of the walk. */
-  private static final class State {
-    final Tree tree;
-    final int[] cost;
-    final int budget;
-    final boolean[] shown;
-    final boolean[] covered;
-    final int[] coveredChildren;
-    /** Leaves quoted by a summary that was just carried; the walk pushes them back on the heap. */
-    final List<Integer> requeue = new ArrayList<>();
-    int used;
-
-    State(Tree tree, int[] cost, int budget) {
-      this.tree = tree;
-      this.cost = cost;
-      this.budget = budget;
-      int n = tree.size();
-      this.shown = new boolean[n];
-      this.covered = new boolean[n];
-      this.coveredChildren = new int[n];
-    }
-
-    boolean fits(int c) {
-      return used + c <= budget;
-    }
-
-    void show(int v) {
-      shown[v] = true;
-      used += cost[v];
-    }
-
-    /** Marks {@code v} covered and carries every ancestor whose children are now all covered. */
-    void markCovered(int v) {
-      if (covered[v]) {
-        return;
-      }
-      covered[v] = true;
-      int p = tree.parent(v);
-      while (p >= 0) {
-        coveredChildren[p]++;
-        if (coveredChildren[p] < tree.childCount(p)) {
-          return;
-        }
-        if (shown[p]) { // carried: its children stand for it
-          shown[p] = false;
-          used -= cost[p];
-          for (int i = 0, k = tree.sourceCount(p); i < k; i++) {
-            if (!covered[tree.source(p, i)]) {
-              requeue.add(tree.source(p, i));
-            }
-          }
-        }
-        if (covered[p]) {
-          return; // a shown node counted as covered already
-        }
-        covered[p] = true;
-        p = tree.parent(p);
-      }
-    }
-
-    /** True when leaf {@code v}'s whole text is inside a shown ancestor's summary. */
-    boolean quotedByShownAncestor(int v) {
-      for (int a = tree.parent(v); a >= 0; a = tree.parent(a)) {
-        if (shown[a]) {
-          for (int i = 0, k = tree.sourceCount(a); i < k; i++) {
-            if (tree.source(a, i) == v) {
-              return true;
-            }
-          }
-        }
-      }
-      return false;
-    }
-
-    Cover finish(int pops, int scored) {
-      List<Cover.Item> items = new ArrayList<>();
-      collect(tree.root(), 0, items);
-      int root = tree.root();
-      boolean complete = shown[root] || covered[root];
-      return new Cover(List.copyOf(items), used, complete, pops, scored);
-    }
-
-    private void collect(int v, int depth, List<Cover.Item> out) {
-      int childDepth = depth;
-      if (shown[v]) {
-        out.add(new Cover.Item(v, depth, cost[v]));
-        childDepth = depth + 1;
-      }
-      if (!tree.isLeaf(v)) {
-        for (int i = 0, k = tree.childCount(v); i < k; i++) {
-          collect(tree.child(v, i), childDepth, out);
-        }
-      }
-    }
   }
 
   /** A binary max-heap of (score, node) in parallel primitive arrays; ties pop the smaller node first. */
