@@ -35,7 +35,7 @@ public final class ConfigFile {
   private static final List<String> TOP = List.of("calibration", "default_budget", "max_concurrency",
       "context_window", "overview_share", "overview_temperature", "target_arity", "knn_k", "top_summary_tokens", "summary_tokens",
       "maintenance", "llm", "use_intentional_clustering", "cluster_edge_weight_floor", "cluster_diversity_target", "fallback_to_score",
-      "second_hop", "retrieve_deadline_ms", "embedder");
+      "second_hop", "retrieve_deadline_ms", "embedder", "retrieve_path", "approximate_from_leaves");
   private static final List<String> CALIBRATION = List.of("beta", "tau", "epsilon", "faithfulness_threshold");
   private static final List<String> MAINTENANCE = List.of("quiet_window_ms");
   private static final List<String> LLM = List.of("base_url", "model", "api_key", "api_key_env",
@@ -176,6 +176,18 @@ public final class ConfigFile {
     }
     if (top.has("retrieve_deadline_ms")) {
       b.retrieveDeadlineMillis(integer(top.get("retrieve_deadline_ms"), "retrieve_deadline_ms", 1, 3_600_000L));
+    }
+    if (top.has("retrieve_path")) {
+      JsonNode p = top.get("retrieve_path");
+      if (!p.isTextual()) {
+        throw new IllegalArgumentException("config key 'retrieve_path' in " + file
+            + " must be one of auto, exact, approximate, not " + p);
+      }
+      b.retrievePath(RetrievePath.parse("config key 'retrieve_path' in " + file, p.asText()));
+    }
+    if (top.has("approximate_from_leaves")) {
+      b.approximateFromLeaves((int) integer(top.get("approximate_from_leaves"), "approximate_from_leaves", 1,
+          Integer.MAX_VALUE));
     }
     if (top.has("maintenance")) {
       ObjectNode m = object(top.get("maintenance"), "maintenance");

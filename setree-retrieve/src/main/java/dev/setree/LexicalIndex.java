@@ -22,17 +22,24 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SerialMergeScheduler;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Scorable;
+import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.search.SimpleCollector;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.util.BytesRef;
 
@@ -60,10 +67,13 @@ final class LexicalIndex {
   private final IndexWriter writer;
   private final IndexSearcher searcher;
   private final Tree tree;
+  private final LeafTerms leafTerms;
 
-  private LexicalIndex(Analyzer analyzer, IndexWriter writer, DirectoryReader reader, Tree tree) {
+  private LexicalIndex(Analyzer analyzer, IndexWriter writer, DirectoryReader reader, Tree tree,
+      LeafTerms leafTerms) {
     this.analyzer = analyzer;
     this.writer = writer;
+    this.leafTerms = leafTerms;
     IndexSearcher s = new IndexSearcher(reader);
     s.setSimilarity(new BM25Similarity());
     this.searcher = s;
@@ -81,7 +91,7 @@ final class LexicalIndex {
       for (int v = 0; v < tree.leafCount(); v++) {
         w.addDocument(document(tree, v));
       }
-      return new LexicalIndex(analyzer, w, DirectoryReader.open(w), tree);
+      return new LexicalIndex(analyzer, w, DirectoryReader.open(w), tree, LeafTerms.of(tree, analyzer, FIELD));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot index leaves for BM25", e);
     }
@@ -103,7 +113,8 @@ final class LexicalIndex {
       DirectoryReader current = (DirectoryReader) searcher.getIndexReader();
       DirectoryReader reader = gone.isEmpty() && added.isEmpty() ? null
           : DirectoryReader.openIfChanged(current, writer);
-      return new LexicalIndex(analyzer, writer, reader == null ? current : reader, next);
+      return new LexicalIndex(analyzer, writer, reader == null ? current : reader, next,
+          leafTerms.next(previous, next, added, analyzer, FIELD));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot update the BM25 index", e);
     }
@@ -170,6 +181,107 @@ final class LexicalIndex {
       throw new UncheckedIOException("BM25 search failed", e);
     }
     return max[0];
+  }
+
+  /** Scores one leaf at a time for one prompt: the score {@link #scores} gives it, without the others. */
+  static final class LeafScorer {
+    private final LeafTerms leafTerms;
+    private final int[] termIds;
+    private final Similarity.SimScorer[] sims;
+
+    private LeafScorer(LeafTerms leafTerms, int[] termIds, Similarity.SimScorer[] sims) {
+      this.leafTerms = leafTerms;
+      this.termIds = termIds;
+      this.sims = sims;
+    }
+
+    /** Leaf {@code v}'s BM25 score for the prompt (0 when no term matches). */
+    float score(int v) {
+      double sum = 0;
+      long norm = leafTerms.norm(v);
+      for (int i = 0; i < termIds.length; i++) {
+        int f = leafTerms.freq(v, termIds[i]);
+        if (f > 0) {
+          sum += sims[i].score(f, norm);
+        }
+      }
+      return (float) sum;
+    }
+  }
+
+  /** A scorer of single leaves for {@code prompt}, with this version's collection statistics. */
+  LeafScorer leafScorer(String prompt) {
+    Set<String> terms = terms(prompt);
+    int[] ids = new int[terms.size()];
+    Similarity.SimScorer[] sims = new Similarity.SimScorer[terms.size()];
+    int m = 0;
+    try {
+      CollectionStatistics collection = searcher.collectionStatistics(FIELD);
+      if (collection != null) {
+        for (String t : terms) {
+          Term term = new Term(FIELD, t);
+          int docFreq = searcher.getIndexReader().docFreq(term);
+          int id = leafTerms.termId(t);
+          if (docFreq > 0 && id >= 0) {
+            TermStatistics stats = searcher.termStatistics(term, docFreq,
+                searcher.getIndexReader().totalTermFreq(term));
+            ids[m] = id;
+            sims[m++] = searcher.getSimilarity().scorer(1f, collection, stats);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("BM25 statistics failed", e);
+    }
+    return new LeafScorer(leafTerms, java.util.Arrays.copyOf(ids, m), java.util.Arrays.copyOf(sims, m));
+  }
+
+  /** The best BM25 hits of a prompt: leaf indexes and scores, best first; {@code complete} when no other leaf matches. */
+  record Top(int[] leaves, float[] scores, boolean complete) {
+    /** The highest score, 0 when nothing matches. */
+    float max() {
+      return scores.length == 0 ? 0f : scores[0];
+    }
+
+    /** The lowest score listed: a bound of every unlisted leaf's score unless {@link #complete}. */
+    float floor() {
+      return complete || scores.length == 0 ? 0f : scores[scores.length - 1];
+    }
+  }
+
+  /**
+   * The {@code k} best-scoring leaves for the prompt, found with Lucene's top-k collection (block-max WAND
+   * skips documents that cannot enter the top), so its cost follows the prompt's postings, not the
+   * knowledge base's size.
+   */
+  Top top(String prompt, int k) {
+    Set<String> terms = terms(prompt);
+    if (terms.isEmpty() || tree.leafCount() == 0 || k <= 0) {
+      return new Top(new int[0], new float[0], true);
+    }
+    BooleanQuery.Builder q = new BooleanQuery.Builder();
+    for (String t : terms) {
+      q.add(new TermQuery(new Term(FIELD, t)), BooleanClause.Occur.SHOULD);
+    }
+    try {
+      TopDocs top = searcher.search(q.build(), k);
+      List<LeafReaderContext> segments = searcher.getIndexReader().leaves();
+      int[] leaves = new int[top.scoreDocs.length];
+      float[] scores = new float[leaves.length];
+      int m = 0;
+      for (ScoreDoc d : top.scoreDocs) {
+        LeafReaderContext seg = segments.get(ReaderUtil.subIndex(d.doc, segments));
+        int v = tree.indexOf(idsOf(seg.reader())[d.doc - seg.docBase]);
+        if (v >= 0 && v < tree.leafCount()) {
+          leaves[m] = v;
+          scores[m++] = d.score;
+        }
+      }
+      boolean complete = top.totalHits.relation == TotalHits.Relation.EQUAL_TO && top.totalHits.value <= k;
+      return new Top(java.util.Arrays.copyOf(leaves, m), java.util.Arrays.copyOf(scores, m), complete);
+    } catch (IOException e) {
+      throw new UncheckedIOException("BM25 search failed", e);
+    }
   }
 
   /** The leaf id of every document of a segment, computed once per segment. */

@@ -18,6 +18,7 @@ public final class RetrieveOptions {
   private final Double overviewTemperature;
   private final Integer secondHop;
   private final Boolean intentionalClustering;
+  private final RetrievePath path;
 
   private RetrieveOptions(Builder b) {
     this.strategy = b.strategy;
@@ -32,6 +33,7 @@ public final class RetrieveOptions {
     }
     this.secondHop = b.secondHop;
     this.intentionalClustering = b.intentionalClustering;
+    this.path = b.path;
   }
 
   private static Double check(String key, Double v, double min, double max) {
@@ -103,6 +105,12 @@ public final class RetrieveOptions {
     return strategy == Strategy.TREE_COVER && c.useIntentionalClustering();
   }
 
+  /** The leaf scoring in effect for a knowledge base of {@code leaves} leaves: exact or candidates. */
+  boolean approximate(SETreeConfig c, int leaves) {
+    RetrievePath p = path != null ? path : c.retrievePath();
+    return p == RetrievePath.APPROXIMATE || (p == RetrievePath.AUTO && leaves >= c.approximateFromLeaves());
+  }
+
   /** The same options with the levers that need the prompt's embedding off (a retrieve cut short). */
   RetrieveOptions lexicalOnly() {
     Builder b = new Builder();
@@ -114,6 +122,7 @@ public final class RetrieveOptions {
     b.overviewTemperature = overviewTemperature;
     b.secondHop = 0;
     b.intentionalClustering = false;
+    b.path = path;
     return b.build();
   }
 
@@ -125,7 +134,7 @@ public final class RetrieveOptions {
   @Override
   public String toString() {
     return "RetrieveOptions[strategy=" + strategy + ", beta=" + beta + ", tau=" + tau + ", epsilon=" + epsilon
-        + ", overviewShare=" + overviewShare + ", secondHop=" + secondHop + ", intentionalClustering=" + intentionalClustering + "]";
+        + ", overviewShare=" + overviewShare + ", secondHop=" + secondHop + ", intentionalClustering=" + intentionalClustering + ", path=" + path + "]";
   }
 
   /** Builds {@link RetrieveOptions}. */
@@ -138,8 +147,15 @@ public final class RetrieveOptions {
     private Double overviewTemperature;
     private Integer secondHop;
     private Boolean intentionalClustering;
+    private RetrievePath path;
 
     private Builder() {}
+
+    /** Overrides {@link SETreeConfig#retrievePath()}. */
+    public Builder path(RetrievePath p) {
+      path = Objects.requireNonNull(p, "path");
+      return this;
+    }
 
     /** The strategy. */
     public Builder strategy(Strategy s) {

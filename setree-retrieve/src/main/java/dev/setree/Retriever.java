@@ -3,6 +3,8 @@ package dev.setree;
 import dev.setree.core.ContextFormat;
 import dev.setree.core.Cover;
 import dev.setree.core.Embedder;
+import dev.setree.core.LeafNeighbours;
+import dev.setree.core.LeafRelevance;
 import dev.setree.core.Ranking;
 import dev.setree.core.Tree;
 import dev.setree.core.TreeCoverWalk;
@@ -19,9 +21,16 @@ import java.util.List;
 final class Retriever {
   private Retriever() {}
 
+  /** Nearest leaves by cosine scored on the candidate path. */
+  static final int COSINE_CANDIDATES = 256;
+  /** The graph search's beam on the candidate path. */
+  static final int SEARCH_BEAM = 256;
+  /** Best BM25 hits scored on the candidate path. */
+  static final int LEXICAL_CANDIDATES = 256;
+
   static Context retrieve(Snapshot s, String prompt, float[] q, int budget, Strategy strategy, double tau,
       int secondHop, ClusterSelection clustering, Embedder embedder, TreeCoverWalk walk, ContextFormat format,
-      long t0) {
+      boolean approximate, long t0) {
     Tree tree = s.tree();
     switch (strategy) {
       case COLLAPSED:
@@ -30,6 +39,10 @@ final class Retriever {
         return recency(tree, budget, format, t0);
       default:
         break;
+    }
+    if (approximate && strategy == Strategy.TREE_COVER && secondHop == 0 && clustering == null) {
+      LeafRelevance rel = candidates(s, prompt, q, tau);
+      return context(tree, walk.walk(tree, rel, rel, q, budget, s.walkTables(format)), budget, format, t0);
     }
     int leaves = tree.leafCount();
     float[] relevance = relevance(s, prompt, q, strategy, tau);
@@ -46,13 +59,68 @@ final class Retriever {
     if (clustering != null) {
       relevance = clustering.promoteRepresentatives(tree, relevance);
     }
-    Cover cover = walk.walk(tree, relevance, ownRelevance, q, budget);
+    LeafRelevance order = LeafRelevance.of(relevance);
+    LeafRelevance own = ownRelevance == relevance ? order : LeafRelevance.of(ownRelevance);
+    return context(tree, walk.walk(tree, order, own, q, budget, s.walkTables(format)), budget, format, t0);
+  }
+
+  private static Context context(Tree tree, Cover cover, int budget, ContextFormat format, long t0) {
     List<Context.Item> items = new ArrayList<>(cover.items().size());
     for (Cover.Item it : cover.items()) {
       items.add(new Context.Item(tree, it.node(), it.depth(), it.cost()));
     }
     return new Context(format.render(tree, cover.items()), items, cover.tokensUsed(), budget, cover.complete(),
         new Context.Stats(cover.pops(), cover.nodesScored(), System.nanoTime() - t0));
+  }
+
+  /**
+   * Candidate-driven leaf relevance (docs/adr/0016): the approximate nearest leaves by cosine and the best
+   * BM25 hits get the exact blend {@code cosine + tau x BM25 / max BM25}; every other leaf is bounded by
+   * the last nearest leaf's cosine plus the last hit's BM25 share, and scored by its cosine if the walk
+   * reaches it. Nothing here is sized by the knowledge base.
+   */
+  static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau) {
+    return candidates(s, prompt, q, tau, COSINE_CANDIDATES, SEARCH_BEAM, LEXICAL_CANDIDATES);
+  }
+
+  /** {@link #candidates(Snapshot, String, float[], double)} with the candidate counts given (for tuning). */
+  static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int cosineCandidates,
+      int searchBeam, int lexicalCandidates) {
+    Tree tree = s.tree();
+    boolean meaning = Vectors.dot(q, 0, q, 0, q.length) > 0f; // a retrieve cut short has no embedding
+    LeafNeighbours.Hits near = meaning ? s.neighbours().search(q, cosineCandidates, searchBeam)
+        : new LeafNeighbours.Hits(new int[0], new float[0]);
+    LexicalIndex.Top words = tau > 0 ? s.lexical().top(prompt, lexicalCandidates)
+        : new LexicalIndex.Top(new int[0], new float[0], true);
+    float w = words.max() > 0f ? (float) (tau / words.max()) : 0f;
+    LexicalIndex.LeafScorer bm25 = w > 0f ? s.lexical().leafScorer(prompt) : null;
+    LeafRelevance.LeafScore exact = v -> (meaning ? tree.embeddingDot(v, q) : 0f) + (bm25 == null ? 0f
+        : w * bm25.score(v));
+    int[] leaves = Arrays.copyOf(near.leaves(), near.size() + words.leaves().length);
+    int m = near.size();
+    long[] sorted = new long[near.size()]; // the nearest leaves, to skip BM25 hits among them
+    for (int i = 0; i < m; i++) {
+      sorted[i] = leaves[i];
+    }
+    Arrays.sort(sorted);
+    for (int v : words.leaves()) {
+      if (Arrays.binarySearch(sorted, v) < 0) {
+        leaves[m++] = v;
+      }
+    }
+    leaves = Arrays.copyOf(leaves, m);
+    float[] values = new float[m];
+    for (int i = 0; i < m; i++) {
+      values[i] = exact.of(leaves[i]);
+    }
+    float others;
+    if (m >= tree.leafCount()) {
+      others = Float.NEGATIVE_INFINITY; // every leaf is a candidate
+    } else {
+      float cosineBound = !meaning ? 0f : near.size() > 0 ? near.cosines()[near.size() - 1] : 1f;
+      others = cosineBound + w * words.floor();
+    }
+    return LeafRelevance.candidates(leaves, values, others, exact);
   }
 
   /** Leaf relevance for one prompt: cosine, BM25, or cosine + tau x BM25 / max BM25. */

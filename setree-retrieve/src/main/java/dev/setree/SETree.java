@@ -114,7 +114,7 @@ public final class SETree implements AutoCloseable {
     this.walk = new TreeCoverWalk(new CapabilityScore((float) config.beta(), (float) config.epsilon()),
         (float) config.overviewShare(), (float) config.overviewTemperature(), format);
     TreeStore.State state = store.loadIfChanged(-1, !readOnly); // a reader needs no oracle
-    this.snapshot = Snapshot.of(state.tree(), state.hierarchy(), state.generation());
+    this.snapshot = prepared(Snapshot.of(state.tree(), state.hierarchy(), state.generation()));
     this.lastDataVersion = store.dataVersion();
     this.maintainer = new Maintainer(embedder, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
     this.scheduler = new MaintenanceScheduler(config.quietWindowMillis(), this::maintenanceRun,
@@ -426,8 +426,14 @@ public final class SETree implements AutoCloseable {
     }
   }
 
+  /** Derives the walk's tables (and the nearest-leaf index where retrieves will use it) off the query path. */
+  private Snapshot prepared(Snapshot s) {
+    return s.prepare(format, RetrieveOptions.defaults().approximate(config, s.tree().leafCount()));
+  }
+
   /** Replaces the snapshot unless it is already at this generation or a newer one. */
   private void install(Snapshot next) {
+    prepared(next);
     synchronized (swapLock) {
       if (next.generation() > snapshot.generation() || next.generation() == 0 && snapshot.generation() == 0) {
         snapshot = next;
@@ -551,7 +557,8 @@ public final class SETree implements AutoCloseable {
             config.fallbackToScore())
         : null;
     Context ctx = Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.tau(config),
-        options.secondHop(config), clustering, embedder, w, format, t0);
+        options.secondHop(config), clustering, embedder, w, format,
+        options.approximate(config, s.tree().leafCount()), t0);
     return cutShort ? ctx.markCutShort() : ctx;
   }
 

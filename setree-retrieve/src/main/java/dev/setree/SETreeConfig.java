@@ -4,6 +4,7 @@ import dev.setree.core.Embedder;
 import dev.setree.core.Summarizer;
 import dev.setree.core.TokenCounter;
 import dev.setree.maintain.llm.LlmSettings;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -30,6 +31,8 @@ public final class SETreeConfig {
   private final int summaryTokens;
   private final long quietWindowMillis;
   private final long retrieveDeadlineMillis;
+  private final RetrievePath retrievePath;
+  private final int approximateFromLeaves;
   private final String embedderName;
   private final LlmSettings llm;
   private final boolean useIntentionalClustering;
@@ -66,6 +69,11 @@ public final class SETreeConfig {
           + b.retrieveDeadlineMillis);
     }
     this.retrieveDeadlineMillis = b.retrieveDeadlineMillis;
+    if (b.approximateFromLeaves < 1) {
+      throw new IllegalArgumentException("approximate_from_leaves must be >= 1, got " + b.approximateFromLeaves);
+    }
+    this.retrievePath = Objects.requireNonNull(b.retrievePath, "retrieve_path");
+    this.approximateFromLeaves = b.approximateFromLeaves;
     if (!EMBEDDERS.contains(b.embedderName)) {
       throw new IllegalArgumentException("embedder must be one of " + EMBEDDERS + ", got '" + b.embedderName + "'");
     }
@@ -132,6 +140,8 @@ public final class SETreeConfig {
     b.summaryTokens = summaryTokens;
     b.quietWindowMillis = quietWindowMillis;
     b.retrieveDeadlineMillis = retrieveDeadlineMillis;
+    b.retrievePath = retrievePath;
+    b.approximateFromLeaves = approximateFromLeaves;
     b.embedderName = embedderName;
     b.llm = llm;
     b.useIntentionalClustering = useIntentionalClustering;
@@ -243,6 +253,23 @@ public final class SETreeConfig {
   }
 
   /**
+   * How a tree-cover retrieve scores leaves ({@code retrieve_path}, default {@link RetrievePath#AUTO}): every
+   * leaf, or the candidates only (approximate nearest leaves plus the best BM25 hits; docs/adr/0016), whose
+   * cost does not grow with the knowledge base.
+   */
+  public RetrievePath retrievePath() {
+    return retrievePath;
+  }
+
+  /**
+   * The knowledge-base size, in leaves, from which {@link RetrievePath#AUTO} takes the candidate path
+   * ({@code approximate_from_leaves}, default 20000).
+   */
+  public int approximateFromLeaves() {
+    return approximateFromLeaves;
+  }
+
+  /**
    * The Target LLM's connection settings, or null for no LLM (default). When set and no
    * {@link #summarizer()} is given, {@link SETree} summarises with a {@code TargetLlmSummarizer} on these
    * settings; it checks the endpoint before each build (a dead endpoint fails the build, nothing written)
@@ -318,6 +345,8 @@ public final class SETreeConfig {
     private int summaryTokens = 24;
     private long quietWindowMillis = 500;
     private long retrieveDeadlineMillis = 1000;
+    private RetrievePath retrievePath = RetrievePath.AUTO;
+    private int approximateFromLeaves = 20_000;
     private String embedderName = "minilm";
     private LlmSettings llm;
     private boolean useIntentionalClustering = false;
@@ -412,6 +441,18 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#embedderName()}. */
     public Builder embedderName(String v) {
       embedderName = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#retrievePath()}. */
+    public Builder retrievePath(RetrievePath v) {
+      retrievePath = Objects.requireNonNull(v, "retrievePath");
+      return this;
+    }
+
+    /** See {@link SETreeConfig#approximateFromLeaves()}. */
+    public Builder approximateFromLeaves(int v) {
+      approximateFromLeaves = v;
       return this;
     }
 

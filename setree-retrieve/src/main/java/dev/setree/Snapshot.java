@@ -1,7 +1,10 @@
 package dev.setree;
 
+import dev.setree.core.ContextFormat;
 import dev.setree.core.HierarchyState;
+import dev.setree.core.LeafNeighbours;
 import dev.setree.core.Tree;
+import dev.setree.core.WalkTables;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +16,78 @@ import java.util.Map;
  * (for duplicate inserts). Immutable; replaced whole.
  */
 record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalIndex lexical,
-    Map<String, String> idByText) {
+    Map<String, String> idByText, Derived derived) {
+
+  Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalIndex lexical,
+      Map<String, String> idByText) {
+    this(tree, hierarchy, generation, lexical, idByText, new Derived(tree, hierarchy));
+  }
+
+  /** The walk's tables of this tree in {@code format}, computed once. */
+  WalkTables walkTables(ContextFormat format) {
+    return derived.walkTables(format);
+  }
+
+  /** The approximate nearest-leaf index of this snapshot, derived once. */
+  LeafNeighbours neighbours() {
+    return derived.neighbours();
+  }
+
+  /**
+   * What retrieves derive from a snapshot once and share: the walk's tables and the nearest-leaf index.
+   * Computed on first use (or eagerly by {@link #prepare}, off the query path); thread-safe.
+   */
+  static final class Derived {
+    private final Tree tree;
+    private final HierarchyState hierarchy;
+    private volatile WalkTables tables;
+    private volatile LeafNeighbours neighbours;
+
+    Derived(Tree tree, HierarchyState hierarchy) {
+      this.tree = tree;
+      this.hierarchy = hierarchy;
+    }
+
+    WalkTables walkTables(ContextFormat format) {
+      WalkTables t = tables;
+      if (t == null || !t.belongsTo(tree, format)) {
+        synchronized (this) {
+          t = tables;
+          if (t == null || !t.belongsTo(tree, format)) {
+            t = WalkTables.of(tree, format);
+            tables = t;
+          }
+        }
+      }
+      return t;
+    }
+
+    LeafNeighbours neighbours() {
+      LeafNeighbours n = neighbours;
+      if (n == null) {
+        synchronized (this) {
+          n = neighbours;
+          if (n == null) {
+            n = LeafNeighbours.of(tree, hierarchy);
+            neighbours = n;
+          }
+        }
+      }
+      return n;
+    }
+  }
+
+  /**
+   * Derives now what retrieves of this snapshot will need, so that the first retrieve after a maintenance
+   * run does not pay for it: called by the thread that installs the snapshot.
+   */
+  Snapshot prepare(ContextFormat format, boolean approximate) {
+    walkTables(format);
+    if (approximate) {
+      neighbours();
+    }
+    return this;
+  }
 
   /** A snapshot derived from scratch. */
   static Snapshot of(Tree tree, HierarchyState hierarchy, long generation) {

@@ -1,0 +1,121 @@
+package dev.setree;
+
+import dev.setree.core.Tree;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.util.SmallFloat;
+
+/**
+ * The forward index beside the BM25 index: per leaf, its analysed terms with their frequencies and its
+ * length norm, so that the BM25 score of any one leaf can be computed on its own, exactly as Lucene scores
+ * it (the same {@code SimScorer}, statistics and norm), without collecting every match of the prompt. The
+ * candidate path of retrieve scores the leaves its walk reaches this way.
+ *
+ * <p>Each version belongs to one tree; {@link #next} reuses the entries of unchanged leaves and analyses only
+ * new ones. The term dictionary is shared by the versions and only grows. Versions are read-only and
+ * thread-safe.
+ */
+final class LeafTerms {
+  /** Term ids by term; shared by every version, append-only. */
+  private final Map<String, Integer> dictionary;
+  /** Per leaf: {@code [norm, term id, freq, term id, freq, ...]}, term ids ascending. */
+  private final int[][] byLeaf;
+
+  private LeafTerms(Map<String, Integer> dictionary, int[][] byLeaf) {
+    this.dictionary = dictionary;
+    this.byLeaf = byLeaf;
+  }
+
+  static LeafTerms of(Tree tree, Analyzer analyzer, String field) {
+    Map<String, Integer> dictionary = new ConcurrentHashMap<>();
+    int[][] byLeaf = new int[tree.leafCount()][];
+    for (int v = 0; v < byLeaf.length; v++) {
+      byLeaf[v] = analyse(tree.text(v), analyzer, field, dictionary);
+    }
+    return new LeafTerms(dictionary, byLeaf);
+  }
+
+  /** The version of {@code next}: entries of leaves not in {@code added} are carried from {@code previous}. */
+  LeafTerms next(Tree previous, Tree next, List<Integer> added, Analyzer analyzer, String field) {
+    int[][] out = new int[next.leafCount()][];
+    for (int v : added) {
+      out[v] = analyse(next.text(v), analyzer, field, dictionary);
+    }
+    for (int v = 0; v < out.length; v++) {
+      if (out[v] == null) {
+        int o = previous.indexOf(next.id(v));
+        out[v] = o >= 0 && o < byLeaf.length ? byLeaf[o] : analyse(next.text(v), analyzer, field, dictionary);
+      }
+    }
+    return new LeafTerms(dictionary, out);
+  }
+
+  /** The term id of {@code term}, or -1 when no leaf ever held it. */
+  int termId(String term) {
+    Integer id = dictionary.get(term);
+    return id == null ? -1 : id;
+  }
+
+  /** Leaf {@code v}'s encoded length norm (as Lucene's BM25 stores it). */
+  int norm(int v) {
+    return byLeaf[v][0];
+  }
+
+  /** How often the term of id {@code termId} occurs in leaf {@code v} (0 when it does not). */
+  int freq(int v, int termId) {
+    int[] e = byLeaf[v];
+    int lo = 0;
+    int hi = (e.length - 1) / 2 - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int t = e[1 + 2 * mid];
+      if (t < termId) {
+        lo = mid + 1;
+      } else if (t > termId) {
+        hi = mid - 1;
+      } else {
+        return e[2 + 2 * mid];
+      }
+    }
+    return 0;
+  }
+
+  private static int[] analyse(String text, Analyzer analyzer, String field, Map<String, Integer> dictionary) {
+    int[] ids = new int[16];
+    int length = 0;
+    try (TokenStream ts = analyzer.tokenStream(field, text)) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) {
+        if (length == ids.length) {
+          ids = Arrays.copyOf(ids, length * 2);
+        }
+        ids[length++] = dictionary.computeIfAbsent(term.toString(), t -> dictionary.size());
+      }
+      ts.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Arrays.sort(ids, 0, length);
+    int[] entry = new int[1 + 2 * length];
+    entry[0] = SmallFloat.intToByte4(length) & 0xFF;
+    int m = 0;
+    for (int i = 0; i < length; i++) {
+      if (m > 0 && entry[2 * m - 1] == ids[i]) {
+        entry[2 * m]++;
+      } else {
+        entry[1 + 2 * m] = ids[i];
+        entry[2 + 2 * m] = 1;
+        m++;
+      }
+    }
+    return Arrays.copyOf(entry, 1 + 2 * m);
+  }
+}
