@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /** {@code setree bench}: measurements that are not tests. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (measurements, not tests).",
-    subcommands = {BenchCommand.Embed.class, BenchInsert.class, BenchLadder.class})
+    subcommands = {BenchCommand.Embed.class, BenchInsert.class, BenchLadder.class, BenchAnn.class})
 final class BenchCommand implements Runnable {
   @Override
   public void run() {

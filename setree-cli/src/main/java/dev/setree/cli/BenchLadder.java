@@ -2,6 +2,8 @@ package dev.setree.cli;
 
 import dev.setree.Context;
 import dev.setree.SETree;
+import dev.setree.RetrieveOptions;
+import dev.setree.RetrievePath;
 import dev.setree.SETreeConfig;
 import dev.setree.Strategy;
 import dev.setree.core.Fact;
@@ -55,7 +57,22 @@ final class BenchLadder implements Callable<Integer> {
   boolean reuse;
 
   record Row(int leaves, double buildS, double embedS, double knnS, double clusterS, double summaryS, long dbBytes,
-      long peakHeapMb, int depth, double arity, int rootArity, double p50, double p99, double flatP50) {}
+      long peakHeapMb, int depth, double arity, int rootArity, double p50, double p99, double flatP50,
+      Paths paths) {}
+
+  /**
+   * The query-path columns of issue 13: the prompt embedding alone, which leaf scoring the default retrieve
+   * took, the exact path's latency on the same prompts and how far the two covers agree.
+   *
+   * @param embedP50 P50 of the prompt embedding alone, ms
+   * @param approximate true when the default retrieve took the candidate path at this size
+   * @param exactP50 P50 of the exact path, ms
+   * @param exactP99 P99 of the exact path, ms
+   * @param agreement mean Jaccard of the rendered leaf ids, default vs exact path (1 when both are exact)
+   */
+  record Paths(double embedP50, boolean approximate, double exactP50, double exactP99, double agreement) {
+    static final Paths NONE = new Paths(0, false, 0, 0, 1);
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -96,26 +113,43 @@ final class BenchLadder implements Callable<Integer> {
           for (int i = 0; i < Math.min(20, held.size()); i++) {
             kb.retrieve(held.get(i), budget); // warm-up
             kb.retrieve(held.get(i), budget, Strategy.FLAT);
+            kb.retrieve(held.get(i), budget, EXACT);
           }
           double[] ms = new double[held.size()];
           double[] flat = new double[held.size()];
+          double[] embed = new double[held.size()];
+          double[] exact = new double[held.size()];
+          double agreement = 0;
           for (int i = 0; i < held.size(); i++) {
             Context c = kb.retrieve(held.get(i), budget);
             ms[i] = c.stats().elapsedNanos() / 1e6;
             flat[i] = kb.retrieve(held.get(i), budget, Strategy.FLAT).stats().elapsedNanos() / 1e6;
+            long e0 = System.nanoTime();
+            embedder.embed(held.get(i));
+            embed[i] = (System.nanoTime() - e0) / 1e6;
+            Context x = kb.retrieve(held.get(i), budget, EXACT);
+            exact[i] = x.stats().elapsedNanos() / 1e6;
+            agreement += jaccard(c.leafIds(), x.leafIds());
             bar.update(label + " prompts", i + 1, held.size());
           }
           bar.finish();
           Arrays.sort(ms);
           Arrays.sort(flat);
+          Arrays.sort(embed);
+          Arrays.sort(exact);
+          Paths paths = new Paths(Evaluation.percentile(embed, 0.5),
+              approximate(kb.config(), n),
+              Evaluation.percentile(exact, 0.5), Evaluation.percentile(exact, 0.99),
+              held.isEmpty() ? 1 : agreement / held.size());
           SETree.Stats st = kb.stats();
           row = new Row(n, buildS, s.embedNanos() / 1e9, s.knnNanos() / 1e9, s.clusterNanos() / 1e9,
               s.summaryNanos() / 1e9, 0, peakHeapMb(), st.depth(), st.meanArity(), st.rootArity(),
-              Evaluation.percentile(ms, 0.5), Evaluation.percentile(ms, 0.99), Evaluation.percentile(flat, 0.5));
+              Evaluation.percentile(ms, 0.5), Evaluation.percentile(ms, 0.99), Evaluation.percentile(flat, 0.5),
+              paths);
         }
         row = new Row(row.leaves(), row.buildS(), row.embedS(), row.knnS(), row.clusterS(), row.summaryS(),
             Files.size(db), row.peakHeapMb(), row.depth(), row.arity(), row.rootArity(), row.p50(), row.p99(),
-            row.flatP50());
+            row.flatP50(), row.paths());
         rows.add(row);
         print(row);
       }
@@ -129,6 +163,26 @@ final class BenchLadder implements Callable<Integer> {
             + " misses the %.0f ms retrieve P50 target (here flat P50 %.2f ms))%n", last.leaves(),
         knnBound || scanBound ? "yes" : "no", BUILD_TARGET_S, last.knnS(), P50_TARGET_MS, last.flatP50());
     return 0;
+  }
+
+  private static final RetrieveOptions EXACT = RetrieveOptions.builder().path(RetrievePath.EXACT).build();
+
+  /** Whether the default retrieve takes the candidate path on {@code leaves} leaves under {@code c}. */
+  static boolean approximate(SETreeConfig c, int leaves) {
+    return c.retrievePath() == RetrievePath.APPROXIMATE
+        || c.retrievePath() == RetrievePath.AUTO && leaves >= c.approximateFromLeaves();
+  }
+
+  /** |a ∩ b| / |a ∪ b| of two id lists as sets (1 when both are empty). */
+  static double jaccard(List<String> a, List<String> b) {
+    java.util.Set<String> union = new java.util.HashSet<>(a);
+    union.addAll(b);
+    if (union.isEmpty()) {
+      return 1;
+    }
+    java.util.Set<String> both = new java.util.HashSet<>(a);
+    both.retainAll(new java.util.HashSet<>(b));
+    return (double) both.size() / union.size();
   }
 
   private int countLines() throws java.io.IOException {
@@ -161,17 +215,24 @@ final class BenchLadder implements Callable<Integer> {
   private static void print(Row r) {
     System.out.printf(Locale.ROOT, "rung %6d: build %7.1f s (embed %.1f, kNN %.1f, clustering %.1f, summaries %.1f),"
             + " db %6.1f MB, peak heap %5d MB, depth %d, arity %.1f (root %d), retrieve P50 %.2f ms P99 %.2f ms,"
-            + " flat P50 %.2f ms%n", r.leaves(), r.buildS(), r.embedS(), r.knnS(), r.clusterS(), r.summaryS(),
-        r.dbBytes() / 1e6, r.peakHeapMb(), r.depth(), r.arity(), r.rootArity(), r.p50(), r.p99(), r.flatP50());
+            + " flat P50 %.2f ms%n         %s path; prompt embedding P50 %.2f ms; exact path P50 %.2f ms P99 %.2f ms;"
+            + " exact agreement %.4f%n", r.leaves(), r.buildS(), r.embedS(), r.knnS(), r.clusterS(), r.summaryS(),
+        r.dbBytes() / 1e6, r.peakHeapMb(), r.depth(), r.arity(), r.rootArity(), r.p50(), r.p99(), r.flatP50(),
+        r.paths().approximate() ? "candidate" : "exact", r.paths().embedP50(), r.paths().exactP50(),
+        r.paths().exactP99(), r.paths().agreement());
   }
 
   private void writeCsv(List<Row> rows) throws java.io.IOException {
     StringBuilder sb = new StringBuilder("leaves,build_s,embed_s,knn_s,clustering_s,summaries_s,db_bytes,"
-        + "peak_heap_mb,depth,mean_arity,root_arity,retrieve_p50_ms,retrieve_p99_ms,flat_p50_ms\n");
+        + "peak_heap_mb,depth,mean_arity,root_arity,retrieve_p50_ms,retrieve_p99_ms,flat_p50_ms,"
+        + "embed_p50_ms,retrieve_path,exact_p50_ms,exact_p99_ms,exact_agreement\n");
     for (Row r : rows) {
-      sb.append(String.format(Locale.ROOT, "%d,%.2f,%.2f,%.2f,%.2f,%.2f,%d,%d,%d,%.2f,%d,%.3f,%.3f,%.3f%n",
+      sb.append(String.format(Locale.ROOT, "%d,%.2f,%.2f,%.2f,%.2f,%.2f,%d,%d,%d,%.2f,%d,%.3f,%.3f,%.3f,"
+              + "%.3f,%s,%.3f,%.3f,%.4f%n",
           r.leaves(), r.buildS(), r.embedS(), r.knnS(), r.clusterS(), r.summaryS(), r.dbBytes(), r.peakHeapMb(),
-          r.depth(), r.arity(), r.rootArity(), r.p50(), r.p99(), r.flatP50()));
+          r.depth(), r.arity(), r.rootArity(), r.p50(), r.p99(), r.flatP50(), r.paths().embedP50(),
+          r.paths().approximate() ? "approximate" : "exact", r.paths().exactP50(), r.paths().exactP99(),
+          r.paths().agreement()));
     }
     Files.writeString(out.resolve("results.csv"), sb.toString());
     System.out.println("wrote " + out.resolve("results.csv"));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.Context;
 import dev.setree.RetrieveOptions;
+import dev.setree.RetrievePath;
 import dev.setree.Strategy;
 import dev.setree.core.Tree;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ final class Evaluation {
 
   /**
    * Parses a system name: a base system, optionally with levers ({@code hybrid+clustering},
-   * {@code setree+hop2}, {@code flat+hop1+clustering}).
+   * {@code setree+hop2}, {@code flat+hop1+clustering}, {@code setree+approximate}: the candidate path forced).
    */
   static SystemSpec system(String name) {
     String[] parts = name.split("\\+");
@@ -63,8 +64,10 @@ final class Evaluation {
         case "hop0" -> b.secondHop(0);
         case "hop1" -> b.secondHop(1);
         case "hop2" -> b.secondHop(2);
+        case "approximate" -> b.path(RetrievePath.APPROXIMATE);
+        case "exact" -> b.path(RetrievePath.EXACT);
         default -> throw new IllegalArgumentException("unknown lever '" + parts[i] + "' in system '" + name
-            + "' (known: clustering, noclustering, hop0, hop1, hop2)");
+            + "' (known: clustering, noclustering, hop0, hop1, hop2, approximate, exact)");
       }
     }
     return new SystemSpec(name, b.build());
