@@ -332,6 +332,16 @@ public final class StubLlmServer implements AutoCloseable {
       return new Reply(respond, Objects.requireNonNull(delay));
     }
 
+    /**
+     * The same reply, its body sent at most {@code bytes} every {@code period}: a streamed answer then
+     * arrives piece by piece, as from a real model.
+     */
+    public Reply throttled(long bytes, Duration period) {
+      Function<StubRequest, MockResponse> plain = respond;
+      return new Reply(r -> plain.apply(r).newBuilder()
+          .throttleBody(bytes, period.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS).build(), delay);
+    }
+
     /** A valid chat completion with {@code text} as content and {@code finish_reason "stop"}. */
     public static Reply summary(String text) {
       return summary(r -> text);

@@ -143,8 +143,10 @@ public final class HeadlessChromium implements AutoCloseable {
     return answer.path("result");
   }
 
-  /** Loads {@code url} and waits until its document has loaded. */
+  /** Loads {@code url} afresh (even when only its fragment differs) and waits until its document has loaded. */
   public void open(String url) {
+    call("Page.navigate", JSON.createObjectNode().put("url", "about:blank"));
+    waitFor("location.href === 'about:blank' && document.readyState === 'complete'", Duration.ofSeconds(20));
     call("Page.navigate", JSON.createObjectNode().put("url", url));
     waitFor("document.readyState === 'complete' && location.href === " + JSON.valueToTree(url), Duration.ofSeconds(20));
   }
