@@ -3,7 +3,6 @@ package dev.setree.cli;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
 import dev.setree.cli.host.WebHost;
-import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.maintain.llm.LlmSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,37 +42,25 @@ final class HostCommand implements Callable<Integer> {
     if (llmTimeoutSeconds < 1) {
       throw new IllegalArgumentException("--llm-timeout must be >= 1 second, got " + llmTimeoutSeconds);
     }
-    SETreeConfig config = options.builder().build();
-    MiniLmEmbedder mini = null;
-    try {
-      if (config.embedder() == null) {
-        mini = MiniLmEmbedder.load();
-        config = config.toBuilder().embedder(mini)
-            .tokenCounter(config.tokenCounter() != null ? config.tokenCounter() : mini.tokenizer()).build();
-      }
-      LlmSettings llm = config.llm() == null ? null : config.llm().toBuilder()
-          .readTimeout(Duration.ofSeconds(llmTimeoutSeconds)).build();
-      try (SETree kb = SETree.open(db, config);
-          WebHost host = WebHost.start(kb, WebHost.Options.withLlm(port, llm))) {
-        CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-          host.close();
-          kb.close();
-          stopped.countDown();
-        }, "setree-host-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        System.out.println("setree host: serving " + db + " (" + kb.stats().leaves() + " leaves"
-            + (llm == null ? ", no LLM for the chat" : ", chat with " + llm.model() + " at " + llm.baseUrl())
-            + ")");
-        System.out.println("open " + host.url());
-        System.out.println("(the URL carries this run's access token; stop with Ctrl-C)");
-        System.out.flush();
-        stopped.await();
-      }
-    } finally {
-      if (mini != null) {
-        mini.close();
-      }
+    SETreeConfig config = options.builder().build(); // no embedder given: SETree loads MiniLM (--embedder)
+    LlmSettings llm = config.llm() == null ? null : config.llm().toBuilder()
+        .readTimeout(Duration.ofSeconds(llmTimeoutSeconds)).build();
+    try (SETree kb = SETree.open(db, config);
+        WebHost host = WebHost.start(kb, WebHost.Options.withLlm(port, llm))) {
+      CountDownLatch stopped = new CountDownLatch(1);
+      Thread hook = new Thread(() -> {
+        host.close();
+        kb.close();
+        stopped.countDown();
+      }, "setree-host-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      System.out.println("setree host: serving " + db + " (" + kb.stats().leaves() + " leaves"
+          + (llm == null ? ", no LLM for the chat" : ", chat with " + llm.model() + " at " + llm.baseUrl())
+          + ")");
+      System.out.println("open " + host.url());
+      System.out.println("(the URL carries this run's access token; stop with Ctrl-C)");
+      System.out.flush();
+      stopped.await();
     }
     return 0;
   }

@@ -10,6 +10,7 @@ import dev.setree.core.Tree;
 import dev.setree.maintain.llm.TargetLlmChat;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * The read routes of the web host: the knowledge base's figures ({@code GET /api/info}), the inspector's
@@ -91,40 +92,38 @@ final class KnowledgeBaseRoutes {
   private ObjectNode level(Map<String, String> q) {
     int level = parse(q.getOrDefault("level", "0"), "level");
     Tree tree = kb.tree();
-    ObjectNode o = Exchanges.JSON.createObjectNode();
+    ObjectNode o = listing(tree, v -> tree.level(v) == level, false, "nodes");
     o.put("level", level);
-    ArrayNode nodes = o.putArray("nodes");
-    int total = 0;
-    for (int v = 0; v < tree.size(); v++) {
-      if (tree.level(v) == level) {
-        if (total++ < MAX_LISTED) {
-          nodes.add(brief(tree, v));
-        }
-      }
-    }
-    o.put("total", total);
     return o;
   }
 
-  /** The leaves whose text holds the query (case-insensitive), at most {@value #MAX_LISTED}. */
+  /** The leaves whose text holds the query (case-insensitive), at most {@value #MAX_LISTED}, with their path. */
   private ObjectNode search(Map<String, String> q) {
     String needle = q.getOrDefault("q", "").strip().toLowerCase(Locale.ROOT);
     if (needle.isEmpty()) {
       throw new Exchanges.HttpError(400, "give the words to search for in q");
     }
     Tree tree = kb.tree();
-    ObjectNode o = Exchanges.JSON.createObjectNode();
+    ObjectNode o = listing(tree, v -> tree.isLeaf(v) && tree.text(v).toLowerCase(Locale.ROOT).contains(needle),
+        true, "leaves");
     o.put("q", needle);
-    ArrayNode hits = o.putArray("leaves");
+    return o;
+  }
+
+  /** The nodes that match, in tree order, at most {@value #MAX_LISTED} under {@code field}, and their total. */
+  private static ObjectNode listing(Tree tree, IntPredicate match, boolean withPath, String field) {
+    ObjectNode o = Exchanges.JSON.createObjectNode();
+    ArrayNode nodes = o.putArray(field);
     int total = 0;
     for (int v = 0; v < tree.size(); v++) {
-      if (tree.isLeaf(v) && tree.text(v).toLowerCase(Locale.ROOT).contains(needle) && total++ < MAX_LISTED) {
-        ObjectNode h = brief(tree, v);
-        ArrayNode path = h.putArray("path");
-        for (int p = tree.parent(v); p >= 0; p = tree.parent(p)) {
-          path.insert(0, tree.id(p));
+      if (match.test(v) && total++ < MAX_LISTED) {
+        ObjectNode n = nodes.addObject().setAll(brief(tree, v));
+        if (withPath) {
+          ArrayNode path = n.putArray("path");
+          for (int p = tree.parent(v); p >= 0; p = tree.parent(p)) {
+            path.insert(0, tree.id(p));
+          }
         }
-        hits.add(h);
       }
     }
     o.put("total", total);

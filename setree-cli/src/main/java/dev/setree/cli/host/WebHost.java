@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -39,6 +40,7 @@ public final class WebHost implements AutoCloseable {
   private final TargetLlmChat chat;
   private final Map<String, Route> routes = new HashMap<>();
   private final HostGuard guard;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
    * How to serve.
@@ -163,6 +165,9 @@ public final class WebHost implements AutoCloseable {
   /** Stops the server (open chat streams are cut) and the LLM client. Idempotent. */
   @Override
   public void close() {
+    if (closed.getAndSet(true)) {
+      return;
+    }
     server.stop(0);
     executor.shutdownNow();
     try {

@@ -1,7 +1,9 @@
 package dev.setree.maintain.llm;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.setree.core.SummarizerException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -57,6 +59,15 @@ final class LlmHttp {
       b.header("Authorization", "Bearer " + settings.apiKey());
     }
     return b;
+  }
+
+  /** The request body as JSON text. */
+  static String payload(ObjectMapper json, JsonNode body, String url) {
+    try {
+      return json.writeValueAsString(body);
+    } catch (JsonProcessingException e) {
+      throw new SummarizerException("cannot encode the request for " + url, e);
+    }
   }
 
   /** Releases the client's connection pool and threads. */

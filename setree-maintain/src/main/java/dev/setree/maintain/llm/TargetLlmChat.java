@@ -86,12 +86,7 @@ public final class TargetLlmChat implements AutoCloseable {
     }
     body.put("max_tokens", maxTokens);
     body.put("stream", true);
-    String payload;
-    try {
-      payload = json.writeValueAsString(body);
-    } catch (JsonProcessingException e) {
-      throw new SummarizerException("cannot encode the request for " + url, e);
-    }
+    String payload = LlmHttp.payload(json, body, url);
     okhttp3.Request req = LlmHttp.authorised(new okhttp3.Request.Builder().url(url)
         .header("Accept", "text/event-stream, application/json")
         .post(RequestBody.create(payload, JSON_TYPE)), settings).build();

@@ -1,6 +1,5 @@
 package dev.setree.maintain.llm;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -292,12 +291,7 @@ public final class TargetLlmSummarizer implements Summarizer, AutoCloseable {
     body.put("temperature", 0);
     body.put("max_tokens", answerRoom(cap));
     body.put("stream", false);
-    String payload;
-    try {
-      payload = json.writeValueAsString(body);
-    } catch (JsonProcessingException e) {
-      throw new SummarizerException("cannot encode the request for " + url, e);
-    }
+    String payload = LlmHttp.payload(json, body, url);
     okhttp3.Request req = authorised(new okhttp3.Request.Builder().url(url)
         .header("Accept", "application/json")
         .post(RequestBody.create(payload, JSON_TYPE))).build();
