@@ -352,6 +352,11 @@ public final class StubLlmServer implements AutoCloseable {
       return of(r -> completion(r, text.apply(r), "stop"));
     }
 
+    /** A whole chat completion with {@code text}, even when the request asks for a stream (a server that does not stream). */
+    public static Reply unstreamed(String text) {
+      return of(r -> completion(r, text, "stop", false));
+    }
+
     /** A chat completion cut off by the token limit: {@code finish_reason "length"} with {@code partial}. */
     public static Reply cutOff(String partial) {
       return of(r -> completion(r, partial, "length"));
@@ -414,7 +419,11 @@ public final class StubLlmServer implements AutoCloseable {
     }
 
     private static MockResponse completion(StubRequest r, String text, String finish) {
-      if (r.streamed()) {
+      return completion(r, text, finish, r.streamed());
+    }
+
+    private static MockResponse completion(StubRequest r, String text, String finish, boolean streamed) {
+      if (streamed) {
         return events(r, text, finish);
       }
       ObjectNode root = JSON.createObjectNode();
