@@ -46,7 +46,7 @@ final class HostCommand implements Callable<Integer> {
     LlmSettings llm = config.llm() == null ? null : config.llm().toBuilder()
         .readTimeout(Duration.ofSeconds(llmTimeoutSeconds)).build();
     try (SETree kb = SETree.open(db, config);
-        WebHost host = WebHost.start(kb, WebHost.Options.withLlm(port, llm))) {
+        WebHost host = WebHost.start(kb, WebHost.Options.withLlm(port, llm, db.toString()))) {
       CountDownLatch stopped = new CountDownLatch(1);
       Thread hook = new Thread(() -> {
         host.close();

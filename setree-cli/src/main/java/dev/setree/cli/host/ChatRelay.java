@@ -26,11 +26,14 @@ import java.util.concurrent.Semaphore;
  * the system prompt calls data.
  */
 final class ChatRelay {
-  /** What the chat says when no LLM is configured. */
-  static final String DEFAULT_HINT = "No LLM is configured for the chat. Restart with an OpenAI-compatible"
-      + " endpoint: setree host --db FILE --llm-base-url URL --llm-model NAME (for example --llm-base-url"
-      + " http://localhost:8080/v1 for llama-server or http://localhost:11434/v1 for Ollama), or set llm.base_url"
-      + " and llm.model in the file given with --config.";
+  /** What the chat says when no LLM is configured for the knowledge base {@code db}. */
+  static String hint(String db) {
+    return "No LLM is configured for the chat. Restart with an OpenAI-compatible endpoint: setree host --db "
+        + db + " --llm-base-url URL --llm-model NAME (for example --llm-base-url http://localhost:8080/v1 for"
+        + " llama-server or http://localhost:11434/v1 for Ollama), or set llm.base_url and llm.model in the file"
+        + " given with --config.";
+  }
+
   /** Earlier turns sent to the LLM with a new message. */
   static final int HISTORY_TURNS = 6;
   /** Chats answered at once; more are refused with HTTP 429. */

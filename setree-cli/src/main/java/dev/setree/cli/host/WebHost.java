@@ -66,7 +66,12 @@ public final class WebHost implements AutoCloseable {
 
     /** This LLM (or none, when null, with the {@code setree host} flags as the hint). */
     public static Options withLlm(int port, LlmSettings llm) {
-      return new Options(port, llm, ChatRelay.DEFAULT_HINT);
+      return new Options(port, llm, ChatRelay.hint("FILE"));
+    }
+
+    /** This LLM (or none, when null, with the {@code setree host} flags for {@code db} as the hint). */
+    public static Options withLlm(int port, LlmSettings llm, String db) {
+      return new Options(port, llm, ChatRelay.hint(db));
     }
   }
 
@@ -77,7 +82,9 @@ public final class WebHost implements AutoCloseable {
 
   private WebHost(SETree kb, Options options) throws IOException {
     this.token = newToken();
-    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 64);
+    // 127.0.0.1 itself (not getLoopbackAddress(), which is ::1 when IPv6 is preferred): the URL names it.
+    InetAddress loopback = InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
+    this.server = HttpServer.create(new InetSocketAddress(loopback, options.port()), 64);
     this.guard = new HostGuard(server.getAddress().getPort(), token);
     this.chat = options.llm() == null ? null : new TargetLlmChat(options.llm());
     AtomicInteger n = new AtomicInteger();

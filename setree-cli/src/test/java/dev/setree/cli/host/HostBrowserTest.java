@@ -163,7 +163,7 @@ class HostBrowserTest {
   }
 
   @Test
-  void insertsAFactAndFindsIt() throws IOException {
+  void insertsAFactFindsItAndDeletesIt() throws IOException {
     browser.eval("document.querySelector('.tab[data-tab=edit]').click()");
     type("insert-text", "The user keeps a sourdough starter named Clint.");
     submit("insert-form");
@@ -178,6 +178,18 @@ class HostBrowserTest {
     browser.waitFor("document.body.dataset.searchTotal === '1'", WAIT);
     assertEquals("The user keeps a sourdough starter named Clint.",
         browser.text("document.querySelector('#list li.hit .text').textContent"));
+
+    // Delete it from its details: the Edit tab gets its id, the acknowledgement, then its visibility.
+    browser.eval("document.querySelector('#list li.hit .node').click()");
+    browser.waitFor("document.querySelector('#details button')", WAIT);
+    browser.eval("document.querySelector('#details button').click()");
+    browser.waitFor("document.body.dataset.tab === 'edit' && document.getElementById('delete-id').value"
+        + ".startsWith('ins-')", WAIT);
+    submit("delete-form");
+    browser.waitFor("document.querySelector('#acks li')?.dataset.state === 'visible'"
+        + " && document.querySelector('#acks li').textContent.startsWith('delete queued')", WAIT);
+    assertEquals(0, f.call("GET", "/api/search?q=sourdough%20starter%20named%20clint", null).json()
+        .path("total").asInt(), "the leaf is gone");
   }
 
   @Test
