@@ -81,6 +81,10 @@ class HostBrowserTest {
     browser.waitFor("document.querySelectorAll('#outline ul .node').length === " + tree.childCount(tree.root()), WAIT);
     assertEquals(rootId, browser.text("document.getElementById('details').dataset.id"));
     assertEquals(tree.text(tree.root()), browser.text("document.querySelector('#details .whole').textContent"));
+    int first = tree.child(tree.root(), 0);
+    browser.eval("document.querySelector('#outline ul .node').click()");
+    browser.waitFor("document.querySelectorAll('#outline ul ul .node').length === " + tree.childCount(first), WAIT);
+    browser.screenshot(Path.of("target", "host-tree.png"));
 
     // A level lists its nodes.
     browser.eval("document.querySelector('#levels button[data-level=\"1\"]').click()");
@@ -100,7 +104,7 @@ class HostBrowserTest {
     submit("search-form");
     browser.waitFor("document.body.dataset.searchTotal === '" + coffee + "'", WAIT);
     assertEquals(coffee, browser.eval("document.querySelectorAll('#list li.hit').length").asInt());
-    browser.screenshot(Path.of("target", "host-tree.png"));
+    browser.screenshot(Path.of("target", "host-search.png"));
   }
 
   @Test
