@@ -167,6 +167,21 @@ class HostBrowserTest {
   }
 
   @Test
+  void aSlowLlmEndsTheTurnWithAMessage() {
+    // The fixture's LLM read timeout is 2 s; this answer would come after 10 s.
+    f.llm.enqueue(StubLlmServer.Reply.summary("too late").delayed(Duration.ofSeconds(10)));
+    browser.eval("document.querySelector('.tab[data-tab=chat]').click()");
+    type("chat-message", "anything slow?");
+    submit("chat-form");
+    browser.waitFor("document.querySelector('.turn.assistant')?.dataset.state === 'asking'", WAIT);
+    assertTrue(browser.text("document.querySelector('.turn.assistant .stat').textContent").startsWith("waiting for the LLM"));
+    browser.waitFor("document.querySelector('.turn.assistant')?.dataset.state === 'error'", WAIT);
+    String shown = browser.text("document.querySelector('.turn.assistant .error').textContent");
+    assertTrue(shown.contains("did not answer in time") && shown.contains("read timeout of 2000 ms")
+        && shown.contains(f.llm.baseUrl()), shown);
+  }
+
+  @Test
   void insertsAFactFindsItAndDeletesIt() throws IOException {
     browser.eval("document.querySelector('.tab[data-tab=edit]').click()");
     type("insert-text", "The user keeps a sourdough starter named Clint.");
