@@ -1,5 +1,7 @@
 package dev.setree;
 
+import java.time.Instant;
+
 /**
  * What one maintenance run did: which path it took, how much it changed and how long it took.
  *
@@ -17,7 +19,9 @@ package dev.setree;
  *     swapping the snapshot (not the wait for the writer lock)
  * @param saveNanos time of the save alone
  * @param bytesWritten bytes of text and blobs the save wrote (rows of changed nodes and oracle members)
+ * @param visibleAt the moment the run's snapshot was installed: from then on {@link SETree#retrieve} (in this
+ *     process) sees the mutations it applied
  */
 public record MaintenanceReport(String path, int mutations, int inserted, int deleted, int skipped,
     int dirtyLevels, int reclusteredMembers, int summarized, long rebuildNanos, long totalNanos,
-    long saveNanos, long bytesWritten) {}
+    long saveNanos, long bytesWritten, Instant visibleAt) {}

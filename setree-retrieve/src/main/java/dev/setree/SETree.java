@@ -20,6 +20,7 @@ import dev.setree.maintain.TreeBuilder;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
 import dev.setree.store.SqliteTreeStore;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -389,9 +390,10 @@ public final class SETree implements AutoCloseable {
             base.generation(), seqs);
         long saveNanos = System.nanoTime() - s0;
         install(base.next(r.tree(), r.hierarchy(), generation));
+        Instant visibleAt = Instant.now();
         lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
             r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(), System.nanoTime() - t0,
-            saveNanos, store.lastSaveBytes());
+            saveNanos, store.lastSaveBytes(), visibleAt);
         return st.lastSeq();
       }
     }

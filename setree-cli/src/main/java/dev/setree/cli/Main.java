@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       MaintainCommand.class,
       McpCommand.class,
       InspectCommand.class,
+      HostCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     })

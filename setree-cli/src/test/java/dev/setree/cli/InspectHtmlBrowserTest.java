@@ -9,7 +9,6 @@ import dev.setree.SETreeConfig;
 import dev.setree.core.Tree;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -98,30 +96,7 @@ class InspectHtmlBrowserTest {
 
   /** The Chromium executable: {@code $SETREE_CHROMIUM}, else the first of the usual names on the PATH. */
   static String findChromium() {
-    String given = System.getenv("SETREE_CHROMIUM");
-    if (given != null && !given.isBlank()) {
-      if (!Files.isExecutable(Path.of(given))) {
-        fail("SETREE_CHROMIUM=" + given + " is not an executable file");
-      }
-      return given;
-    }
-    String path = System.getenv().getOrDefault("PATH", "");
-    for (String name : List.of("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) {
-      for (String d : path.split(File.pathSeparator)) {
-        Path p = Path.of(d.isEmpty() ? "." : d, name);
-        if (Files.isExecutable(p)) {
-          return p.toString();
-        }
-      }
-    }
-    String why = "headless Chromium is needed to test the inspector's HTML page and none was found on the PATH"
-        + " (chromium, chromium-browser, google-chrome) or in $SETREE_CHROMIUM: run scripts/install_chromium.sh"
-        + " (Debian: apt-get install chromium), or set SETREE_SKIP_BROWSER_TESTS=1 to skip this test";
-    if ("1".equals(System.getenv("SETREE_SKIP_BROWSER_TESTS"))) {
-      Assumptions.abort("SETREE_SKIP_BROWSER_TESTS=1: " + why);
-    }
-    fail(why);
-    return null;
+    return dev.setree.cli.host.HeadlessChromium.find();
   }
 
   /** Runs headless Chromium with a fresh profile, bounded in time; returns its standard output. */

@@ -40,6 +40,10 @@ import mockwebserver3.SocketEffect;
  * }
  * }</pre>
  *
+ * <p>A request with {@code "stream": true} gets its completion as server-sent events
+ * ({@code text/event-stream}: one {@code chat.completion.chunk} per word, then {@code data: [DONE]}); the
+ * failure replies are the same either way.
+ *
  * <p>Which reply a chat request gets: the next {@linkplain #enqueue queued} one, else the first
  * {@linkplain #when rule} that matches, else the {@linkplain #defaultReply default} (a valid summary,
  * {@value #DEFAULT_SUMMARY}). Thread-safe.
@@ -269,6 +273,11 @@ public final class StubLlmServer implements AutoCloseable {
       return json().path("model").asText("");
     }
 
+    /** Whether the request asks for a streamed answer ({@code "stream": true}). */
+    public boolean streamed() {
+      return json().path("stream").asBoolean(false);
+    }
+
     /** The {@code max_tokens} asked for (-1 when absent). */
     public int maxTokens() {
       return json().path("max_tokens").asInt(-1);
@@ -323,6 +332,16 @@ public final class StubLlmServer implements AutoCloseable {
       return new Reply(respond, Objects.requireNonNull(delay));
     }
 
+    /**
+     * The same reply, its body sent at most {@code bytes} every {@code period}: a streamed answer then
+     * arrives piece by piece, as from a real model.
+     */
+    public Reply throttled(long bytes, Duration period) {
+      Function<StubRequest, MockResponse> plain = respond;
+      return new Reply(r -> plain.apply(r).newBuilder()
+          .throttleBody(bytes, period.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS).build(), delay);
+    }
+
     /** A valid chat completion with {@code text} as content and {@code finish_reason "stop"}. */
     public static Reply summary(String text) {
       return summary(r -> text);
@@ -331,6 +350,11 @@ public final class StubLlmServer implements AutoCloseable {
     /** A valid chat completion whose content is computed from the request. */
     public static Reply summary(Function<StubRequest, String> text) {
       return of(r -> completion(r, text.apply(r), "stop"));
+    }
+
+    /** A whole chat completion with {@code text}, even when the request asks for a stream (a server that does not stream). */
+    public static Reply unstreamed(String text) {
+      return of(r -> completion(r, text, "stop", false));
     }
 
     /** A chat completion cut off by the token limit: {@code finish_reason "length"} with {@code partial}. */
@@ -395,6 +419,13 @@ public final class StubLlmServer implements AutoCloseable {
     }
 
     private static MockResponse completion(StubRequest r, String text, String finish) {
+      return completion(r, text, finish, r.streamed());
+    }
+
+    private static MockResponse completion(StubRequest r, String text, String finish, boolean streamed) {
+      if (streamed) {
+        return events(r, text, finish);
+      }
       ObjectNode root = JSON.createObjectNode();
       root.put("id", "chatcmpl-stub");
       root.put("object", "chat.completion");
@@ -409,6 +440,45 @@ public final class StubLlmServer implements AutoCloseable {
       usage.put("completion_tokens", text.length() / 4);
       try {
         return json(200, JSON.writeValueAsString(root));
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    /**
+     * The answer as server-sent events, the way a server answers {@code stream: true}: one
+     * {@code chat.completion.chunk} per word (with its following space), one with the finish reason, then
+     * {@code data: [DONE]}.
+     */
+    private static MockResponse events(StubRequest r, String text, String finish) {
+      StringBuilder body = new StringBuilder();
+      java.util.regex.Matcher words = java.util.regex.Pattern.compile("\\S+\\s*|\\s+").matcher(text);
+      while (words.find()) {
+        body.append(chunk(r, words.group(), null));
+      }
+      body.append(chunk(r, null, finish)).append("data: [DONE]\n\n");
+      return new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
+          .setHeader("Cache-Control", "no-cache").body(body.toString()).build();
+    }
+
+    private static String chunk(StubRequest r, String piece, String finish) {
+      ObjectNode root = JSON.createObjectNode();
+      root.put("id", "chatcmpl-stub");
+      root.put("object", "chat.completion.chunk");
+      root.put("model", r.model().isEmpty() ? MODEL : r.model());
+      ObjectNode choice = root.putArray("choices").addObject();
+      choice.put("index", 0);
+      ObjectNode delta = choice.putObject("delta");
+      if (piece != null) {
+        delta.put("content", piece);
+      }
+      if (finish == null) {
+        choice.putNull("finish_reason");
+      } else {
+        choice.put("finish_reason", finish);
+      }
+      try {
+        return "data: " + JSON.writeValueAsString(root) + "\n\n";
       } catch (JsonProcessingException e) {
         throw new IllegalStateException(e);
       }

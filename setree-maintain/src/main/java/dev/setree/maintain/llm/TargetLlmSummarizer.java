@@ -1,6 +1,5 @@
 package dev.setree.maintain.llm;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,10 +11,7 @@ import dev.setree.core.SummarizerException;
 import dev.setree.core.TokenCounter;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -71,7 +67,6 @@ public final class TargetLlmSummarizer implements Summarizer, AutoCloseable {
   private static final Pattern DELIMITER = Pattern.compile("(?i)<\\s*/?\\s*facts\\s*>");
   private static final Pattern LEAD_IN = Pattern.compile("(?i)^(here is (a|the) summary[^:]*:|summary:)\\s*");
   private static final int MAX_ROUNDS = 8;
-  private static final int SNIPPET = 160;
 
   private static final String SYSTEM_PROMPT = String.join("\n",
       "You summarise facts from a personal knowledge base.",
@@ -96,13 +91,7 @@ public final class TargetLlmSummarizer implements Summarizer, AutoCloseable {
   /** Creates the summariser; no request is made until {@link #checkReachable()} or a summary is asked for. */
   public TargetLlmSummarizer(LlmSettings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
-    this.http = new OkHttpClient.Builder()
-        .connectTimeout(settings.connectTimeout())
-        .readTimeout(settings.readTimeout())
-        .writeTimeout(settings.readTimeout())
-        .retryOnConnectionFailure(false)
-        .followRedirects(false)
-        .build();
+    this.http = LlmHttp.client(settings);
     this.inFlight = new Semaphore(settings.effectiveConcurrency(), true);
   }
 
@@ -302,12 +291,7 @@ public final class TargetLlmSummarizer implements Summarizer, AutoCloseable {
     body.put("temperature", 0);
     body.put("max_tokens", answerRoom(cap));
     body.put("stream", false);
-    String payload;
-    try {
-      payload = json.writeValueAsString(body);
-    } catch (JsonProcessingException e) {
-      throw new SummarizerException("cannot encode the request for " + url, e);
-    }
+    String payload = LlmHttp.payload(json, body, url);
     okhttp3.Request req = authorised(new okhttp3.Request.Builder().url(url)
         .header("Accept", "application/json")
         .post(RequestBody.create(payload, JSON_TYPE))).build();
@@ -321,10 +305,7 @@ public final class TargetLlmSummarizer implements Summarizer, AutoCloseable {
   }
 
   private okhttp3.Request.Builder authorised(okhttp3.Request.Builder b) {
-    if (settings.hasApiKey()) {
-      b.header("Authorization", "Bearer " + settings.apiKey());
-    }
-    return b;
+    return LlmHttp.authorised(b, settings);
   }
 
   private record Answer(int code, String contentType, String body) {}
@@ -437,22 +418,12 @@ public final class TargetLlmSummarizer implements Summarizer, AutoCloseable {
     return t;
   }
 
-  private String errorText(String body) {
-    try {
-      JsonNode root = json.readTree(body);
-      String m = root.path("error").path("message").asText("");
-      if (!m.isEmpty()) {
-        return snippet(m);
-      }
-    } catch (IOException | RuntimeException e) {
-      // not JSON: show the start of the body
-    }
-    return body.isBlank() ? "(empty body)" : snippet(body.strip());
+  private static String errorText(String body) {
+    return LlmHttp.errorText(body);
   }
 
   private static String snippet(String s) {
-    String one = s.replaceAll("\\s+", " ");
-    return one.length() <= SNIPPET ? "'" + one + "'" : "'" + one.substring(0, SNIPPET) + "...'";
+    return LlmHttp.snippet(s);
   }
 
   private long backoff(int attempt, long retryAfter) {
@@ -491,31 +462,13 @@ public final class TargetLlmSummarizer implements Summarizer, AutoCloseable {
   }
 
   private String describe(IOException e) {
-    if (e == null) {
-      return "no attempt";
-    }
-    if (e instanceof ConnectException) {
-      return "connection refused";
-    }
-    if (e instanceof SocketTimeoutException) {
-      String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-      return m.contains("connect") ? "connect timed out after " + settings.connectTimeout().toMillis() + " ms"
-          : "no answer within the read timeout of " + settings.readTimeout().toMillis() + " ms";
-    }
-    if (e instanceof UnknownHostException) {
-      return "unknown host " + e.getMessage();
-    }
-    if (e instanceof NoRouteToHostException) {
-      return "no route to host";
-    }
-    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    return LlmHttp.describe(e, settings);
   }
 
   /** Releases the connection pool and okhttp's threads. */
   @Override
   public void close() {
-    http.dispatcher().executorService().shutdown();
-    http.connectionPool().evictAll();
+    LlmHttp.release(http);
   }
 
   @Override

@@ -1,0 +1,109 @@
+package dev.setree.maintain.llm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.core.SummarizerException;
+import dev.setree.maintain.llm.TargetLlmChat.Message;
+import dev.setree.testing.StubLlmServer;
+import dev.setree.testing.StubLlmServer.Reply;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The streamed chat client against the stub server: pieces in order, a server that does not stream, failures. */
+class TargetLlmChatTest {
+  static final List<Message> ASK = List.of(new Message("system", "be brief"), new Message("user", "what coffee?"));
+
+  StubLlmServer stub;
+  TargetLlmChat chat;
+
+  @BeforeEach
+  void start() {
+    stub = StubLlmServer.start();
+    chat = new TargetLlmChat(settings(stub.baseUrl(), Duration.ofSeconds(5)));
+  }
+
+  @AfterEach
+  void stop() {
+    chat.close();
+    stub.close();
+  }
+
+  static LlmSettings settings(String url, Duration read) {
+    return LlmSettings.builder().baseUrl(url).model("chat-model").apiKey("sk-test")
+        .connectTimeout(Duration.ofSeconds(2)).readTimeout(read).build();
+  }
+
+  @Test
+  void streamsThePiecesInOrder() {
+    stub.defaultReply(Reply.summary("Blue Heron beans, ground fresh."));
+    List<String> pieces = new ArrayList<>();
+    String whole = chat.stream(ASK, 64, pieces::add);
+    assertEquals("Blue Heron beans, ground fresh.", whole);
+    assertEquals(List.of("Blue ", "Heron ", "beans, ", "ground ", "fresh."), pieces);
+    StubLlmServer.StubRequest r = stub.chatRequests().get(0);
+    assertTrue(r.streamed());
+    assertEquals("chat-model", r.model());
+    assertEquals(64, r.maxTokens());
+    assertEquals("Bearer sk-test", r.authorization());
+    assertEquals("what coffee?", r.userMessage());
+  }
+
+  @Test
+  void aServerThatDoesNotStreamGivesOnePiece() {
+    stub.defaultReply(Reply.unstreamed("All at once."));
+    List<String> pieces = new ArrayList<>();
+    assertEquals("All at once.", chat.stream(ASK, 64, pieces::add));
+    assertEquals(List.of("All at once."), pieces);
+  }
+
+  @Test
+  void failuresSayWhatWentWrong() {
+    stub.enqueue(Reply.status(503));
+    LlmUnavailableException busy = assertThrows(LlmUnavailableException.class, () -> chat.stream(ASK, 8, p -> { }));
+    assertTrue(busy.getMessage().contains("HTTP 503"), busy.getMessage());
+    assertEquals(1, stub.chatRequestCount(), "a person waits: no retry");
+
+    stub.enqueue(Reply.status(404));
+    SummarizerException missing = assertThrows(SummarizerException.class, () -> chat.stream(ASK, 8, p -> { }));
+    assertTrue(missing.getMessage().contains("is the base URL right?"), missing.getMessage());
+
+    stub.enqueue(Reply.html());
+    SummarizerException html = assertThrows(SummarizerException.class, () -> chat.stream(ASK, 8, p -> { }));
+    assertTrue(html.getMessage().contains("neither an event stream nor a chat completion"), html.getMessage());
+  }
+
+  @Test
+  void aDeadOrStalledServerEndsTheAnswer() {
+    try (TargetLlmChat dead = new TargetLlmChat(settings(StubLlmServer.deadBaseUrl(), Duration.ofSeconds(5)))) {
+      LlmUnavailableException e = assertThrows(LlmUnavailableException.class, () -> dead.stream(ASK, 8, p -> { }));
+      assertTrue(e.getMessage().contains("connection refused"), e.getMessage());
+    }
+    stub.defaultReply(Reply.summary("late").delayed(Duration.ofSeconds(3)));
+    try (TargetLlmChat impatient = new TargetLlmChat(settings(stub.baseUrl(), Duration.ofMillis(300)))) {
+      long t0 = System.nanoTime();
+      LlmUnavailableException e = assertThrows(LlmUnavailableException.class,
+          () -> impatient.stream(ASK, 8, p -> { }));
+      assertTrue(e.getMessage().contains("did not answer in time") && e.getMessage().contains("300 ms"),
+          e.getMessage());
+      assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(2).toNanos(), "the read timeout, not the delay");
+    }
+  }
+
+  @Test
+  void aConsumerThatFailsStopsTheAnswer() {
+    stub.defaultReply(Reply.summary("one two three four"));
+    List<String> pieces = new ArrayList<>();
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> chat.stream(ASK, 8, p -> {
+      pieces.add(p);
+      throw new IllegalStateException("the page went away");
+    }));
+    assertEquals("the page went away", e.getMessage());
+    assertEquals(List.of("one "), pieces);
+  }
+}
