@@ -114,7 +114,7 @@ public final class SETree implements AutoCloseable {
     this.format = new ContextFormat(counter);
     this.walk = new TreeCoverWalk(new CapabilityScore((float) config.beta(), (float) config.epsilon()),
         (float) config.overviewShare(), (float) config.overviewTemperature(), format);
-    TreeStore.State state = store.loadIfChanged(-1, !readOnly); // a reader needs no oracle
+    TreeStore.State state = store.loadIfChanged(-1, this::loadsOracle);
     this.snapshot = prepared(Snapshot.of(state.tree(), state.hierarchy(), state.generation()));
     this.lastDataVersion = store.dataVersion();
     this.maintainer = new Maintainer(embedder, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
@@ -406,7 +406,7 @@ public final class SETree implements AutoCloseable {
    */
   private TreeStore.State reloadIfNewer() {
     synchronized (reloadLock) {
-      TreeStore.State st = store.loadIfChanged(snapshot.generation(), !readOnly);
+      TreeStore.State st = store.loadIfChanged(snapshot.generation(), this::loadsOracle);
       if (st.tree() != null && st.generation() > snapshot.generation()) {
         install(Snapshot.of(st.tree(), st.hierarchy(), st.generation()));
       }
@@ -426,6 +426,14 @@ public final class SETree implements AutoCloseable {
     if (!st.pending().isEmpty()) {
       latestAccepted = Math.max(latestAccepted, st.pending().get(st.pending().size() - 1).seq());
     }
+  }
+
+  /**
+   * Whether a load of {@code tree} includes the oracle: always for a writer (maintenance needs it); for a
+   * reader only when its retrieves take the candidate path, which searches the oracle's level-0 kNN graph.
+   */
+  private boolean loadsOracle(Tree tree) {
+    return !readOnly || RetrieveOptions.defaults().approximate(config, tree.leafCount());
   }
 
   /** Derives the walk's tables (and the nearest-leaf index where retrieves will use it) off the query path. */

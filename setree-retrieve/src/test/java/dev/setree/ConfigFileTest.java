@@ -87,6 +87,22 @@ class ConfigFileTest {
     assertFalse(l.toString().contains("sk-from-env"));
   }
 
+  /** The candidate-path keys (docs/adr/0018): read, defaulted, and checked with the key's name. */
+  @Test
+  void retrievePathKeys() throws Exception {
+    SETreeConfig c = load("{\"retrieve_path\": \"approximate\", \"approximate_from_leaves\": 5000}");
+    assertEquals(RetrievePath.APPROXIMATE, c.retrievePath());
+    assertEquals(5000, c.approximateFromLeaves());
+    assertEquals(RetrievePath.AUTO, load("{}").retrievePath());
+    assertEquals(20_000, load("{}").approximateFromLeaves());
+    Path bad = write("{\"retrieve_path\": \"fast\"}");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ConfigFile.load(bad, Map.of()));
+    assertTrue(e.getMessage().contains("retrieve_path") && e.getMessage().contains("'fast'"), e.getMessage());
+    Path zero = write("{\"approximate_from_leaves\": 0}");
+    e = assertThrows(IllegalArgumentException.class, () -> ConfigFile.load(zero, Map.of()));
+    assertTrue(e.getMessage().contains("approximate_from_leaves"), e.getMessage());
+  }
+
   @Test
   void emptyObjectIsTheDefaults() throws Exception {
     SETreeConfig c = load("{}");

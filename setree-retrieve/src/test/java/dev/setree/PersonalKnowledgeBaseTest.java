@@ -55,6 +55,22 @@ class PersonalKnowledgeBaseTest {
     Files.delete(dir);
   }
 
+  /**
+   * The candidate path (docs/adr/0018) forced on the real model: with fewer leaves than candidates every leaf
+   * is scored exactly (cosine and the forward index's BM25), so each cover equals the exact path's.
+   */
+  @Test
+  void candidatePathGivesTheExactCoverOnTheRealModel() {
+    RetrieveOptions approximate = RetrieveOptions.builder().path(RetrievePath.APPROXIMATE).build();
+    RetrieveOptions exact = RetrieveOptions.builder().path(RetrievePath.EXACT).build();
+    for (Corpora.Query q : Corpora.personalQueries()) {
+      for (int budget : List.of(96, 256, 1024)) {
+        assertEquals(kb.retrieve(q.prompt(), budget, exact).text(), kb.retrieve(q.prompt(), budget, approximate).text(),
+            q.prompt() + " @" + budget);
+      }
+    }
+  }
+
   /** Each niche question gets its fact verbatim within a budget of 256 tokens. */
   @Test
   void nicheQuestionReturnsItsFactVerbatimAt256() {

@@ -215,13 +215,22 @@ public final class SqliteTreeStore implements TreeStore {
    * {@link HierarchyState#empty()}). Pass {@code -1} as the known generation to load in any case.
    */
   public State loadIfChanged(long knownGeneration, boolean withHierarchy) {
+    return loadIfChanged(knownGeneration, tree -> withHierarchy);
+  }
+
+  /**
+   * {@link #loadIfChanged(long)}, with the oracle only when {@code withHierarchy} accepts the tree just read
+   * (in the same read transaction, so the two always match): a reader loads it only when its retrieves will
+   * search the oracle's kNN graph.
+   */
+  public State loadIfChanged(long knownGeneration, java.util.function.Predicate<Tree> withHierarchy) {
     return read("load", c -> {
       long generation = readGeneration(c);
       if (generation == knownGeneration) {
         return new State(generation, null, null, readPending(c), readLastSeq(c));
       }
       Tree tree = readTree(c);
-      HierarchyState h = withHierarchy ? readHierarchy(c, tree) : HierarchyState.empty();
+      HierarchyState h = withHierarchy.test(tree) ? readHierarchy(c, tree) : HierarchyState.empty();
       return new State(generation, tree, h, readPending(c), readLastSeq(c));
     });
   }
