@@ -2,6 +2,7 @@ package dev.setree;
 
 import dev.setree.core.ContextFormat;
 import dev.setree.core.IntentionalClustering;
+import dev.setree.core.LeafRelevance;
 import dev.setree.core.Ranking;
 import dev.setree.core.Tree;
 import java.util.List;
@@ -42,6 +43,10 @@ final class ClusterSelection {
       leaves[i] = order[i];
       scores[i] = relevance[order[i]];
     }
+    return pool(tree, leaves, scores);
+  }
+
+  private Pool pool(Tree tree, int[] leaves, float[] scores) {
     IntentionalClustering.Edges edges = IntentionalClustering.treeAffinityEdges(tree, leaves);
     return new Pool(leaves, scores, IntentionalClustering.clusterCandidates(scores, edges.src(), edges.dst(),
         edges.weight(), edgeWeightFloor));
@@ -62,6 +67,37 @@ final class ClusterSelection {
       out[p.leaves()[p.clusters().get(c).representative()]] = max + PROMOTION_STEP * (k - c);
     }
     return out;
+  }
+
+  /**
+   * {@link #promoteRepresentatives(Tree, float[])} on candidate-driven relevance: the pool is the best
+   * candidates, and only candidates' values change.
+   */
+  LeafRelevance promoteRepresentatives(Tree tree, LeafRelevance relevance) {
+    if (relevance.isExact()) {
+      throw new IllegalArgumentException("exact relevance: use the float[] form");
+    }
+    int[] cand = relevance.candidateLeaves();
+    float[] values = relevance.candidateValues();
+    int[] order = Ranking.descending(values);
+    int n = Math.min(POOL, cand.length);
+    int[] leaves = new int[n];
+    float[] scores = new float[n];
+    for (int i = 0; i < n; i++) {
+      leaves[i] = cand[order[i]];
+      scores[i] = values[order[i]];
+    }
+    Pool p = pool(tree, leaves, scores);
+    float[] out = values.clone();
+    if (n == 0) {
+      return relevance;
+    }
+    float max = Math.max(scores[0], relevance.others());
+    int k = Math.min(diversityTarget, p.clusters().size());
+    for (int c = 0; c < k; c++) {
+      out[order[p.clusters().get(c).representative()]] = max + PROMOTION_STEP * (k - c);
+    }
+    return relevance.withValues(out);
   }
 
   /** For flat lists: the two-stage pack over the pool, then every other leaf by relevance. */

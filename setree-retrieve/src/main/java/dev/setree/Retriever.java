@@ -40,9 +40,16 @@ final class Retriever {
       default:
         break;
     }
-    if (approximate && strategy == Strategy.TREE_COVER && secondHop == 0 && clustering == null) {
-      LeafRelevance rel = candidates(s, prompt, q, tau);
-      return context(tree, walk.walk(tree, rel, rel, q, budget, s.walkTables(format)), budget, format, t0);
+    if (approximate && strategy == Strategy.TREE_COVER) {
+      LeafRelevance own = candidates(s, prompt, q, tau);
+      LeafRelevance rel = own;
+      if (secondHop > 0 && tree.leafCount() > secondHop) {
+        rel = SecondHop.interleave(s, prompt, q, own, secondHop, embedder, (p2, q2) -> candidates(s, p2, q2, tau));
+      }
+      if (clustering != null) {
+        rel = clustering.promoteRepresentatives(tree, rel);
+      }
+      return context(tree, walk.walk(tree, rel, own, q, budget, s.walkTables(format)), budget, format, t0);
     }
     int leaves = tree.leafCount();
     float[] relevance = relevance(s, prompt, q, strategy, tau);

@@ -1,6 +1,7 @@
 package dev.setree;
 
 import dev.setree.core.Embedder;
+import dev.setree.core.LeafRelevance;
 import dev.setree.core.Ranking;
 import dev.setree.core.Tree;
 import dev.setree.core.Vectors;
@@ -42,23 +43,9 @@ final class SecondHop {
     Tree tree = s.tree();
     int n = first.length;
     int[] order1 = Ranking.descending(first);
-    StringBuilder p2 = new StringBuilder(prompt);
-    for (int i = 0; i < hops && i < n; i++) {
-      p2.append(' ').append(tree.text(order1[i]));
-    }
-    String prompt2 = p2.toString();
-    float[] q2;
-    if (MODE == Mode.REEMBED) {
-      q2 = embedder.embed(prompt2);
-    } else {
-      q2 = q.clone();
-      int dim = tree.dimension();
-      for (int i = 0; i < hops && i < n; i++) {
-        Vectors.addScaled(q2, tree.embeddings(), order1[i] * dim, dim, 1f);
-      }
-      Vectors.normalize(q2);
-    }
-    float[] second = relevanceFor.apply(prompt2, q2);
+    int[] best = java.util.Arrays.copyOf(order1, Math.min(hops, n));
+    String prompt2 = secondPrompt(tree, prompt, best);
+    float[] second = relevanceFor.apply(prompt2, secondQuery(tree, q, best, prompt2, embedder));
     int[] order2 = Ranking.descending(second);
     // Interleave: first #1, second #1, first #2, ... skipping leaves already placed. The k-th leaf of that
     // order gets the k-th best first-query relevance, so the values keep their scale (the capability score
@@ -74,5 +61,70 @@ final class SecondHop {
       }
     }
     return out;
+  }
+
+  /** The second prompt: the prompt followed by the texts of its best leaves. */
+  private static String secondPrompt(Tree tree, String prompt, int[] best) {
+    StringBuilder p2 = new StringBuilder(prompt);
+    for (int v : best) {
+      p2.append(' ').append(tree.text(v));
+    }
+    return p2.toString();
+  }
+
+  /** The second query's embedding, as {@link #MODE} says. */
+  private static float[] secondQuery(Tree tree, float[] q, int[] best, String prompt2, Embedder embedder) {
+    if (MODE == Mode.REEMBED) {
+      return embedder.embed(prompt2);
+    }
+    float[] q2 = q.clone();
+    int dim = tree.dimension();
+    for (int v : best) {
+      Vectors.addScaled(q2, tree.embeddings(), v * dim, dim, 1f);
+    }
+    return Vectors.normalize(q2);
+  }
+
+  /**
+   * {@link #interleave} on candidate-driven relevance: the two candidate lists are interleaved, and the
+   * k-th leaf placed gets the k-th best first-query value; leaves in neither list keep their own relevance,
+   * under the first query's bound.
+   */
+  static LeafRelevance interleave(Snapshot s, String prompt, float[] q, LeafRelevance first, int hops,
+      Embedder embedder, BiFunction<String, float[], LeafRelevance> relevanceFor) {
+    int[] l1 = first.candidateLeaves();
+    if (l1.length == 0) {
+      return first;
+    }
+    float[] v1 = first.candidateValues();
+    int[] r1 = Ranking.descending(v1);
+    int[] best = new int[Math.min(hops, l1.length)];
+    for (int i = 0; i < best.length; i++) {
+      best[i] = l1[r1[i]];
+    }
+    String prompt2 = secondPrompt(s.tree(), prompt, best);
+    LeafRelevance second = relevanceFor.apply(prompt2, secondQuery(s.tree(), q, best, prompt2, embedder));
+    int[] l2 = second.candidateLeaves();
+    int[] r2 = Ranking.descending(second.candidateValues());
+    java.util.Set<Integer> placed = new java.util.HashSet<>();
+    int[] leaves = new int[l1.length + l2.length];
+    float[] values = new float[leaves.length];
+    int m = 0;
+    float floor = Float.isFinite(first.others()) ? Math.min(first.others(), v1[r1[r1.length - 1]])
+        : v1[r1[r1.length - 1]];
+    for (int i = 0; i < 2 * Math.max(l1.length, l2.length); i++) {
+      int j = i >> 1;
+      boolean fromFirst = (i & 1) == 0;
+      if (fromFirst ? j >= l1.length : j >= l2.length) {
+        continue;
+      }
+      int v = fromFirst ? l1[r1[j]] : l2[r2[j]];
+      if (placed.add(v)) {
+        leaves[m] = v;
+        values[m] = m < r1.length ? v1[r1[m]] : floor;
+        m++;
+      }
+    }
+    return first.recandidate(java.util.Arrays.copyOf(leaves, m), java.util.Arrays.copyOf(values, m));
   }
 }

@@ -158,6 +158,28 @@ class CandidatePathTest {
     assertTrue(agreement >= 0.95, "mean Jaccard of the leaf ids " + agreement + ", identical " + identical);
   }
 
+  /** The second hop and intentional clustering run on the candidates too, and agree with the exact path. */
+  @Test
+  void leversOnCandidatesAgreeWithExact() {
+    double agreement = 0;
+    int cases = 0;
+    for (boolean clustering : new boolean[] {false, true}) {
+      RetrieveOptions.Builder a = RetrieveOptions.builder().path(RetrievePath.APPROXIMATE).secondHop(2)
+          .intentionalClustering(clustering);
+      RetrieveOptions.Builder x = RetrieveOptions.builder().path(RetrievePath.EXACT).secondHop(2)
+          .intentionalClustering(clustering);
+      for (String prompt : PROMPTS) {
+        Context ca = kb.retrieve(prompt, 256, a.build());
+        Context cx = kb.retrieve(prompt, 256, x.build());
+        assertTrue(ca.tokensUsed() <= 256);
+        agreement += jaccard(ca.leafIds(), cx.leafIds());
+        cases++;
+      }
+    }
+    agreement /= cases;
+    assertTrue(agreement >= 0.9, "mean Jaccard with the levers " + agreement);
+  }
+
   /** With fewer leaves than candidates, every leaf is scored exactly: the same covers as the exact path. */
   @Test
   void smallKnowledgeBaseGivesTheExactCover() throws Exception {
@@ -165,9 +187,14 @@ class CandidatePathTest {
     try (SETree s = SETree.open(small, config(RetrievePath.APPROXIMATE))) {
       s.build(Corpora.synthetic(200, 3), BuildProgress.NONE);
       RetrieveOptions exact = RetrieveOptions.builder().path(RetrievePath.EXACT).build();
+      RetrieveOptions exactLevers = RetrieveOptions.builder().path(RetrievePath.EXACT).secondHop(2)
+          .intentionalClustering(true).build();
+      RetrieveOptions levers = RetrieveOptions.builder().secondHop(2).intentionalClustering(true).build();
       for (String prompt : PROMPTS) {
         for (int budget : List.of(32, 128, 512)) {
           assertEquals(s.retrieve(prompt, budget, exact).text(), s.retrieve(prompt, budget).text(), prompt);
+          assertEquals(s.retrieve(prompt, budget, exactLevers).text(), s.retrieve(prompt, budget, levers).text(),
+              prompt + " with the levers");
         }
       }
     }

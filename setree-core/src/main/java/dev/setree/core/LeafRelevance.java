@@ -75,19 +75,35 @@ public final class LeafRelevance {
     return dense;
   }
 
-  /** The candidates of the candidate-driven form. */
-  int[] candidateLeaves() {
+  /** The candidates of the candidate-driven form (not a copy; do not modify); null for the exact form. */
+  public int[] candidateLeaves() {
     return leaves;
   }
 
-  /** Their values. */
-  float[] candidateValues() {
+  /** Their values, parallel to {@link #candidateLeaves()} (not a copy; do not modify). */
+  public float[] candidateValues() {
     return values;
   }
 
   /** The bound of every leaf that is not a candidate. */
-  float others() {
+  public float others() {
     return others;
+  }
+
+  /** The same candidates, bound and scorer of the others, with other values (levers that reorder them). */
+  public LeafRelevance withValues(float[] newValues) {
+    if (dense != null) {
+      return of(newValues);
+    }
+    return candidates(leaves, newValues, others, otherLeaf);
+  }
+
+  /**
+   * New candidates with this relevance's bound, every other leaf scored as this relevance scores it (for a
+   * lever, such as the second hop, that adds candidates).
+   */
+  public LeafRelevance recandidate(int[] newLeaves, float[] newValues) {
+    return candidates(newLeaves, newValues, dense != null ? Float.NEGATIVE_INFINITY : others, this::leaf);
   }
 
   /** The relevance of leaf {@code v}: its value, a candidate's exact value, or {@code otherLeaf}'s. */
