@@ -27,7 +27,8 @@ public final class LeafNeighbours {
   /** Undirected kNN adjacency over leaf indexes (CSR), or null without a graph. */
   private final int[] offsets;
   private final int[] neighbours;
-  private final ThreadLocal<Scratch> scratch;
+  /** Per thread, shared by every index (it grows to the largest knowledge base searched). */
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
   private LeafNeighbours(Tree tree, int[] offsets, int[] neighbours) {
     this.tree = tree;
@@ -35,8 +36,6 @@ public final class LeafNeighbours {
     this.emb = tree.embeddings();
     this.offsets = offsets;
     this.neighbours = neighbours;
-    int n = tree.leafCount();
-    this.scratch = ThreadLocal.withInitial(() -> new Scratch(n));
   }
 
   /** The index of {@code tree}'s leaves, with the level-0 kNN graph of {@code hierarchy} when it has one. */
@@ -91,8 +90,8 @@ public final class LeafNeighbours {
    * @param ef the graph search's beam (>= k): larger finds more of the true nearest, slower
    */
   public Hits search(float[] q, int k, int ef) {
-    Scratch s = scratch.get();
-    s.begin();
+    Scratch s = SCRATCH.get();
+    s.begin(tree.leafCount());
     int width = Math.max(ef, k);
     TopList best = new TopList(width);
     descend(q, s, best, hasGraph() ? DESCENT_BEAM : Math.max(DESCENT_ONLY_BEAM, DESCENT_BEAM * width / 32));
@@ -171,7 +170,7 @@ public final class LeafNeighbours {
 
   /** Per-thread: visit stamps over the leaves and the graph search's open list (a max-heap). */
   private static final class Scratch {
-    final int[] visited;
+    int[] visited = new int[0];
     int[] open = new int[1024];
     float[] openScore = new float[1024];
     int openSize;
@@ -227,11 +226,11 @@ public final class LeafNeighbours {
       return top;
     }
 
-    Scratch(int n) {
-      visited = new int[n];
-    }
-
-    void begin() {
+    void begin(int n) {
+      if (visited.length < n) {
+        visited = new int[Math.max(n, visited.length + (visited.length >> 1))];
+        stamp = 0;
+      }
       if (++stamp == Integer.MAX_VALUE) {
         Arrays.fill(visited, 0);
         stamp = 1;

@@ -10,8 +10,10 @@ import java.util.List;
  *
  * <p>Phases:
  * <ol>
- *   <li><b>Care.</b> One ascending pass computes, for every node, the best leaf relevance under it and the
- *       cheapest leaf under it.
+ *   <li><b>Care.</b> For every node the walk reaches, the best leaf relevance under it ({@link NodeCare}: one
+ *       ascending pass for exact relevance; the candidates' ancestors and a bound for candidate-driven
+ *       relevance, see {@link LeafRelevance}). The cheapest leaf under each node and each node's cost come
+ *       from the snapshot's {@link WalkTables}.
  *   <li><b>Overview.</b> The root's summary is shown, then the summaries of the root's internal children in
  *       capability order, as long as they fit within the overview's share of the budget: {@code
  *       overviewShare x breadth}, where the <em>breadth</em> of the prompt, in (0, 1], is the mean over the
@@ -28,7 +30,8 @@ import java.util.List;
  *
  * <p>Invariants (tested on random trees): every leaf is covered by itself or a shown ancestor whenever
  * {@link Cover#complete()}; the items' costs never exceed the budget; carried nodes are never shown; the
- * output depends only on the inputs. The walk allocates per call and shares nothing: it is thread-safe.
+ * output depends only on the inputs. Per call it allocates only what the nodes it opens need (its per-node
+ * flags live in per-thread scratch, see {@link CoverState}): it is thread-safe.
  */
 public final class TreeCoverWalk {
 
