@@ -26,7 +26,7 @@ final class Retriever {
   /** The graph search's beam on the candidate path. */
   static final int SEARCH_BEAM = 256;
   /** Best BM25 hits scored on the candidate path. */
-  static final int LEXICAL_CANDIDATES = 256;
+  static final int LEXICAL_CANDIDATES = 512;
 
   static Context retrieve(Snapshot s, String prompt, float[] q, int budget, Strategy strategy, double tau,
       int secondHop, ClusterSelection clustering, Embedder embedder, TreeCoverWalk walk, ContextFormat format,
