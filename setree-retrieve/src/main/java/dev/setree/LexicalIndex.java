@@ -26,10 +26,12 @@ import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SerialMergeScheduler;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TermStates;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Scorable;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
@@ -68,6 +70,8 @@ final class LexicalIndex {
   private final IndexSearcher searcher;
   private final Tree tree;
   private final LeafTerms leafTerms;
+  /** Per segment (by its core cache key), the leaf index in this version's tree of each document. */
+  private final Map<Object, int[]> leavesBySegment = new java.util.concurrent.ConcurrentHashMap<>();
 
   private LexicalIndex(Analyzer analyzer, IndexWriter writer, DirectoryReader reader, Tree tree,
       LeafTerms leafTerms) {
@@ -148,7 +152,7 @@ final class LexicalIndex {
     try {
       searcher.search(q.build(), new SimpleCollector() {
         private Scorable scorer;
-        private String[] ids;
+        private int[] leaves;
 
         @Override
         public void setScorer(Scorable scorer) {
@@ -157,12 +161,12 @@ final class LexicalIndex {
 
         @Override
         protected void doSetNextReader(LeafReaderContext context) throws IOException {
-          ids = idsOf(context.reader());
+          leaves = leavesOf(context.reader());
         }
 
         @Override
         public void collect(int doc) throws IOException {
-          int v = tree.indexOf(ids[doc]);
+          int v = leaves[doc];
           if (v >= 0 && v < out.length) {
             float s = scorer.score();
             out[v] = s;
@@ -209,31 +213,58 @@ final class LexicalIndex {
     }
   }
 
-  /** A scorer of single leaves for {@code prompt}, with this version's collection statistics. */
-  LeafScorer leafScorer(String prompt) {
+  /**
+   * A prompt's terms looked up once in this version (their statistics and per-segment states), for both the
+   * top-k search and single-leaf scores: the candidate path's lexical side.
+   */
+  final class Prompt {
+    private final Query query;
+    private final LeafScorer scorer;
+
+    private Prompt(Query query, LeafScorer scorer) {
+      this.query = query;
+      this.scorer = scorer;
+    }
+
+    /** The {@code k} best-scoring leaves (see {@link LexicalIndex#top(Query, int)}). */
+    Top top(int k) {
+      return LexicalIndex.this.top(query, k);
+    }
+
+    /** Scores one leaf at a time, as {@link #scores} would. */
+    LeafScorer leafScorer() {
+      return scorer;
+    }
+  }
+
+  /** The prompt's terms, looked up once. */
+  Prompt prompt(String prompt) {
     Set<String> terms = terms(prompt);
     int[] ids = new int[terms.size()];
     Similarity.SimScorer[] sims = new Similarity.SimScorer[terms.size()];
+    BooleanQuery.Builder q = new BooleanQuery.Builder();
     int m = 0;
     try {
-      CollectionStatistics collection = searcher.collectionStatistics(FIELD);
+      CollectionStatistics collection = tree.leafCount() == 0 ? null : searcher.collectionStatistics(FIELD);
       if (collection != null) {
         for (String t : terms) {
           Term term = new Term(FIELD, t);
-          int docFreq = searcher.getIndexReader().docFreq(term);
+          TermStates states = TermStates.build(searcher, term, true);
           int id = leafTerms.termId(t);
-          if (docFreq > 0 && id >= 0) {
-            TermStatistics stats = searcher.termStatistics(term, docFreq,
-                searcher.getIndexReader().totalTermFreq(term));
+          if (states.docFreq() > 0 && id >= 0) {
+            TermStatistics stats = searcher.termStatistics(term, states.docFreq(), states.totalTermFreq());
             ids[m] = id;
             sims[m++] = searcher.getSimilarity().scorer(1f, collection, stats);
+            q.add(new TermQuery(term, states), BooleanClause.Occur.SHOULD);
           }
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("BM25 statistics failed", e);
     }
-    return new LeafScorer(leafTerms, java.util.Arrays.copyOf(ids, m), java.util.Arrays.copyOf(sims, m));
+    LeafScorer scorer = new LeafScorer(leafTerms, java.util.Arrays.copyOf(ids, m),
+        java.util.Arrays.copyOf(sims, m));
+    return new Prompt(m == 0 ? null : q.build(), scorer);
   }
 
   /** The best BM25 hits of a prompt: leaf indexes and scores, best first; {@code complete} when no other leaf matches. */
@@ -250,28 +281,23 @@ final class LexicalIndex {
   }
 
   /**
-   * The {@code k} best-scoring leaves for the prompt, found with Lucene's top-k collection (block-max WAND
-   * skips documents that cannot enter the top), so its cost follows the prompt's postings, not the
+   * The {@code k} best-scoring leaves for a prompt's query, found with Lucene's top-k collection (block-max
+   * scoring skips documents that cannot enter the top), so its cost follows the prompt's postings, not the
    * knowledge base's size.
    */
-  Top top(String prompt, int k) {
-    Set<String> terms = terms(prompt);
-    if (terms.isEmpty() || tree.leafCount() == 0 || k <= 0) {
+  Top top(Query query, int k) {
+    if (query == null || k <= 0) {
       return new Top(new int[0], new float[0], true);
     }
-    BooleanQuery.Builder q = new BooleanQuery.Builder();
-    for (String t : terms) {
-      q.add(new TermQuery(new Term(FIELD, t)), BooleanClause.Occur.SHOULD);
-    }
     try {
-      TopDocs top = searcher.search(q.build(), k);
+      TopDocs top = searcher.search(query, k);
       List<LeafReaderContext> segments = searcher.getIndexReader().leaves();
       int[] leaves = new int[top.scoreDocs.length];
       float[] scores = new float[leaves.length];
       int m = 0;
       for (ScoreDoc d : top.scoreDocs) {
         LeafReaderContext seg = segments.get(ReaderUtil.subIndex(d.doc, segments));
-        int v = tree.indexOf(idsOf(seg.reader())[d.doc - seg.docBase]);
+        int v = leavesOf(seg.reader())[d.doc - seg.docBase];
         if (v >= 0 && v < tree.leafCount()) {
           leaves[m] = v;
           scores[m++] = d.score;
@@ -282,6 +308,32 @@ final class LexicalIndex {
     } catch (IOException e) {
       throw new UncheckedIOException("BM25 search failed", e);
     }
+  }
+
+  /** Maps every segment's documents to leaves now, so that no retrieve pays for it (after a maintenance run). */
+  void prepare() {
+    try {
+      for (LeafReaderContext seg : searcher.getIndexReader().leaves()) {
+        leavesOf(seg.reader());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot map the BM25 index's documents to leaves", e);
+    }
+  }
+
+  /** The leaf index (in this version's tree; -1 if none) of every document of a segment, once per version. */
+  private int[] leavesOf(LeafReader reader) throws IOException {
+    Object key = reader.getCoreCacheHelper().getKey();
+    int[] leaves = leavesBySegment.get(key);
+    if (leaves == null) {
+      String[] ids = idsOf(reader);
+      leaves = new int[ids.length];
+      for (int doc = 0; doc < ids.length; doc++) {
+        leaves[doc] = ids[doc] == null ? -1 : tree.indexOf(ids[doc]);
+      }
+      leavesBySegment.put(key, leaves);
+    }
+    return leaves;
   }
 
   /** The leaf id of every document of a segment, computed once per segment. */

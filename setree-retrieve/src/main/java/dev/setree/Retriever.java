@@ -97,10 +97,11 @@ final class Retriever {
     boolean meaning = Vectors.dot(q, 0, q, 0, q.length) > 0f; // a retrieve cut short has no embedding
     LeafNeighbours.Hits near = meaning ? s.neighbours().search(q, cosineCandidates, searchBeam)
         : new LeafNeighbours.Hits(new int[0], new float[0]);
-    LexicalIndex.Top words = tau > 0 ? s.lexical().top(prompt, lexicalCandidates)
+    LexicalIndex.Prompt lexical = tau > 0 ? s.lexical().prompt(prompt) : null;
+    LexicalIndex.Top words = lexical != null ? lexical.top(lexicalCandidates)
         : new LexicalIndex.Top(new int[0], new float[0], true);
     float w = words.max() > 0f ? (float) (tau / words.max()) : 0f;
-    LexicalIndex.LeafScorer bm25 = w > 0f ? s.lexical().leafScorer(prompt) : null;
+    LexicalIndex.LeafScorer bm25 = w > 0f ? lexical.leafScorer() : null;
     LeafRelevance.LeafScore exact = v -> (meaning ? tree.embeddingDot(v, q) : 0f) + (bm25 == null ? 0f
         : w * bm25.score(v));
     int[] leaves = Arrays.copyOf(near.leaves(), near.size() + words.leaves().length);

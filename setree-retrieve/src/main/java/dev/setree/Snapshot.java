@@ -83,6 +83,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
    */
   Snapshot prepare(ContextFormat format, boolean approximate) {
     walkTables(format);
+    lexical.prepare();
     if (approximate) {
       neighbours();
     }

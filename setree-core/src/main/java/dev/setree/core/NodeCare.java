@@ -57,7 +57,7 @@ abstract class NodeCare {
       this.relevance = relevance;
       int[] leaves = relevance.candidateLeaves();
       float[] values = relevance.candidateValues();
-      int expected = leaves.length * Math.max(1, tree.depth());
+      int expected = 2 * leaves.length + 16; // candidates share most ancestors; the maps grow if needed
       best = new IntFloatMap(expected);
       count = new IntFloatMap(expected);
       for (int i = 0; i < leaves.length; i++) {
