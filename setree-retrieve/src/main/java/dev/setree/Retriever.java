@@ -118,8 +118,9 @@ final class Retriever {
     }
     leaves = Arrays.copyOf(leaves, m);
     float[] values = new float[m];
-    for (int i = 0; i < m; i++) {
-      values[i] = exact.of(leaves[i]);
+    for (int i = 0; i < m; i++) { // the nearest leaves' cosines are known; the BM25 hits' are not
+      values[i] = i < near.size() ? near.cosines()[i] + (bm25 == null ? 0f : w * bm25.score(leaves[i]))
+          : exact.of(leaves[i]);
     }
     float others;
     if (m >= tree.leafCount()) {

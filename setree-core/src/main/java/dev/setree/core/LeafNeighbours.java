@@ -18,6 +18,9 @@ import java.util.Arrays;
 public final class LeafNeighbours {
   /** Internal nodes kept per level of the descent. */
   public static final int DESCENT_BEAM = 16;
+  /** Neighbours kept per leaf in the undirected graph (the strongest). */
+  public static final int MAX_DEGREE = 24;
+
   /** The descent's beam when there is no graph to refine its result. */
   public static final int DESCENT_ONLY_BEAM = 64;
 
@@ -53,30 +56,59 @@ public final class LeafNeighbours {
       }
       leafOf[i] = v;
     }
-    int[] degree = new int[n + 1];
     int[] ko = l0.knnOffsets();
     int[] kn = l0.knnNeighbors();
+    float[] kw = l0.knnWeights();
+    // Every edge in both directions, then per leaf the MAX_DEGREE strongest distinct neighbours: reverse
+    // edges make the graph navigable, the cap keeps hubs from costing hundreds of dot products a step.
+    int[] degree = new int[n];
     for (int i = 0; i < n; i++) {
       for (int e = ko[i]; e < ko[i + 1]; e++) {
         degree[leafOf[i]]++;
         degree[leafOf[kn[e]]]++;
       }
     }
-    int[] offsets = new int[n + 1];
+    int[] start = new int[n + 1];
     for (int v = 0; v < n; v++) {
-      offsets[v + 1] = offsets[v] + degree[v];
+      start[v + 1] = start[v] + degree[v];
     }
-    int[] fill = Arrays.copyOf(offsets, n);
-    int[] adj = new int[offsets[n]];
+    int[] fill = Arrays.copyOf(start, n);
+    long[] both = new long[start[n]]; // (weight descending, neighbour) packed to sort
     for (int i = 0; i < n; i++) {
       for (int e = ko[i]; e < ko[i + 1]; e++) {
         int a = leafOf[i];
         int b = leafOf[kn[e]];
-        adj[fill[a]++] = b;
-        adj[fill[b]++] = a;
+        long w = (long) ~orderedBits(kw[e]) << 32;
+        both[fill[a]++] = w | b;
+        both[fill[b]++] = w | a;
       }
     }
+    int[] offsets = new int[n + 1];
+    int[] adj = new int[start[n]];
+    int m = 0;
+    for (int v = 0; v < n; v++) {
+      Arrays.sort(both, start[v], start[v + 1]);
+      int kept = 0;
+      for (int j = start[v]; j < start[v + 1] && kept < MAX_DEGREE; j++) {
+        int u = (int) both[j];
+        boolean seen = false;
+        for (int x = offsets[v]; x < m; x++) {
+          seen |= adj[x] == u;
+        }
+        if (!seen) {
+          adj[m++] = u;
+          kept++;
+        }
+      }
+      offsets[v + 1] = m;
+    }
+    adj = Arrays.copyOf(adj, m);
     return new LeafNeighbours(tree, offsets, adj);
+  }
+
+  private static int orderedBits(float f) {
+    int bits = Float.floatToIntBits(f);
+    return bits >= 0 ? bits : bits ^ 0x7fffffff;
   }
 
   /** True when a kNN graph refines the descent. */
