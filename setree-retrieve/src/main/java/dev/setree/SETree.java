@@ -336,6 +336,31 @@ public final class SETree implements AutoCloseable {
     }
   }
 
+  /**
+   * Checks, before anything is opened or built, that the Target LLM {@code config} would write summaries
+   * with answers. Does nothing when {@code config} names no LLM or gives its own {@link Summarizer}. The one
+   * reachability check the command line and the MCP tools share.
+   *
+   * @param config the configuration a knowledge base is (or will be) opened with
+   * @throws dev.setree.maintain.llm.LlmUnavailableException naming the URL when the endpoint does not answer
+   */
+  public static void checkLlmReachable(SETreeConfig config) {
+    if (config.llm() == null || config.summarizer() != null) {
+      return;
+    }
+    try (TargetLlmSummarizer llm = new TargetLlmSummarizer(config.llm())) {
+      llm.checkReachable();
+    }
+  }
+
+  /**
+   * The last error of the Target LLM this knowledge base summarises with (the reason for the latest
+   * extractive fall-back), or empty when it has none or summarises without an LLM. Thread-safe.
+   */
+  public java.util.Optional<String> lastLlmFailure() {
+    return summarizer instanceof TargetLlmSummarizer llm ? llm.lastFailure() : java.util.Optional.empty();
+  }
+
   /** Asks for a maintenance run now instead of after the quiet window. */
   public void triggerMaintain() {
     ensureWritable();
