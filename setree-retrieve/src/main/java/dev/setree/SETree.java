@@ -162,6 +162,36 @@ public final class SETree implements AutoCloseable {
     return open(path, config, true);
   }
 
+  /**
+   * Reads a knowledge base for inspection without an embedder: its committed tree and the facts about it.
+   * The file is opened read-only and closed before this returns; nothing is written, not even a WAL.
+   *
+   * @param path the database file
+   * @throws dev.setree.store.StoreException when the file is missing or not a SETree knowledge base
+   */
+  public static Inspection inspect(Path path) {
+    try (SqliteTreeStore store = SqliteTreeStore.openReadOnly(path)) {
+      return new Inspection(store.loadTree(), store.modelId(), store.dimension(), store.pendingMutations().size());
+    }
+  }
+
+  /**
+   * Returns {@code config} with its embedder loaded: the MiniLM build {@link SETreeConfig#embedderName()}
+   * names, with its tokenizer as the token counter unless one is set. For a process that opens several
+   * knowledge bases with one model (the MCP server's switch and reset, an evaluation): a knowledge base
+   * never closes an embedder it was given, so the caller closes the returned config's
+   * {@link SETreeConfig#embedder()} when done. Returns {@code config} itself when it carries an embedder.
+   */
+  public static SETreeConfig withEmbedder(SETreeConfig config) {
+    if (config.embedder() != null) {
+      return config;
+    }
+    MiniLmEmbedder mini = config.embedderName().equals("minilm-int8") ? MiniLmEmbedder.loadInt8()
+        : MiniLmEmbedder.load();
+    return config.toBuilder().embedder(mini)
+        .tokenCounter(config.tokenCounter() != null ? config.tokenCounter() : mini.tokenizer()).build();
+  }
+
   private static SETree open(Path path, SETreeConfig config, boolean readOnly) {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(config, "config");
