@@ -28,9 +28,7 @@ record KnnPatch(KnnGraph graph, int recomputed) {
     int dim = centroids.length / Math.max(1, m);
     int k = Math.max(0, Math.min(maxK, m - 1));
     int[] offsets = new int[m + 1];
-    for (int i = 0; i <= m; i++) {
-      offsets[i] = i * k;
-    }
+    java.util.Arrays.setAll(offsets, i -> i * k); // k neighbours per row
     int[] neighbors = new int[m * k];
     float[] weights = new float[m * k];
     List<Integer> movedIdx = new ArrayList<>();

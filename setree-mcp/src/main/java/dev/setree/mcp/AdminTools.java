@@ -24,16 +24,15 @@ import java.util.Map;
  */
 final class AdminTools {
   private final ServedKnowledgeBase served;
-  private final BackgroundBuilds builds;
 
-  AdminTools(ServedKnowledgeBase served, BackgroundBuilds builds) {
+  AdminTools(ServedKnowledgeBase served) {
     this.served = served;
-    this.builds = builds;
   }
 
-  CallToolResult reset(Map<String, Object> args) {
+  /** The {@code reset} tool; refused while {@code lastBuild} (or null) is running. */
+  CallToolResult reset(Map<String, Object> args, BuildJob lastBuild) {
     checkKeys("reset", args);
-    return served.withAdminLock("reset", builds.last(), () -> {
+    return served.withAdminLock("reset", lastBuild, () -> {
       Path db = served.dbPath;
       if (served.kb == null) {
         return error("reset empties the open knowledge base, but none is open: " + db + " could not be"
@@ -66,7 +65,8 @@ final class AdminTools {
     });
   }
 
-  CallToolResult switchDb(Map<String, Object> args) {
+  /** The {@code setr_switch} tool; refused while {@code lastBuild} (or null) is running. */
+  CallToolResult switchDb(Map<String, Object> args, BuildJob lastBuild) {
     checkKeys("setr_switch", args, "db");
     String raw = text(args, "db", "setr_switch needs 'db': the path of a SETree database file, e.g."
         + " {\"db\": \"/home/me/notes.db\"} (a new path creates an empty knowledge base)");
@@ -80,7 +80,7 @@ final class AdminTools {
       throw new BadArgument(target + " is a directory; give the path of a database file inside it, e.g. "
           + target.resolve("kb.db"));
     }
-    return served.withAdminLock("setr_switch", builds.last(), () -> {
+    return served.withAdminLock("setr_switch", lastBuild, () -> {
       if (target.equals(served.dbPath) && served.kb != null) {
         return ok("already serving " + target + " (" + served.kb.stats().leaves() + " leaves)");
       }

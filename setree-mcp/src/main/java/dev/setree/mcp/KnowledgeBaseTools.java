@@ -84,7 +84,7 @@ public final class KnowledgeBaseTools implements AutoCloseable {
     this.served = served;
     this.builds = new BackgroundBuilds(served);
     this.knowledge = new KnowledgeTools(served, builds);
-    this.admin = new AdminTools(served, builds);
+    this.admin = new AdminTools(served);
   }
 
   /** The names of the tools offered: {@link #TOOL_NAMES}, or {@link #HOSTED_TOOL_NAMES} over a host's knowledge base. */
@@ -131,8 +131,8 @@ public final class KnowledgeBaseTools implements AutoCloseable {
         case "build" -> builds.build(args);
         case "trigger_maintain" -> knowledge.triggerMaintain(args);
         case "stats" -> knowledge.stats(args);
-        case "reset" -> admin.reset(args);
-        case "setr_switch" -> admin.switchDb(args);
+        case "reset" -> admin.reset(args, builds.last());
+        case "setr_switch" -> admin.switchDb(args, builds.last());
         default -> error("unknown tool '" + name + "'; the tools are " + String.join(", ", TOOL_NAMES));
       };
     } catch (BadArgument e) {
