@@ -176,6 +176,18 @@ public final class SETree implements AutoCloseable {
   }
 
   /**
+   * Deletes a knowledge base's file and its side files (SQLite's {@code -wal}, {@code -shm},
+   * {@code -journal} and SETree's writer lock {@code -writer}), for a file no process has open: a build
+   * that failed on a new file, an MCP {@code reset}. Missing files are skipped.
+   *
+   * @param path the database file
+   * @throws dev.setree.store.StoreException naming the file that could not be deleted
+   */
+  public static void deleteFiles(Path path) {
+    SqliteTreeStore.deleteFiles(path);
+  }
+
+  /**
    * Returns {@code config} with its embedder loaded: the MiniLM build {@link SETreeConfig#embedderName()}
    * names, with its tokenizer as the token counter unless one is set. For a process that opens several
    * knowledge bases with one model (the MCP server's switch and reset, an evaluation): a knowledge base

@@ -7,7 +7,6 @@ import dev.setree.core.Tree;
 import dev.setree.maintain.BuildResult;
 import dev.setree.maintain.llm.LlmUnavailableException;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
-import dev.setree.store.SqliteTreeStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -58,7 +57,7 @@ final class BuildCommand implements Callable<Integer> {
       } catch (RuntimeException e) {
         if (!existed) {
           kb.close();
-          SqliteTreeStore.deleteFiles(db); // a failed build leaves no new file behind
+          SETree.deleteFiles(db); // a failed build leaves no new file behind
         }
         throw e;
       }

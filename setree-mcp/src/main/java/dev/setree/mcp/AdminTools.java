@@ -9,7 +9,6 @@ import static dev.setree.mcp.ToolResults.ok;
 
 import dev.setree.SETree;
 import dev.setree.mcp.ToolArguments.BadArgument;
-import dev.setree.store.SqliteTreeStore;
 import dev.setree.store.StoreException;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.nio.file.Files;
@@ -45,7 +44,7 @@ final class AdminTools {
       served.kb.close();
       served.kb = null;
       try {
-        SqliteTreeStore.deleteFiles(db);
+        SETree.deleteFiles(db);
       } catch (StoreException e) {
         served.openError = "reset could not delete it: " + message(e);
         return error("reset could not delete " + db + ": " + message(e) + ". No knowledge base is"
