@@ -162,6 +162,48 @@ public final class SETree implements AutoCloseable {
     return open(path, config, true);
   }
 
+  /**
+   * Reads a knowledge base for inspection without an embedder: its committed tree and the facts about it.
+   * The file is opened read-only and closed before this returns; nothing is written, not even a WAL.
+   *
+   * @param path the database file
+   * @throws dev.setree.store.StoreException when the file is missing or not a SETree knowledge base
+   */
+  public static Inspection inspect(Path path) {
+    try (SqliteTreeStore store = SqliteTreeStore.openReadOnly(path)) {
+      return new Inspection(store.loadTree(), store.modelId(), store.dimension(), store.pendingMutations().size());
+    }
+  }
+
+  /**
+   * Deletes a knowledge base's file and its side files (SQLite's {@code -wal}, {@code -shm},
+   * {@code -journal} and SETree's writer lock {@code -writer}), for a file no process has open: a build
+   * that failed on a new file, an MCP {@code reset}. Missing files are skipped.
+   *
+   * @param path the database file
+   * @throws dev.setree.store.StoreException naming the file that could not be deleted
+   */
+  public static void deleteFiles(Path path) {
+    SqliteTreeStore.deleteFiles(path);
+  }
+
+  /**
+   * Returns {@code config} with its embedder loaded: the MiniLM build {@link SETreeConfig#embedderName()}
+   * names, with its tokenizer as the token counter unless one is set. For a process that opens several
+   * knowledge bases with one model (the MCP server's switch and reset, an evaluation): a knowledge base
+   * never closes an embedder it was given, so the caller closes the returned config's
+   * {@link SETreeConfig#embedder()} when done. Returns {@code config} itself when it carries an embedder.
+   */
+  public static SETreeConfig withEmbedder(SETreeConfig config) {
+    if (config.embedder() != null) {
+      return config;
+    }
+    MiniLmEmbedder mini = config.embedderName().equals("minilm-int8") ? MiniLmEmbedder.loadInt8()
+        : MiniLmEmbedder.load();
+    return config.toBuilder().embedder(mini)
+        .tokenCounter(config.tokenCounter() != null ? config.tokenCounter() : mini.tokenizer()).build();
+  }
+
   private static SETree open(Path path, SETreeConfig config, boolean readOnly) {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(config, "config");
@@ -334,6 +376,31 @@ public final class SETree implements AutoCloseable {
     if (summarizer instanceof TargetLlmSummarizer llm) {
       llm.checkReachable();
     }
+  }
+
+  /**
+   * Checks, before anything is opened or built, that the Target LLM {@code config} would write summaries
+   * with answers. Does nothing when {@code config} names no LLM or gives its own {@link Summarizer}. The one
+   * reachability check the command line and the MCP tools share.
+   *
+   * @param config the configuration a knowledge base is (or will be) opened with
+   * @throws dev.setree.maintain.llm.LlmUnavailableException naming the URL when the endpoint does not answer
+   */
+  public static void checkLlmReachable(SETreeConfig config) {
+    if (config.llm() == null || config.summarizer() != null) {
+      return;
+    }
+    try (TargetLlmSummarizer llm = new TargetLlmSummarizer(config.llm())) {
+      llm.checkReachable();
+    }
+  }
+
+  /**
+   * The last error of the Target LLM this knowledge base summarises with (the reason for the latest
+   * extractive fall-back), or empty when it has none or summarises without an LLM. Thread-safe.
+   */
+  public java.util.Optional<String> lastLlmFailure() {
+    return summarizer instanceof TargetLlmSummarizer llm ? llm.lastFailure() : java.util.Optional.empty();
   }
 
   /** Asks for a maintenance run now instead of after the quiet window. */

@@ -7,7 +7,6 @@ import dev.setree.core.Tree;
 import dev.setree.maintain.BuildResult;
 import dev.setree.maintain.llm.LlmUnavailableException;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
-import dev.setree.store.SqliteTreeStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,56 +40,47 @@ final class BuildCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    SETreeConfig.Builder cb = options.builder();
-    SETreeConfig base = cb.build();
+    SETreeConfig config = options.builder().build();
     List<Fact> list = FactsFile.read(facts, FactsFile.Format.parse(format));
-    TargetLlmSummarizer llm;
     try {
-      llm = ConfigOptions.reachableLlm(base);
+      SETree.checkLlmReachable(config);
     } catch (LlmUnavailableException e) {
       throw new IllegalStateException(e.getMessage() + " Nothing was built; " + db + " was not touched.", e);
     }
-    try {
-      SETreeConfig config = llm == null ? base : cb.summarizer(llm).build();
-      ProgressBar bar = ProgressBar.onStderr();
-      long t0 = System.nanoTime();
-      boolean existed = Files.exists(db);
-      try (SETree kb = SETree.open(db, config)) {
-        BuildResult.Stats s;
-        try {
-          s = kb.build(list, bar);
-        } catch (RuntimeException e) {
-          if (!existed) {
-            kb.close();
-            SqliteTreeStore.deleteFiles(db); // a failed build leaves no new file behind
-          }
-          throw e;
+    ProgressBar bar = ProgressBar.onStderr();
+    long t0 = System.nanoTime();
+    boolean existed = Files.exists(db);
+    try (SETree kb = SETree.open(db, config)) {
+      BuildResult.Stats s;
+      try {
+        s = kb.build(list, bar);
+      } catch (RuntimeException e) {
+        if (!existed) {
+          kb.close();
+          SETree.deleteFiles(db); // a failed build leaves no new file behind
         }
-        bar.finish();
-        SETree.Stats st = kb.stats();
-        System.out.printf("built %s: %d leaves, %d nodes, depth %d, mean arity %.1f in %.1f s"
-                + " (embed %.1f s, kNN %.1f s, clustering %.1f s, summaries %.1f s)%n",
-            db, st.leaves(), st.nodes(), st.depth(), st.meanArity(), (System.nanoTime() - t0) / 1e9,
-            s.embedNanos() / 1e9, s.knnNanos() / 1e9, s.clusterNanos() / 1e9, s.summaryNanos() / 1e9);
-        if (llm != null) {
-          Tree tree = kb.tree();
-          int byLlm = 0;
-          for (int v = tree.leafCount(); v < tree.size(); v++) {
-            if (TargetLlmSummarizer.KIND.equals(tree.summarizerKind(v))) {
-              byLlm++;
-            }
-          }
-          System.out.printf("summaries: %d by the LLM (%s), %d fell back to extractive%n", byLlm,
-              config.llm().model(), s.summaryFallbacks());
-          if (s.summaryFallbacks() > 0) {
-            System.err.println("setree: warning: " + s.summaryFallbacks() + " of " + (tree.size() - tree.leafCount())
-                + " summaries fell back to extractive; last LLM error: " + llm.lastFailure().orElse("(none)"));
-          }
-        }
+        throw e;
       }
-    } finally {
-      if (llm != null) {
-        llm.close();
+      bar.finish();
+      SETree.Stats st = kb.stats();
+      System.out.printf("built %s: %d leaves, %d nodes, depth %d, mean arity %.1f in %.1f s"
+              + " (embed %.1f s, kNN %.1f s, clustering %.1f s, summaries %.1f s)%n",
+          db, st.leaves(), st.nodes(), st.depth(), st.meanArity(), (System.nanoTime() - t0) / 1e9,
+          s.embedNanos() / 1e9, s.knnNanos() / 1e9, s.clusterNanos() / 1e9, s.summaryNanos() / 1e9);
+      if (config.llm() != null) {
+        Tree tree = kb.tree();
+        int byLlm = 0;
+        for (int v = tree.leafCount(); v < tree.size(); v++) {
+          if (TargetLlmSummarizer.KIND.equals(tree.summarizerKind(v))) {
+            byLlm++;
+          }
+        }
+        System.out.printf("summaries: %d by the LLM (%s), %d fell back to extractive%n", byLlm,
+            config.llm().model(), s.summaryFallbacks());
+        if (s.summaryFallbacks() > 0) {
+          System.err.println("setree: warning: " + s.summaryFallbacks() + " of " + (tree.size() - tree.leafCount())
+              + " summaries fell back to extractive; last LLM error: " + kb.lastLlmFailure().orElse("(none)"));
+        }
       }
     }
     return 0;

@@ -4,7 +4,6 @@ import dev.setree.ConfigFile;
 import dev.setree.SETreeConfig;
 import dev.setree.maintain.llm.LlmModels;
 import dev.setree.maintain.llm.LlmSettings;
-import dev.setree.maintain.llm.TargetLlmSummarizer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -95,25 +94,5 @@ final class ConfigOptions {
             + models.subList(0, Math.min(models.size(), 5)) + (models.size() > 5 ? "..." : ""))
         + " at " + baseUrl + " (GET /models)");
     return chosen;
-  }
-
-  /**
-   * The Target LLM summariser for {@code config}, after checking that its endpoint answers; null when no
-   * LLM is configured. The caller closes it.
-   *
-   * @throws dev.setree.maintain.llm.LlmUnavailableException naming the URL when the endpoint is dead
-   */
-  static TargetLlmSummarizer reachableLlm(SETreeConfig config) {
-    if (config.llm() == null) {
-      return null;
-    }
-    TargetLlmSummarizer llm = new TargetLlmSummarizer(config.llm());
-    try {
-      llm.checkReachable();
-      return llm;
-    } catch (RuntimeException e) {
-      llm.close();
-      throw e;
-    }
   }
 }

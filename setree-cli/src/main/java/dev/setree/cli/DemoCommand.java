@@ -5,7 +5,6 @@ import dev.setree.SETree;
 import dev.setree.SETreeConfig;
 import dev.setree.core.Fact;
 import dev.setree.maintain.ExtractiveSummarizer;
-import dev.setree.store.SqliteTreeStore;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -72,7 +71,7 @@ final class DemoCommand implements Callable<Integer> {
             ctx.complete() ? "covers the whole knowledge base" : "partial cover", ctx.stats().elapsedNanos() / 1e6);
       }
     } finally {
-      SqliteTreeStore.deleteFiles(db); // the database and its side files
+      SETree.deleteFiles(db); // the database and its side files
       Files.deleteIfExists(dir);
     }
     return 0;

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.Context;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
+import dev.setree.core.Embedder;
 import dev.setree.core.Fact;
-import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.maintain.ExtractiveSummarizer;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
 import java.io.IOException;
@@ -116,10 +116,12 @@ final class EvalCommand implements Callable<Integer> {
     ProgressBar bar = ProgressBar.onStderr();
     long buildNanos = 0;
     SETreeConfig.Builder cb = options.builder();
-    TargetLlmSummarizer llm = ConfigOptions.reachableLlm(cb.build());
-    try (MiniLmEmbedder embedder = cb.build().embedderName().equals("minilm-int8") ? MiniLmEmbedder.loadInt8()
-        : MiniLmEmbedder.load()) {
-      SETreeConfig config = config(cb, embedder, llm);
+    SETree.checkLlmReachable(cb.build());
+    // One summariser and one embedder for every knowledge base of the run.
+    TargetLlmSummarizer llm = cb.build().llm() == null ? null : new TargetLlmSummarizer(cb.build().llm());
+    SETreeConfig withEmbedder = SETree.withEmbedder(cb.build());
+    try (Embedder embedder = withEmbedder.embedder()) {
+      SETreeConfig config = config(cb, withEmbedder, llm);
       for (int k = 0; k < facts.size(); k++) {
         List<Fact> fs = FactsFile.read(facts.get(k));
         List<Evaluation.Query> qs = new ArrayList<>(readQueries(queries.get(k)));
@@ -208,8 +210,8 @@ final class EvalCommand implements Callable<Integer> {
     return baseline == null ? 0 : QualityGuard.check(baseline, perVariant, System.out);
   }
 
-  private SETreeConfig config(SETreeConfig.Builder cb, MiniLmEmbedder embedder, TargetLlmSummarizer llm) {
-    cb.embedder(embedder).tokenCounter(embedder.tokenizer());
+  private SETreeConfig config(SETreeConfig.Builder cb, SETreeConfig withEmbedder, TargetLlmSummarizer llm) {
+    cb.embedder(withEmbedder.embedder()).tokenCounter(withEmbedder.tokenCounter());
     if (llm != null) {
       cb.summarizer(llm);
     } else if (summaryDesign != null) {

@@ -1,10 +1,11 @@
 package dev.setree.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.setree.Inspection;
+import dev.setree.SETree;
 import dev.setree.cli.inspect.InspectorHtml;
 import dev.setree.cli.inspect.TreeInspector;
 import dev.setree.core.Tree;
-import dev.setree.store.SqliteTreeStore;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code setree inspect}: shows a knowledge base's summary hierarchy, read-only. The file is opened through
- * {@link SqliteTreeStore#openReadOnly}, so nothing is ever written to it (not even a WAL), and no embedder
+ * {@link dev.setree.SETree#inspect}, so nothing is ever written to it (not even a WAL), and no embedder
  * is loaded.
  */
 @Command(name = "inspect", mixinStandardHelpOptions = true, sortOptions = false,
@@ -52,14 +53,10 @@ final class InspectCommand implements Callable<Integer> {
     if (depth != null && depth < 0) {
       throw new IllegalArgumentException("--depth must be >= 0, got " + depth);
     }
-    Tree tree;
-    TreeInspector.Meta meta;
-    try (SqliteTreeStore store = SqliteTreeStore.openReadOnly(db)) {
-      tree = store.loadTree();
-      meta = new TreeInspector.Meta(db.toString(), store.modelId(), store.dimension(),
-          store.pendingMutations().size());
-    }
-    TreeInspector inspector = new TreeInspector(tree, meta);
+    Inspection read = SETree.inspect(db);
+    TreeInspector.Meta meta = new TreeInspector.Meta(db.toString(), read.modelId(), read.dimension(),
+        read.pendingMutations());
+    TreeInspector inspector = new TreeInspector(read.tree(), meta);
     if (node != null) {
       inspector.selectNode(node);
     }

@@ -1,9 +1,10 @@
 package dev.setree.cli;
 
+import dev.setree.SETree;
 import dev.setree.SETreeConfig;
+import dev.setree.core.Embedder;
 import dev.setree.mcp.KnowledgeBaseTools;
 import dev.setree.mcp.SetreeMcpServer;
-import dev.setree.embed.MiniLmEmbedder;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -32,15 +33,11 @@ final class McpCommand implements Callable<Integer> {
     PrintStream protocol = System.out;
     System.setOut(System.err); // nothing but MCP messages may reach stdout
     try {
-      SETreeConfig config = options.builder().build();
-      MiniLmEmbedder mini = null;
+      SETreeConfig given = options.builder().build();
+      // Loaded once and shared by every knowledge base this server opens (setr_switch, reset).
+      SETreeConfig config = SETree.withEmbedder(given);
+      Embedder loaded = given.embedder() == null ? config.embedder() : null;
       try {
-        if (config.embedder() == null) {
-          // Loaded once and shared by every knowledge base this server opens (setr_switch, reset).
-          mini = MiniLmEmbedder.load();
-          config = config.toBuilder().embedder(mini)
-              .tokenCounter(config.tokenCounter() != null ? config.tokenCounter() : mini.tokenizer()).build();
-        }
         KnowledgeBaseTools tools = new KnowledgeBaseTools(db, config);
         Thread hook = new Thread(tools::close, "setree-mcp-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -55,8 +52,8 @@ final class McpCommand implements Callable<Integer> {
           }
         }
       } finally {
-        if (mini != null) {
-          mini.close();
+        if (loaded != null) {
+          loaded.close();
         }
       }
     } finally {

@@ -166,13 +166,4 @@ class TreeBuilderTest {
     assertTrue(e3.getMessage().contains("reserved"));
     assertThrows(IllegalArgumentException.class, () -> Fact.of("c", "  "));
   }
-
-  /** Text cutting keeps whole sentences when it can, else whole words with an ellipsis. */
-  @Test
-  void textCut() {
-    assertEquals("One two.", TextCut.fit("One two. Three four five.", 3, counter));
-    assertEquals("One two three…", TextCut.fit("One two three four five six", 4, counter));
-    assertEquals("short", TextCut.fit("short", 4, counter));
-    assertEquals("", TextCut.fit("anything", 0, counter));
-  }
 }

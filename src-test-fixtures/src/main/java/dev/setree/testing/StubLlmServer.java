@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -65,6 +67,8 @@ public final class StubLlmServer implements AutoCloseable {
   private final AtomicInteger completions = new AtomicInteger();
   private volatile Reply fallback = Reply.summary(DEFAULT_SUMMARY);
   private volatile boolean closed;
+  /** While not null, chat replies wait for it (see {@link #holdReplies()}). */
+  private volatile CountDownLatch gate;
   private volatile int modelsStatus = 200;
   private volatile List<String> models = List.of(MODEL);
 
@@ -161,6 +165,41 @@ public final class StubLlmServer implements AutoCloseable {
     return maxInFlight.get();
   }
 
+  /**
+   * Holds every chat reply until {@link #releaseReplies()}, so a test can see how many requests are in
+   * flight at once without racing a delay ({@link #awaitInFlight}).
+   */
+  public void holdReplies() {
+    gate = new CountDownLatch(1);
+  }
+
+  /** Lets held chat replies (and later ones) go. */
+  public void releaseReplies() {
+    CountDownLatch g = gate;
+    gate = null;
+    if (g != null) {
+      g.countDown();
+    }
+  }
+
+  /**
+   * Waits until {@code n} chat requests are being answered at the same time (held by
+   * {@link #holdReplies()}); returns false if that does not happen within {@code timeout}.
+   */
+  public boolean awaitInFlight(int n, Duration timeout) throws InterruptedException {
+    long end = System.nanoTime() + timeout.toNanos();
+    synchronized (inFlight) {
+      while (inFlight.get() < n) {
+        long left = end - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        inFlight.wait(Math.max(1, left / 1_000_000));
+      }
+      return true;
+    }
+  }
+
   private MockResponse dispatch(RecordedRequest rr) {
     String path = rr.getUrl().encodedPath();
     String body = rr.getBody() == null ? "" : rr.getBody().utf8();
@@ -196,9 +235,21 @@ public final class StubLlmServer implements AutoCloseable {
       return json(404, "{\"error\":{\"message\":\"no route " + rr.getMethod() + " " + path + "\"}}");
     }
     completions.incrementAndGet();
-    int now = inFlight.incrementAndGet();
+    int now;
+    synchronized (inFlight) {
+      now = inFlight.incrementAndGet();
+      inFlight.notifyAll();
+    }
     maxInFlight.accumulateAndGet(now, Math::max);
     try {
+      CountDownLatch g = gate;
+      if (g != null) {
+        try {
+          g.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       pause(reply.delay);
       return reply.respond.apply(req);
     } finally {
@@ -226,6 +277,7 @@ public final class StubLlmServer implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    releaseReplies();
     server.close();
   }
 

@@ -9,6 +9,7 @@ import dev.setree.core.Passage;
 import dev.setree.core.Summarizer;
 import dev.setree.core.SummarizerException;
 import dev.setree.core.TokenCounter;
+import dev.setree.maintain.TextCut;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
@@ -205,7 +206,7 @@ public final class TargetLlmSummarizer implements Summarizer, AutoCloseable {
     for (String raw : lines) {
       String line = raw;
       if (lineCost(0, line, counter) > room) {
-        line = SentenceCut.words(line, room - counter.count("99. "), counter);
+        line = TextCut.words(line, room - counter.count("99. "), counter);
       }
       int cost = lineCost(chunk.size(), line, counter);
       if (!chunk.isEmpty() && used + cost > room) {
@@ -243,7 +244,7 @@ public final class TargetLlmSummarizer implements Summarizer, AutoCloseable {
     } catch (SummarizerException e) {
       // keep the first answer: it is usable once cut
     }
-    String cut = SentenceCut.fit(answer, cap, counter);
+    String cut = TextCut.fitWithoutEllipsis(answer, cap, counter);
     if (cut.isBlank()) {
       throw new SummarizerException("the answer of " + settings.chatCompletionsUrl() + " is longer than " + cap
           + " tokens and no cut of it fits");
@@ -392,7 +393,7 @@ public final class TargetLlmSummarizer implements Summarizer, AutoCloseable {
     String text = clean(content.asText());
     if ("length".equals(finish)) {
       // Cut off by max_tokens: keep the whole sentences, if any.
-      String whole = SentenceCut.endsSentence(text) ? text : SentenceCut.atSentence(text, Integer.MAX_VALUE,
+      String whole = TextCut.endsSentence(text) ? text : TextCut.atSentence(text, Integer.MAX_VALUE,
           s -> s.length());
       if (whole.isBlank()) {
         throw new SummarizerException(url + " cut its answer off (finish_reason \"length\") before a complete"

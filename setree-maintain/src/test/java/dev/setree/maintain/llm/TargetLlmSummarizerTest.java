@@ -321,29 +321,37 @@ class TargetLlmSummarizerTest {
   /** At most maxConcurrency requests in flight, whatever the number of calling threads. */
   @Test
   void concurrencyIsBounded() throws Exception {
-    stub.defaultReply(Reply.summary("Slow summary.").delayed(Duration.ofMillis(150)));
-    assertEquals(2, maxInFlightWith(2, 8));
+    assertEquals(2, maxInFlightWith(2, 8, 2));
   }
 
   /** The control: with a larger bound the same load does run more in parallel (the test above can fail). */
   @Test
   void concurrencyBoundIsWhatLimits() throws Exception {
-    stub.defaultReply(Reply.summary("Slow summary.").delayed(Duration.ofMillis(150)));
-    assertTrue(maxInFlightWith(8, 8) > 2);
+    assertEquals(8, maxInFlightWith(8, 8, 8));
   }
 
-  int maxInFlightWith(int bound, int threads) throws Exception {
-    TargetLlmSummarizer t = llm(settings().maxConcurrency(bound).build());
+  /**
+   * Sends one request from each of {@code threads} threads with replies held until {@code awaited} requests
+   * are in flight at once, then lets them all go; returns the most that were in flight together.
+   */
+  int maxInFlightWith(int bound, int threads, int awaited) throws Exception {
+    stub.defaultReply(Reply.summary("Slow summary."));
+    stub.holdReplies();
+    // A held reply must not time out while the other threads are still connecting.
+    TargetLlmSummarizer t = llm(settings().maxConcurrency(bound).readTimeout(Duration.ofSeconds(60)).build());
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<Summarizer.Summary>> fs = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
         fs.add(pool.submit(() -> t.summarize(request())));
       }
+      assertTrue(stub.awaitInFlight(awaited, Duration.ofSeconds(60)), "never " + awaited + " in flight at once");
+      stub.releaseReplies();
       for (Future<Summarizer.Summary> f : fs) {
         assertEquals("Slow summary.", f.get().text());
       }
     } finally {
+      stub.releaseReplies();
       pool.shutdownNow();
     }
     assertEquals(threads, stub.chatRequestCount());

@@ -8,11 +8,11 @@ import dev.setree.core.HierarchyState;
  * compare the quality of an incrementally maintained level with a full rebuild's: unlike CPM quality it
  * does not depend on the resolution, so levels found at different resolutions compare.
  */
-public final class Modularity {
+final class Modularity {
   private Modularity() {}
 
   /** Modularity of {@code level}'s assignment on its kNN graph (weights as handed to Leiden). */
-  public static double of(HierarchyState.Level level) {
+  static double of(HierarchyState.Level level) {
     int n = level.size();
     int[] a = level.assignment();
     double total = 0;

@@ -1,0 +1,82 @@
+package dev.setree.maintain;
+
+import dev.setree.core.HierarchyState;
+import dev.setree.core.Vectors;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * G1 patching of a level's kNN graph, the second step of an {@link IncrementalRebuild} level: only rows that
+ * can change are recomputed (rows of new or moved members, and rows that listed a removed or moved member);
+ * every other row keeps its neighbours and only admits moved members that beat its k-th similarity.
+ *
+ * @param graph the patched graph over the level's new members
+ * @param recomputed how many rows were recomputed in full
+ */
+record KnnPatch(KnnGraph graph, int recomputed) {
+
+  /**
+   * Patches the oracle level {@code old}'s graph for the {@code m} members with {@code centroids}.
+   *
+   * @param moved which members are new or moved
+   * @param newToOld each member's index in {@code old} (-1: new)
+   * @param oldToNew each old member's index now (-1: removed)
+   * @param maxK the neighbours per row (fewer when the level is smaller)
+   */
+  static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, boolean[] moved,
+      int[] newToOld, int[] oldToNew, int maxK) {
+    int dim = centroids.length / Math.max(1, m);
+    int k = Math.max(0, Math.min(maxK, m - 1));
+    int[] offsets = new int[m + 1];
+    java.util.Arrays.setAll(offsets, i -> i * k); // k neighbours per row
+    int[] neighbors = new int[m * k];
+    float[] weights = new float[m * k];
+    List<Integer> movedIdx = new ArrayList<>();
+    for (int i = 0; i < m; i++) {
+      if (moved[i]) {
+        movedIdx.add(i);
+      }
+    }
+    int recomputed = 0;
+    float[] scores = new float[Math.max(1, k)];
+    for (int i = 0; i < m; i++) {
+      int o = newToOld[i];
+      boolean full = moved[i] || o < 0;
+      if (!full) {
+        int from = old.knnOffsets()[o];
+        int to = old.knnOffsets()[o + 1];
+        if (to - from < k) {
+          full = true;
+        } else {
+          for (int e = from; e < to && !full; e++) {
+            int ni = oldToNew[old.knnNeighbors()[e]];
+            full = ni < 0 || moved[ni]; // a removed or moved neighbour
+          }
+        }
+      }
+      if (full) {
+        int[] idx = ExactKnn.query(centroids, m, dim, Vectors.row(centroids, i, dim), k, i, scores);
+        System.arraycopy(idx, 0, neighbors, i * k, idx.length);
+        System.arraycopy(scores, 0, weights, i * k, idx.length);
+        recomputed++;
+        continue;
+      }
+      // Keep the old row (translated to new indexes) and let moved members compete with it.
+      ExactKnn.TopK top = new ExactKnn.TopK(k);
+      int from = old.knnOffsets()[o];
+      for (int e = from; e < from + k; e++) {
+        top.insert(old.knnWeights()[e], oldToNew[old.knnNeighbors()[e]]);
+      }
+      for (int j : movedIdx) {
+        if (j != i) {
+          float s = Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
+          if (top.accepts(s, j)) {
+            top.insert(s, j);
+          }
+        }
+      }
+      top.writeSorted(neighbors, weights, i * k);
+    }
+    return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed);
+  }
+}
