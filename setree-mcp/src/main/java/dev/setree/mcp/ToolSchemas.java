@@ -87,8 +87,8 @@ final class ToolSchemas {
           .build();
       case "reset" -> Tool.builder(name, schema(Map.of(), List.of()))
           .title("Admin: empty the knowledge base")
-          .description("Admin tool. Empty the open knowledge base: its database file (and its -wal, -shm and"
-              + " -journal files) is deleted and a new empty one is created at the same path. All facts,"
+          .description("Admin tool. Empty the open knowledge base: its database file (and its -wal, -shm,"
+              + " -journal and -writer files) is deleted and a new empty one is created at the same path. All facts,"
               + " summaries and pending inserts are lost; a build that has not started yet is cancelled."
               + " Refused while a build is running. Use only when the user asks to forget everything.")
           .annotations(hints(false, true, true))
