@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.core.Fact;
 import dev.setree.core.HierarchyState;
-import dev.setree.core.Mutation;
 import dev.setree.core.Tree;
+import dev.setree.core.TreeStore.Mutation;
 import dev.setree.core.Vectors;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
