@@ -43,10 +43,13 @@ public final class FeatureHashEmbedder implements Embedder {
 
   @Override
   public float[][] embed(List<String> texts) {
-    float[][] out = new float[texts.size()][];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = embedOne(texts.get(i));
+    for (String t : texts) {
+      if (t == null || t.isBlank()) {
+        throw new IllegalArgumentException("cannot embed an empty or blank text");
+      }
     }
+    float[][] out = new float[texts.size()][];
+    java.util.stream.IntStream.range(0, out.length).parallel().forEach(i -> out[i] = embedOne(texts.get(i)));
     return out;
   }
 

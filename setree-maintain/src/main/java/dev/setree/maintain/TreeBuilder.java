@@ -65,9 +65,13 @@ public final class TreeBuilder {
     float[][] emb = embed(embedder, facts, progress);
     long t1 = System.nanoTime();
     DraftTree draft = new DraftTree(embedder.dimension());
+    int[] tokens = new int[facts.size()];
+    // Token counters are thread-safe (the SPI's contract); a million WordPiece counts take minutes on one core.
+    java.util.stream.IntStream.range(0, tokens.length).parallel()
+        .forEach(i -> tokens[i] = counter.count(facts.get(i).text()));
     for (int i = 0; i < facts.size(); i++) {
       Fact f = facts.get(i);
-      draft.addLeaf(f.id(), f.text(), f.time(), emb[i], counter.count(f.text()));
+      draft.addLeaf(f.id(), f.text(), f.time(), emb[i], tokens[i]);
     }
     long[] knnNanos = new long[1];
     List<HierarchyState.Level> levels = cluster(draft, new ArrayList<>(draft.leaves), new IdSource(0),
