@@ -1,8 +1,6 @@
 package dev.setree.cli;
 
 import dev.setree.core.Embedder;
-import dev.setree.core.FeatureHashEmbedder;
-import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.maintain.ExactKnn;
 import dev.setree.maintain.KnnGraph;
 import dev.setree.maintain.NnDescent;
@@ -16,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -29,11 +28,8 @@ final class BenchKnn implements Callable<Integer> {
   @Option(names = "--sizes", split = ",", defaultValue = "5000,20000", description = "Numbers of sentences.")
   List<Integer> sizes;
 
-  @Option(names = "--embedder", defaultValue = "hash", description = "hash (default), minilm or minilm-int8.")
-  String embedderName;
-
-  @Option(names = "--hash-dimension", defaultValue = "64", description = "Dimension of --embedder hash.")
-  int hashDimension;
+  @Mixin
+  BenchEmbedderOptions embedderOptions = new BenchEmbedderOptions();
 
   @Option(names = "--corpus", defaultValue = "corpus/sotu-sentences.txt", description = "Sentences, one per line.")
   Path corpus;
@@ -55,16 +51,15 @@ final class BenchKnn implements Callable<Integer> {
       List<String> sentences = BenchLadder.synthetic(BenchCommand.corpus(corpus), max).stream()
           .map(dev.setree.core.Fact::text).toList(); // the corpus first, then its synthetic variations
       long t0 = System.nanoTime();
-      try (MiniLmEmbedder minilm = embedderName.equals("hash") ? null
-          : embedderName.equals("minilm-int8") ? MiniLmEmbedder.loadInt8() : MiniLmEmbedder.load()) {
-        Embedder e = minilm != null ? minilm : new FeatureHashEmbedder(hashDimension);
+      try (BenchEmbedderOptions.Opened opened = embedderOptions.open()) {
+        Embedder e = opened.embedder();
         rows = new float[max][];
         for (int s = 0; s < max; s += 2048) {
           float[][] part = e.embed(sentences.subList(s, Math.min(max, s + 2048)));
           System.arraycopy(part, 0, rows, s, part.length);
         }
       }
-      System.out.printf(Locale.ROOT, "embedded %d sentences with %s in %.1f s%n", max, embedderName,
+      System.out.printf(Locale.ROOT, "embedded %d sentences with %s in %.1f s%n", max, embedderOptions.name,
           (System.nanoTime() - t0) / 1e9);
       if (cache != null) {
         write(rows);
@@ -96,7 +91,7 @@ final class BenchKnn implements Callable<Integer> {
       String id = in.readUTF();
       int rows = in.readInt();
       int dim = in.readInt();
-      if (!id.equals(embedderName) || rows < n) {
+      if (!id.equals(embedderOptions.name) || rows < n) {
         return null;
       }
       float[][] out = new float[n][dim];
@@ -111,7 +106,7 @@ final class BenchKnn implements Callable<Integer> {
 
   private void write(float[][] rows) throws java.io.IOException {
     try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(cache)))) {
-      out.writeUTF(embedderName);
+      out.writeUTF(embedderOptions.name);
       out.writeInt(rows.length);
       out.writeInt(rows[0].length);
       for (float[] r : rows) {

@@ -4,11 +4,8 @@ import dev.setree.Context;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
 import dev.setree.Strategy;
-import dev.setree.core.Embedder;
 import dev.setree.core.Fact;
 import dev.setree.core.FeatureHashEmbedder;
-import dev.setree.embed.MiniLmEmbedder;
-import dev.setree.embed.WordPieceTokenizer;
 import dev.setree.maintain.BuildResult;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -21,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -57,12 +55,8 @@ final class BenchLadder implements Callable<Integer> {
   @Option(names = "--corpus", defaultValue = "corpus/sotu-sentences.txt", description = "Sentences, one per line.")
   Path corpus;
 
-  @Option(names = "--embedder", defaultValue = "minilm",
-      description = "minilm (default), minilm-int8, or hash (feature hashing: no model; for scale runs).")
-  String embedderName;
-
-  @Option(names = "--hash-dimension", defaultValue = "64", description = "Dimension of --embedder hash.")
-  int hashDimension;
+  @Mixin
+  BenchEmbedderOptions embedderOptions = new BenchEmbedderOptions();
 
   @Option(names = "--reuse", description = "Reuse an existing tree_<n>.db of the same rung instead of building"
       + " it again (measures retrieval only; build columns are then 0).")
@@ -78,14 +72,8 @@ final class BenchLadder implements Callable<Integer> {
     Files.createDirectories(out);
     List<Row> rows = new ArrayList<>();
     ProgressBar bar = ProgressBar.onStderr();
-    try (MiniLmEmbedder minilm = embedderName.equals("hash") ? null
-        : embedderName.equals("minilm-int8") ? MiniLmEmbedder.loadInt8() : MiniLmEmbedder.load()) {
-      if (minilm == null && !embedderName.equals("hash") || minilm != null && !embedderName.startsWith("minilm")) {
-        throw new IllegalArgumentException("--embedder must be minilm, minilm-int8 or hash, got " + embedderName);
-      }
-      Embedder embedder = minilm != null ? minilm : new FeatureHashEmbedder(hashDimension);
-      SETreeConfig cfg = SETreeConfig.builder().embedder(embedder)
-          .tokenCounter(minilm != null ? minilm.tokenizer() : WordPieceTokenizer.load()).build();
+    try (BenchEmbedderOptions.Opened opened = embedderOptions.open()) {
+      SETreeConfig cfg = SETreeConfig.builder().embedder(opened.embedder()).tokenCounter(opened.counter()).build();
       for (int n : rungs) {
         List<Fact> facts = new ArrayList<>(n);
         List<String> held = new ArrayList<>(prompts);
