@@ -27,8 +27,9 @@ import java.util.stream.IntStream;
  * <p>Deterministic for a seed, whatever the number of threads: the random choices are made from one
  * seeded generator in member order; the local joins' similarities are computed in parallel over a block
  * of members against the lists as they stood before the block, and the offers are then applied in member
- * order. Similarities are {@link Vectors#dot}'s, so every listed weight is the exact cosine; only the
- * neighbour sets are approximate (recall of the exact 10-NN measured in docs/benchmarks.md).
+ * order (in parallel over disjoint sets of rows, each row seeing its offers in that order). Similarities
+ * are {@link Vectors#dot}'s, so every listed weight is the exact cosine; only the neighbour sets are
+ * approximate (recall of the exact 10-NN measured in docs/adr/0017-knn.md).
  */
 public final class NnDescent {
   static final int MAX_ITERATIONS = 15;
@@ -189,13 +190,24 @@ public final class NnDescent {
       }
       found[p] = out;
     });
-    int changed = 0;
-    for (Candidates c : found) {
-      for (int e = 0; e < c.size; e++) {
-        changed += apply(c.a[e], c.b[e], c.s[e]) + apply(c.b[e], c.a[e], c.s[e]);
+    // The offers, in candidate order. A row's list depends only on the offers made to it, in their order, so
+    // workers that each own the rows r with r % workers == w and scan all candidates in order give exactly
+    // the lists one thread would.
+    int workers = Runtime.getRuntime().availableProcessors();
+    return IntStream.range(0, workers).parallel().map(w -> {
+      int changed = 0;
+      for (Candidates c : found) {
+        for (int e = 0; e < c.size; e++) {
+          if (c.a[e] % workers == w) {
+            changed += apply(c.a[e], c.b[e], c.s[e]);
+          }
+          if (c.b[e] % workers == w) {
+            changed += apply(c.b[e], c.a[e], c.s[e]);
+          }
+        }
       }
-    }
-    return changed;
+      return changed;
+    }).sum();
   }
 
   private void consider(int a, int b, Candidates out) {
