@@ -1,8 +1,9 @@
 package dev.setree.maintain;
 
 /**
- * An exact k-nearest-neighbour graph in CSR form: row {@code i} lists member {@code i}'s neighbours,
- * nearest first, with their cosine similarities. Directed (i lists j does not imply j lists i).
+ * A k-nearest-neighbour graph (exact, or NN-descent's approximation) in CSR form: row {@code i} lists
+ * member {@code i}'s neighbours, nearest first, with their cosine similarities. Directed (i lists j does not
+ * imply j lists i).
  *
  * @param offsets length {@code n + 1}
  * @param neighbors neighbour indexes
