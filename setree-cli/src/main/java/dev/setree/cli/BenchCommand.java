@@ -14,20 +14,25 @@ import picocli.CommandLine.Option;
 
 /** {@code setree bench}: measurements that are not tests. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (measurements, not tests).",
-    subcommands = {BenchCommand.Embed.class, BenchInsert.class, BenchLadder.class, BenchAnn.class})
+    subcommands = {BenchCommand.Embed.class, BenchInsert.class, BenchLadder.class, BenchAnn.class, BenchKnn.class})
 final class BenchCommand implements Runnable {
   @Override
   public void run() {
     new picocli.CommandLine(this).usage(System.out);
   }
 
-  /** The first {@code n} sentences of a corpus file; a missing file says how to fetch it. */
-  static List<String> corpus(Path file, int n) throws java.io.IOException {
+  /** Every sentence of a corpus file; a missing file says how to fetch it. */
+  static List<String> corpus(Path file) throws java.io.IOException {
     if (!Files.exists(file)) {
       throw new IllegalArgumentException(file + " does not exist: run scripts/fetch_benchmark_corpus.sh"
           + " (or pass --corpus FILE with one sentence per line)");
     }
-    List<String> lines = FactsFile.readLines(file).stream().filter(s -> !s.isBlank()).toList();
+    return FactsFile.readLines(file).stream().filter(s -> !s.isBlank()).toList();
+  }
+
+  /** The first {@code n} sentences of a corpus file; a missing file says how to fetch it. */
+  static List<String> corpus(Path file, int n) throws java.io.IOException {
+    List<String> lines = corpus(file);
     if (lines.size() < n) {
       throw new IllegalArgumentException(file + " has " + lines.size() + " sentences; " + n + " are needed");
     }

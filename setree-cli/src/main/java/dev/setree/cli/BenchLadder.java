@@ -7,7 +7,7 @@ import dev.setree.RetrievePath;
 import dev.setree.SETreeConfig;
 import dev.setree.Strategy;
 import dev.setree.core.Fact;
-import dev.setree.embed.MiniLmEmbedder;
+import dev.setree.core.FeatureHashEmbedder;
 import dev.setree.maintain.BuildResult;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,6 +28,10 @@ import picocli.CommandLine.Option;
  * of the Union corpus with the extractive summariser; per rung the build time split into embed / kNN /
  * clustering / summaries, database size, peak heap, depth and arity, retrieve P50/P99 over held-out prompts
  * and the flat scan's P50 on the same prompts. Writes {@code results.csv} and ends with the HNSW decision.
+ *
+ * <p>{@code --embedder hash} swaps MiniLM for the deterministic {@link FeatureHashEmbedder} (token counts stay
+ * WordPiece's), so that everything but embedding can be measured at sizes a neural model would take hours to
+ * embed. Rungs larger than the corpus get synthetic leaves: {@link #synthetic}.
  */
 @Command(name = "ladder", mixinStandardHelpOptions = true,
     description = "Scaling benchmark: build and retrieve at growing sizes (corpus: scripts/fetch_benchmark_corpus.sh).")
@@ -51,6 +56,9 @@ final class BenchLadder implements Callable<Integer> {
 
   @Option(names = "--corpus", defaultValue = "corpus/sotu-sentences.txt", description = "Sentences, one per line.")
   Path corpus;
+
+  @Mixin
+  BenchEmbedderOptions embedderOptions = new BenchEmbedderOptions();
 
   @Option(names = "--reuse", description = "Reuse an existing tree_<n>.db of the same rung instead of building"
       + " it again (measures retrieval only; build columns are then 0).")
@@ -81,19 +89,24 @@ final class BenchLadder implements Callable<Integer> {
     Files.createDirectories(out);
     List<Row> rows = new ArrayList<>();
     ProgressBar bar = ProgressBar.onStderr();
-    try (MiniLmEmbedder embedder = MiniLmEmbedder.load()) {
-      SETreeConfig cfg = SETreeConfig.builder().embedder(embedder).tokenCounter(embedder.tokenizer()).build();
+    try (BenchEmbedderOptions.Opened opened = embedderOptions.open()) {
+      SETreeConfig cfg = SETreeConfig.builder().embedder(opened.embedder()).tokenCounter(opened.counter()).build();
       for (int n : rungs) {
-        // Leaves spread over the whole corpus (every step-th sentence); prompts are the sentences in between.
-        int step = Math.max(1, all.size() / (n + prompts));
         List<Fact> facts = new ArrayList<>(n);
         List<String> held = new ArrayList<>(prompts);
-        for (int i = 0; i < all.size() && (facts.size() < n || held.size() < prompts); i++) {
-          if (i % step == 0 && facts.size() < n) {
-            facts.add(Fact.of("s" + i, all.get(i)));
-          } else if (i % step == step / 2 && held.size() < prompts) {
-            held.add(truncate(all.get(i)));
+        if (n + prompts <= all.size()) {
+          // Leaves spread over the whole corpus (every step-th sentence); prompts are the sentences in between.
+          int step = Math.max(1, all.size() / (n + prompts));
+          for (int i = 0; i < all.size() && (facts.size() < n || held.size() < prompts); i++) {
+            if (i % step == 0 && facts.size() < n) {
+              facts.add(Fact.of("s" + i, all.get(i)));
+            } else if (i % step == step / 2 && held.size() < prompts) {
+              held.add(truncate(all.get(i)));
+            }
           }
+        } else {
+          facts = synthetic(all.subList(prompts, all.size()), n);
+          all.subList(0, prompts).forEach(p -> held.add(truncate(p)));
         }
         Path db = out.resolve("tree_" + n + ".db");
         boolean rebuild = !(reuse && Files.exists(db));
@@ -125,7 +138,7 @@ final class BenchLadder implements Callable<Integer> {
             ms[i] = c.stats().elapsedNanos() / 1e6;
             flat[i] = kb.retrieve(held.get(i), budget, Strategy.FLAT).stats().elapsedNanos() / 1e6;
             long e0 = System.nanoTime();
-            embedder.embed(held.get(i));
+            opened.embedder().embed(held.get(i));
             embed[i] = (System.nanoTime() - e0) / 1e6;
             Context x = kb.retrieve(held.get(i), budget, EXACT);
             exact[i] = x.stats().elapsedNanos() / 1e6;
@@ -187,6 +200,29 @@ final class BenchLadder implements Callable<Integer> {
 
   private int countLines() throws java.io.IOException {
     return (int) FactsFile.readLines(corpus).stream().filter(s -> !s.isBlank()).count();
+  }
+
+  /**
+   * {@code n} distinct synthetic leaves from corpus sentences, for rungs larger than the corpus: leaf
+   * {@code i} joins the first half of sentence {@code i mod m} with the second half of sentence
+   * {@code (i / m * 7919 + i) mod m}, so each round over the corpus pairs every sentence with another
+   * partner; a number suffix keeps the rare repeated pair distinct. Deterministic.
+   */
+  static List<Fact> synthetic(List<String> sentences, int n) {
+    int m = sentences.size();
+    List<Fact> out = new ArrayList<>(n);
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < n; i++) {
+      String[] a = sentences.get(i % m).split("\\s+");
+      String[] b = sentences.get((int) (((long) (i / m) * 7919 + i) % m)).split("\\s+");
+      String text = String.join(" ", Arrays.copyOf(a, (a.length + 1) / 2)) + " "
+          + String.join(" ", Arrays.copyOfRange(b, b.length / 2, b.length));
+      if (!seen.add(text)) {
+        text = text + " (" + i + ")";
+      }
+      out.add(Fact.of("g" + i, text));
+    }
+    return out;
   }
 
   /** A held-out sentence as a prompt: its first 12 words. */

@@ -16,7 +16,7 @@ public record BuildResult(Tree tree, HierarchyState hierarchy, Stats stats) {
    * Timings (nanoseconds) and counts of one build.
    *
    * @param embedNanos embedding the leaves
-   * @param knnNanos exact kNN graphs, all levels
+   * @param knnNanos kNN graphs (exact or NN-descent), all levels
    * @param clusterNanos Leiden, all levels
    * @param summaryNanos deferred summaries and their embeddings
    * @param levels clustering levels

@@ -1,22 +1,25 @@
 package dev.setree.maintain;
 
 import dev.setree.core.Vectors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 /**
- * Exact k-nearest-neighbour search by cosine over unit vectors, with a cache-tiled all-pairs kernel.
+ * Exact k-nearest-neighbour search by cosine over unit vectors: a symmetric, cache-tiled all-pairs kernel
+ * (docs/adr/0017-knn.md).
  *
- * <p>Rows are processed in blocks of {@value #ROW_BLOCK}; for each row block the columns are swept in tiles
- * of {@value #COL_BLOCK} vectors, so a column tile stays in cache while every row of the block is compared
- * with it. Each row keeps its current top k in two small parallel arrays. Row blocks run in parallel on
- * the common fork-join pool. Memory-bound at scale: one query against 50,000 384-dim vectors costs about
- * 6 ms on one core here, all pairs about 100 s on two (FINDINGS and issue #3's measurements).
+ * <p>The members are cut into tiles of {@value #TILE} rows. A worker takes a row tile {@code I} and sweeps
+ * the column tiles {@code J >= I}; both tiles stay in cache while their pairs are compared. Each pair is
+ * computed once and offered to both of its rows (the dot product is symmetric bit for bit), so the kernel
+ * does half the arithmetic of a row-by-row scan. One row is compared with two columns at a time (each row
+ * component is loaded once for both), with exactly the summation order of {@link Vectors#dot}. Workers (one
+ * per processor) pull row tiles from a shared counter, largest first, and keep private top-k lists for every
+ * row; the lists are merged at the end. Scalar Java: no SIMD library runs on our JVMs (the ADR's figures).
  *
- * <p>Ties are broken by the smaller index, so the result is deterministic.
+ * <p>Ties are broken by the smaller index, so the result is deterministic and equals a naive scan's.
  */
 public final class ExactKnn {
-  static final int ROW_BLOCK = 32;
-  static final int COL_BLOCK = 256;
+  static final int TILE = 64;
 
   private ExactKnn() {}
 
@@ -27,43 +30,79 @@ public final class ExactKnn {
    */
   public static KnnGraph allPairs(float[] vectors, int n, int dim, int k) {
     int kk = Math.max(0, Math.min(k, n - 1));
-    int[] offsets = new int[n + 1];
-    for (int i = 0; i <= n; i++) {
-      offsets[i] = i * kk;
-    }
-    int[] neighbors = new int[n * kk];
-    float[] weights = new float[n * kk];
     if (kk == 0) {
-      return new KnnGraph(offsets, neighbors, weights);
+      return new TopKRows(n, 0).toGraph();
     }
-    int blocks = (n + ROW_BLOCK - 1) / ROW_BLOCK;
-    IntStream.range(0, blocks).parallel().forEach(b -> {
-      int r0 = b * ROW_BLOCK;
-      int r1 = Math.min(n, r0 + ROW_BLOCK);
-      TopK[] tops = new TopK[r1 - r0];
-      for (int r = r0; r < r1; r++) {
-        tops[r - r0] = new TopK(kk);
-      }
-      for (int c0 = 0; c0 < n; c0 += COL_BLOCK) {
-        int c1 = Math.min(n, c0 + COL_BLOCK);
-        for (int r = r0; r < r1; r++) {
-          TopK top = tops[r - r0];
-          int rOff = r * dim;
-          for (int c = c0; c < c1; c++) {
-            if (c != r) {
-              float s = Vectors.dot(vectors, rOff, vectors, c * dim, dim);
-              if (top.accepts(s, c)) {
-                top.insert(s, c);
-              }
-            }
-          }
+    int tiles = (n + TILE - 1) / TILE;
+    int workers = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), tiles));
+    TopKRows[] parts = new TopKRows[workers];
+    AtomicInteger nextTile = new AtomicInteger();
+    IntStream.range(0, workers).parallel().forEach(w -> {
+      TopKRows top = new TopKRows(n, kk);
+      float[] pair = new float[2];
+      for (int t = nextTile.getAndIncrement(); t < tiles; t = nextTile.getAndIncrement()) {
+        int r0 = t * TILE;
+        int r1 = Math.min(n, r0 + TILE);
+        for (int c0 = r0; c0 < n; c0 += TILE) {
+          tilePair(vectors, dim, r0, r1, c0, Math.min(n, c0 + TILE), top, pair);
         }
       }
-      for (int r = r0; r < r1; r++) {
-        tops[r - r0].writeSorted(neighbors, weights, r * kk);
-      }
+      parts[w] = top;
     });
-    return new KnnGraph(offsets, neighbors, weights);
+    TopKRows merged = parts[0];
+    for (int w = 1; w < workers; w++) {
+      merged.mergeFrom(parts[w]);
+    }
+    return merged.toGraph();
+  }
+
+  /** Compares rows {@code [r0, r1)} with columns {@code [c0, c1)}, each unordered pair once. */
+  private static void tilePair(float[] v, int dim, int r0, int r1, int c0, int c1, TopKRows top, float[] pair) {
+    for (int r = r0; r < r1; r++) {
+      int c = Math.max(c0, r + 1);
+      for (; c + 1 < c1; c += 2) {
+        dot2(v, r * dim, c * dim, (c + 1) * dim, dim, pair);
+        top.offer(r, pair[0], c);
+        top.offer(c, pair[0], r);
+        top.offer(r, pair[1], c + 1);
+        top.offer(c + 1, pair[1], r);
+      }
+      if (c < c1) {
+        float s = Vectors.dot(v, r * dim, v, c * dim, dim);
+        top.offer(r, s, c);
+        top.offer(c, s, r);
+      }
+    }
+  }
+
+  /**
+   * The dot products of row {@code r} with rows {@code a} and {@code b} of {@code v}, each summed exactly as
+   * {@link Vectors#dot} sums (four interleaved partial sums), so the results are equal bit for bit.
+   */
+  static void dot2(float[] v, int r, int a, int b, int dim, float[] out) {
+    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    float b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    int i = 0;
+    for (; i + 3 < dim; i += 4) {
+      float x0 = v[r + i];
+      float x1 = v[r + i + 1];
+      float x2 = v[r + i + 2];
+      float x3 = v[r + i + 3];
+      a0 += x0 * v[a + i];
+      a1 += x1 * v[a + i + 1];
+      a2 += x2 * v[a + i + 2];
+      a3 += x3 * v[a + i + 3];
+      b0 += x0 * v[b + i];
+      b1 += x1 * v[b + i + 1];
+      b2 += x2 * v[b + i + 2];
+      b3 += x3 * v[b + i + 3];
+    }
+    for (; i < dim; i++) {
+      a0 += v[r + i] * v[a + i];
+      b0 += v[r + i] * v[b + i];
+    }
+    out[0] = (a0 + a1) + (a2 + a3);
+    out[1] = (b0 + b1) + (b2 + b3);
   }
 
   /**
@@ -130,16 +169,9 @@ public final class ExactKnn {
     }
 
     void writeSorted(int[] outIdx, float[] outScores, int off) {
-      Integer[] order = new Integer[size];
-      for (int i = 0; i < size; i++) {
-        order[i] = i;
-      }
-      java.util.Arrays.sort(order, (a, b) -> better(scores[a], idx[a], scores[b], idx[b]) ? -1
-          : better(scores[b], idx[b], scores[a], idx[a]) ? 1 : 0);
-      for (int i = 0; i < size; i++) {
-        outIdx[off + i] = idx[order[i]];
-        outScores[off + i] = scores[order[i]];
-      }
+      System.arraycopy(idx, 0, outIdx, off, size);
+      System.arraycopy(scores, 0, outScores, off, size);
+      TopKRows.sortBestFirst(outIdx, outScores, off, size);
     }
 
     static boolean better(float s1, int i1, float s2, int i2) {

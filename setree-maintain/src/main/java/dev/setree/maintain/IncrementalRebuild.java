@@ -22,8 +22,10 @@ import java.util.Set;
  *       0 this is the clean skip.
  *   <li><b>G1 patching of the kNN graph.</b> Only rows that can change are recomputed: rows of new or moved
  *       members (centroid changed), and rows that listed a removed or moved member. Every other row keeps
- *       its neighbours and only admits new or moved members that beat its k-th similarity. The result is
- *       the exact kNN graph over the new members.
+ *       its neighbours and only admits new or moved members that beat its k-th similarity. Over an exact
+ *       graph the result is the exact kNN graph over the new members; over an approximate one (a level
+ *       above {@link BuildOptions#exactKnnLimit()}, built by {@link NnDescent}) recomputed rows are exact
+ *       and kept rows keep their approximate neighbours, improved by the new members.
  *   <li><b>Affected communities.</b> A community of the oracle is affected when it lost a member or holds
  *       a moved member; a new member joins the community of its nearest neighbour, which is then affected.
  *       Leiden runs again only on the subgraph induced by the affected communities' members.

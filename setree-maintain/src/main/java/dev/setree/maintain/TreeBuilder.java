@@ -15,8 +15,9 @@ import java.util.Set;
  *
  * <ol>
  *   <li>embed every leaf, in batches;
- *   <li>cluster bottom-up over leaf-centroids: at each level the exact kNN graph of the members'
- *       centroids ({@link ExactKnn}), Leiden on it ({@link LeidenClustering}), a new parent for every
+ *   <li>cluster bottom-up over leaf-centroids: at each level the kNN graph of the members' centroids
+ *       (exact, {@link ExactKnn}, up to {@link BuildOptions#exactKnnLimit()} members; NN-descent,
+ *       {@code NnDescent}, above), Leiden on it ({@link LeidenClustering}), a new parent for every
  *       community of two or more members, singletons carried forward unchanged; repeat until one node
  *       remains. When a level merges nothing, or when few enough members remain to be the root's children
  *       (at most 1.5 x the target arity), they are wrapped under one root;
@@ -64,9 +65,13 @@ public final class TreeBuilder {
     float[][] emb = embed(embedder, facts, progress);
     long t1 = System.nanoTime();
     DraftTree draft = new DraftTree(embedder.dimension());
+    int[] tokens = new int[facts.size()];
+    // Token counters are thread-safe (the SPI's contract); a million WordPiece counts take minutes on one core.
+    java.util.stream.IntStream.range(0, tokens.length).parallel()
+        .forEach(i -> tokens[i] = counter.count(facts.get(i).text()));
     for (int i = 0; i < facts.size(); i++) {
       Fact f = facts.get(i);
-      draft.addLeaf(f.id(), f.text(), f.time(), emb[i], counter.count(f.text()));
+      draft.addLeaf(f.id(), f.text(), f.time(), emb[i], tokens[i]);
     }
     long[] knnNanos = new long[1];
     List<HierarchyState.Level> levels = cluster(draft, new ArrayList<>(draft.leaves), new IdSource(0),
@@ -157,7 +162,7 @@ public final class TreeBuilder {
       int m = members.size();
       float[] centroids = centroids(members, dim);
       long k0 = System.nanoTime();
-      KnnGraph knn = ExactKnn.allPairs(centroids, m, dim, options.k());
+      KnnGraph knn = options.knnGraph(centroids, m, dim);
       knnNanos[0] += System.nanoTime() - k0;
       int[] assignment = new int[m];
       double resolution = Double.NaN;

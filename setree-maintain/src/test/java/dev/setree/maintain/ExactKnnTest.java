@@ -48,6 +48,49 @@ class ExactKnnTest {
     }
   }
 
+  /**
+   * The symmetric kernel against a naive reference (every pair, sorted by similarity then index), on
+   * random data of odd dimensions and with many exact ties (duplicated and coarsely quantised vectors).
+   */
+  @Test
+  void symmetricKernelEqualsNaiveReferenceWithTies() {
+    for (long seed = 1; seed <= 8; seed++) {
+      Random r = new Random(seed);
+      int n = 1 + r.nextInt(400);
+      int dim = 1 + r.nextInt(40);
+      float[] m = randomUnit(n, dim, r);
+      if (seed % 2 == 0) {
+        for (int i = 0; i < m.length; i++) {
+          m[i] = Math.round(m[i] * 2) / 2f; // few distinct values: many equal similarities
+        }
+        for (int i = 1; i < n; i += 3) {
+          System.arraycopy(m, (i - 1) * dim, m, i * dim, dim); // exact duplicates
+        }
+      }
+      int k = 1 + r.nextInt(12);
+      KnnGraph g = ExactKnn.allPairs(m, n, dim, k);
+      int kk = Math.min(k, n - 1);
+      for (int i = 0; i < n; i++) {
+        final int row = i;
+        Integer[] all = new Integer[n - 1];
+        for (int j = 0, t = 0; j < n; j++) {
+          if (j != i) {
+            all[t++] = j;
+          }
+        }
+        java.util.Arrays.sort(all, (a, b) -> {
+          float sa = Vectors.dot(m, row * dim, m, a * dim, dim);
+          float sb = Vectors.dot(m, row * dim, m, b * dim, dim);
+          return sa > sb ? -1 : sa < sb ? 1 : Integer.compare(a, b); // -0.0 ties 0.0, as in the kernel
+        });
+        for (int e = 0; e < kk; e++) {
+          assertEquals(all[e], g.neighbors()[g.offsets()[i] + e], "seed=" + seed + " row " + i + " rank " + e);
+          assertEquals(Vectors.dot(m, i * dim, m, all[e] * dim, dim), g.weights()[g.offsets()[i] + e], 0f);
+        }
+      }
+    }
+  }
+
   /** A single member has no neighbours; k is capped at n - 1. */
   @Test
   void degenerateSizes() {

@@ -1,21 +1,15 @@
 package dev.setree.testing;
 
 import dev.setree.core.Embedder;
-import dev.setree.core.Vectors;
-import java.nio.charset.StandardCharsets;
+import dev.setree.core.FeatureHashEmbedder;
 import java.util.List;
-import java.util.Locale;
 
 /**
- * A fast deterministic {@link Embedder} for tests: no model, no native code, the same vector for the same
- * text on every machine.
- *
- * <p>Each lower-cased word and each character trigram of a word is hashed (FNV-1a) to a signed component;
- * the sum is normalised. Texts that share words or word pieces therefore get similar vectors, so
- * clustering and retrieval behave sensibly on small test corpora.
+ * A fast deterministic {@link Embedder} for tests: the library's {@link FeatureHashEmbedder} (word and
+ * character-trigram feature hashing, model id {@code hash-<dimension>}), under the name the tests use.
  */
 public final class HashEmbedder implements Embedder {
-  private final int dimension;
+  private final FeatureHashEmbedder inner;
 
   /** A 64-dimensional hash embedder. */
   public HashEmbedder() {
@@ -24,64 +18,21 @@ public final class HashEmbedder implements Embedder {
 
   /** A hash embedder of the given dimension (>= 8). */
   public HashEmbedder(int dimension) {
-    if (dimension < 8) {
-      throw new IllegalArgumentException("dimension must be >= 8, got " + dimension);
-    }
-    this.dimension = dimension;
+    this.inner = new FeatureHashEmbedder(dimension);
   }
 
   @Override
   public String modelId() {
-    return "hash-" + dimension;
+    return inner.modelId();
   }
 
   @Override
   public int dimension() {
-    return dimension;
+    return inner.dimension();
   }
 
   @Override
   public float[][] embed(List<String> texts) {
-    float[][] out = new float[texts.size()][];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = embedOne(texts.get(i));
-    }
-    return out;
-  }
-
-  private float[] embedOne(String text) {
-    if (text == null || text.isBlank()) {
-      throw new IllegalArgumentException("cannot embed an empty or blank text");
-    }
-    float[] v = new float[dimension];
-    for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-      if (word.isEmpty()) {
-        continue;
-      }
-      add(v, word, 1.0f);
-      String padded = "^" + word + "$";
-      for (int i = 0; i + 3 <= padded.length(); i++) {
-        add(v, padded.substring(i, i + 3), 0.35f);
-      }
-    }
-    boolean zero = true;
-    for (float x : v) {
-      zero &= x == 0f;
-    }
-    if (zero) {
-      add(v, text, 1.0f);
-    }
-    return Vectors.normalize(v);
-  }
-
-  private void add(float[] v, String token, float weight) {
-    long h = 0xcbf29ce484222325L;
-    for (byte b : token.getBytes(StandardCharsets.UTF_8)) {
-      h ^= b & 0xff;
-      h *= 0x100000001b3L;
-    }
-    int idx = (int) Long.remainderUnsigned(h, dimension);
-    float sign = ((h >>> 40) & 1) == 0 ? 1f : -1f;
-    v[idx] += sign * weight;
+    return inner.embed(texts);
   }
 }

@@ -1,0 +1,46 @@
+package dev.setree.cli;
+
+import dev.setree.core.Embedder;
+import dev.setree.core.FeatureHashEmbedder;
+import dev.setree.core.TokenCounter;
+import dev.setree.embed.MiniLmEmbedder;
+import dev.setree.embed.WordPieceTokenizer;
+import picocli.CommandLine.Option;
+
+/**
+ * The benchmarks' embedder choice ({@code --embedder minilm|minilm-int8|hash}, {@code --hash-dimension}), a
+ * picocli mixin: the hash embedder ({@link FeatureHashEmbedder}) measures everything but embedding at sizes
+ * a neural model would take hours to embed; its token counts stay WordPiece's.
+ */
+final class BenchEmbedderOptions {
+  @Option(names = "--embedder", defaultValue = "minilm",
+      description = "minilm (default), minilm-int8, or hash (feature hashing: no model; for scale runs).")
+  String name;
+
+  @Option(names = "--hash-dimension", defaultValue = "64", description = "Dimension of --embedder hash.")
+  int hashDimension;
+
+  /** An opened embedder and its token counter; closing it closes the model, if any. */
+  record Opened(Embedder embedder, TokenCounter counter, MiniLmEmbedder model) implements AutoCloseable {
+    @Override
+    public void close() {
+      if (model != null) {
+        model.close();
+      }
+    }
+  }
+
+  /** Loads the chosen embedder; an unknown name is refused. */
+  Opened open() {
+    switch (name) {
+      case "hash":
+        return new Opened(new FeatureHashEmbedder(hashDimension), WordPieceTokenizer.load(), null);
+      case "minilm-int8":
+      case "minilm":
+        MiniLmEmbedder m = name.equals("minilm") ? MiniLmEmbedder.load() : MiniLmEmbedder.loadInt8();
+        return new Opened(m, m.tokenizer(), m);
+      default:
+        throw new IllegalArgumentException("--embedder must be minilm, minilm-int8 or hash, got " + name);
+    }
+  }
+}
