@@ -9,11 +9,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.maintain.llm.LlmSettings;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,14 +34,33 @@ public final class ConfigFile {
   /** The environment variable naming a config file when {@code --config} is not given. */
   public static final String ENV_VAR = "SETREE_CONFIG";
 
-  private static final List<String> TOP = List.of("calibration", "default_budget", "max_concurrency",
-      "context_window", "overview_share", "overview_temperature", "target_arity", "knn_k", "top_summary_tokens", "summary_tokens",
-      "maintenance", "llm", "use_intentional_clustering", "cluster_edge_weight_floor", "cluster_diversity_target", "fallback_to_score",
-      "second_hop", "retrieve_deadline_ms", "embedder", "retrieve_path", "approximate_from_leaves");
-  private static final List<String> CALIBRATION = List.of("beta", "tau", "epsilon", "faithfulness_threshold");
-  private static final List<String> MAINTENANCE = List.of("quiet_window_ms");
+  /** The {@code llm} section's keys; {@code LlmSettings} checks their values. */
   private static final List<String> LLM = List.of("base_url", "model", "api_key", "api_key_env",
       "connect_timeout_ms", "read_timeout_ms", "max_retries", "max_concurrency");
+
+  /** The keys of each section ("" = the top level) in the order of docs/config.md, from {@link Settings#ALL}. */
+  private static final Map<String, List<String>> KEYS = sections();
+
+  private static Map<String, List<String>> sections() {
+    Map<String, List<String>> keys = new LinkedHashMap<>();
+    for (Setting<?> s : Settings.ALL) {
+      String section = s.section();
+      if (!section.isEmpty()) {
+        addOnce(keys, "", section);
+      }
+      addOnce(keys, section, s.name());
+    }
+    addOnce(keys, "", "llm");
+    keys.put("llm", LLM);
+    return keys;
+  }
+
+  private static void addOnce(Map<String, List<String>> keys, String section, String name) {
+    List<String> names = keys.computeIfAbsent(section, x -> new ArrayList<>());
+    if (!names.contains(name)) {
+      names.add(name);
+    }
+  }
 
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -114,106 +135,28 @@ public final class ConfigFile {
       throw new IllegalArgumentException("config file " + file + " is empty; write {} for all the defaults");
     }
     if (!root.isObject()) {
-      throw new IllegalArgumentException("config file " + file + " must hold a JSON object, got " + kind(root));
+      throw new IllegalArgumentException("config file " + file + " must hold a JSON object, got " + Setting.kind(root));
     }
     ObjectNode top = (ObjectNode) root;
-    checkKeys(top, "", TOP);
+    checkKeys(top, "", KEYS.get(""));
+    Map<String, ObjectNode> sections = new HashMap<>();
+    sections.put("", top);
+    for (String section : KEYS.keySet()) {
+      if (!section.isEmpty() && !section.equals("llm") && top.has(section)) {
+        ObjectNode o = object(top.get(section), section);
+        checkKeys(o, section + ".", KEYS.get(section));
+        sections.put(section, o);
+      }
+    }
     SETreeConfig.Builder b = SETreeConfig.builder();
-    int contextWindow = SETreeConfig.defaults().contextWindow();
-    if (top.has("calibration")) {
-      ObjectNode c = object(top.get("calibration"), "calibration");
-      checkKeys(c, "calibration.", CALIBRATION);
-      if (c.has("beta")) {
-        b.beta(number(c.get("beta"), "calibration.beta", 0, Double.MAX_VALUE));
+    for (Setting<?> setting : Settings.ALL) {
+      ObjectNode in = sections.get(setting.section());
+      if (in != null && in.has(setting.name())) {
+        apply(setting, in, b);
       }
-      if (c.has("tau")) {
-        b.tau(number(c.get("tau"), "calibration.tau", 0, Double.MAX_VALUE));
-      }
-      if (c.has("epsilon")) {
-        b.epsilon(number(c.get("epsilon"), "calibration.epsilon", 0, Double.MAX_VALUE));
-      }
-      if (c.has("faithfulness_threshold")) {
-        b.faithfulnessThreshold((int) integer(c.get("faithfulness_threshold"), "calibration.faithfulness_threshold",
-            -100, 100));
-      }
-    }
-    if (top.has("default_budget")) {
-      b.defaultBudget((int) integer(top.get("default_budget"), "default_budget", 1, Integer.MAX_VALUE));
-    }
-    if (top.has("max_concurrency")) {
-      b.maxConcurrency((int) integer(top.get("max_concurrency"), "max_concurrency", 0, 1024));
-    }
-    if (top.has("context_window")) {
-      contextWindow = (int) integer(top.get("context_window"), "context_window", 1, Integer.MAX_VALUE);
-      b.contextWindow(contextWindow);
-    }
-    if (top.has("overview_temperature")) {
-      b.overviewTemperature(number(top.get("overview_temperature"), "overview_temperature", Double.MIN_NORMAL,
-          Double.MAX_VALUE));
-    }
-    if (top.has("overview_share")) {
-      b.overviewShare(number(top.get("overview_share"), "overview_share", 0, 1));
-    }
-    if (top.has("target_arity")) {
-      b.targetArity((int) integer(top.get("target_arity"), "target_arity", 2, 1000));
-    }
-    if (top.has("knn_k")) {
-      b.knnK((int) integer(top.get("knn_k"), "knn_k", 1, 1000));
-    }
-    if (top.has("top_summary_tokens")) {
-      b.topSummaryTokens((int) integer(top.get("top_summary_tokens"), "top_summary_tokens", 1, 100_000));
-    }
-    if (top.has("summary_tokens")) {
-      b.summaryTokens((int) integer(top.get("summary_tokens"), "summary_tokens", 1, 100_000));
-    }
-    if (top.has("embedder")) {
-      JsonNode e = top.get("embedder");
-      if (!e.isTextual() || !SETreeConfig.EMBEDDERS.contains(e.asText())) {
-        throw new IllegalArgumentException("config key 'embedder' in " + file + " must be one of " + SETreeConfig.EMBEDDERS
-            + ", not " + e);
-      }
-      b.embedderName(e.asText());
-    }
-    if (top.has("retrieve_deadline_ms")) {
-      b.retrieveDeadlineMillis(integer(top.get("retrieve_deadline_ms"), "retrieve_deadline_ms", 1, 3_600_000L));
-    }
-    if (top.has("retrieve_path")) {
-      JsonNode p = top.get("retrieve_path");
-      if (!p.isTextual()) {
-        throw new IllegalArgumentException("config key 'retrieve_path' in " + file
-            + " must be one of auto, exact, approximate, not " + p);
-      }
-      b.retrievePath(RetrievePath.parse("config key 'retrieve_path' in " + file, p.asText()));
-    }
-    if (top.has("approximate_from_leaves")) {
-      b.approximateFromLeaves((int) integer(top.get("approximate_from_leaves"), "approximate_from_leaves", 1,
-          Integer.MAX_VALUE));
-    }
-    if (top.has("maintenance")) {
-      ObjectNode m = object(top.get("maintenance"), "maintenance");
-      checkKeys(m, "maintenance.", MAINTENANCE);
-      if (m.has("quiet_window_ms")) {
-        b.quietWindowMillis(integer(m.get("quiet_window_ms"), "maintenance.quiet_window_ms", 0, 3_600_000L));
-      }
-    }
-    if (top.has("use_intentional_clustering")) {
-      b.useIntentionalClustering(bool(top.get("use_intentional_clustering"), "use_intentional_clustering"));
-    }
-    if (top.has("cluster_edge_weight_floor")) {
-      b.clusterEdgeWeightFloor(number(top.get("cluster_edge_weight_floor"), "cluster_edge_weight_floor", 0, 1));
-    }
-    if (top.has("cluster_diversity_target")) {
-      b.clusterDiversityTarget((int) integer(top.get("cluster_diversity_target"), "cluster_diversity_target", 1,
-          1000));
-    }
-    if (top.has("fallback_to_score")) {
-      b.fallbackToScore(bool(top.get("fallback_to_score"), "fallback_to_score"));
-    }
-    if (top.has("second_hop")) {
-      b.secondHop(secondHop(top.get("second_hop")));
     }
     if (top.has("llm")) {
-      b.llm(llm(object(top.get("llm"), "llm"), contextWindow, env));
+      b.llm(llm(object(top.get("llm"), "llm"), env));
     }
     try {
       b.build();
@@ -223,7 +166,8 @@ public final class ConfigFile {
     return b;
   }
 
-  private LlmSettings llm(ObjectNode l, int contextWindow, Map<String, String> env) {
+  /** The {@code llm} section; its window is the top-level {@code context_window}, set by the config. */
+  private LlmSettings llm(ObjectNode l, Map<String, String> env) {
     checkKeys(l, "llm.", LLM);
     if (!l.has("base_url")) {
       throw new IllegalArgumentException("config key 'llm.base_url' is required in " + file + " when 'llm' is given");
@@ -234,8 +178,7 @@ public final class ConfigFile {
     }
     LlmSettings.Builder s = LlmSettings.builder()
         .baseUrl(string(l.get("base_url"), "llm.base_url"))
-        .model(string(l.get("model"), "llm.model"))
-        .contextWindow(contextWindow);
+        .model(string(l.get("model"), "llm.model"));
     if (l.has("api_key") && l.has("api_key_env")) {
       throw new IllegalArgumentException("config keys 'llm.api_key' and 'llm.api_key_env' in " + file
           + " are both given; keep one (api_key_env is preferred: the key stays out of the file)");
@@ -253,17 +196,16 @@ public final class ConfigFile {
       s.apiKey(key);
     }
     if (l.has("connect_timeout_ms")) {
-      s.connectTimeout(Duration.ofMillis(integer(l.get("connect_timeout_ms"), "llm.connect_timeout_ms", 1,
-          3_600_000L)));
+      s.connectTimeout(Duration.ofMillis(value(Settings.LLM_CONNECT_TIMEOUT_MS, l)));
     }
     if (l.has("read_timeout_ms")) {
-      s.readTimeout(Duration.ofMillis(integer(l.get("read_timeout_ms"), "llm.read_timeout_ms", 1, 3_600_000L)));
+      s.readTimeout(Duration.ofMillis(value(Settings.LLM_READ_TIMEOUT_MS, l)));
     }
     if (l.has("max_retries")) {
-      s.maxRetries((int) integer(l.get("max_retries"), "llm.max_retries", 0, 10));
+      s.maxRetries(value(Settings.LLM_MAX_RETRIES, l).intValue());
     }
     if (l.has("max_concurrency")) {
-      s.maxConcurrency((int) integer(l.get("max_concurrency"), "llm.max_concurrency", 0, 256));
+      s.maxConcurrency(value(Settings.LLM_MAX_CONCURRENCY, l).intValue());
     }
     try {
       return s.build();
@@ -301,83 +243,22 @@ public final class ConfigFile {
     return v.asText();
   }
 
-  private boolean bool(JsonNode v, String key) {
-    if (!v.isBoolean()) {
-      throw wrongType(key, "true or false", v);
-    }
-    return v.asBoolean();
+
+  private <T> void apply(Setting<T> setting, ObjectNode in, SETreeConfig.Builder b) {
+    setting.apply(b, value(setting, in));
   }
 
-  private double number(JsonNode v, String key, double min, double max) {
-    if (!v.isNumber()) {
-      throw wrongType(key, "a number", v);
+  /** The checked value of {@code setting} in {@code in}, its section. */
+  private <T> T value(Setting<T> setting, ObjectNode in) {
+    Setting.Read<T> r = setting.readChecked(in.get(setting.name()));
+    if (r.problem() != null) {
+      throw new IllegalArgumentException("config key '" + setting.key + "' in " + file + " " + r.problem());
     }
-    double d = v.decimalValue().doubleValue();
-    if (!Double.isFinite(d)) {
-      throw new IllegalArgumentException("config key '" + key + "' in " + file + " must be a finite number, got "
-          + v.asText());
-    }
-    if (d < min || d > max) {
-      throw outOfRange(key, min, max, v);
-    }
-    return d;
-  }
-
-  private long integer(JsonNode v, String key, long min, long max) {
-    if (!v.isNumber()) {
-      throw wrongType(key, "an integer", v);
-    }
-    BigDecimal d = v.decimalValue();
-    if (d.signum() != 0 && d.stripTrailingZeros().scale() > 0) {
-      throw new IllegalArgumentException("config key '" + key + "' in " + file + " must be an integer, got "
-          + v.asText());
-    }
-    if (d.compareTo(BigDecimal.valueOf(min)) < 0 || d.compareTo(BigDecimal.valueOf(max)) > 0) {
-      throw outOfRange(key, min, max, v);
-    }
-    return d.longValueExact();
-  }
-
-  private String secondHop(JsonNode v) {
-    if (v.isTextual() && v.asText().equals("off")) {
-      return "off";
-    }
-    if (v.isIntegralNumber() && (v.asInt() == 1 || v.asInt() == 2) && v.canConvertToInt()) {
-      return Integer.toString(v.asInt());
-    }
-    throw new IllegalArgumentException("config key 'second_hop' in " + file + " must be \"off\", 1 or 2, got "
-        + v.toString());
+    return r.value();
   }
 
   private IllegalArgumentException wrongType(String key, String expected, JsonNode v) {
     return new IllegalArgumentException("config key '" + key + "' in " + file + " must be " + expected + ", got "
-        + v.toString() + " (" + kind(v) + ")");
-  }
-
-  private IllegalArgumentException outOfRange(String key, double min, double max, JsonNode v) {
-    String range;
-    if (max >= Integer.MAX_VALUE && v.decimalValue().doubleValue() < min) {
-      range = ">= " + fmt(min);
-    } else {
-      range = "in [" + fmt(min) + ", " + fmt(max) + "]";
-    }
-    return new IllegalArgumentException("config key '" + key + "' in " + file + " must be " + range + ", got "
-        + v.asText());
-  }
-
-  private static String fmt(double d) {
-    return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
-  }
-
-  private static String kind(JsonNode v) {
-    return switch (v.getNodeType()) {
-      case STRING -> "a string";
-      case NUMBER -> "a number";
-      case BOOLEAN -> "a boolean";
-      case NULL -> "null";
-      case ARRAY -> "an array";
-      case OBJECT -> "an object";
-      default -> v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
-    };
+        + v.toString() + " (" + Setting.kind(v) + ")");
   }
 }

@@ -22,25 +22,19 @@ public final class RetrieveOptions {
 
   private RetrieveOptions(Builder b) {
     this.strategy = b.strategy;
-    this.beta = check("beta", b.beta, 0, Double.MAX_VALUE);
-    this.tau = check("tau", b.tau, 0, Double.MAX_VALUE);
-    this.epsilon = check("epsilon", b.epsilon, 0, Double.MAX_VALUE);
-    this.overviewShare = check("overview_share", b.overviewShare, 0, 1);
-    this.overviewTemperature = check("overview_temperature", b.overviewTemperature, Double.MIN_NORMAL,
-        Double.MAX_VALUE);
-    if (b.secondHop != null && (b.secondHop < 0 || b.secondHop > 2)) {
-      throw new IllegalArgumentException("second_hop must be 0 (off), 1 or 2, got " + b.secondHop);
-    }
-    this.secondHop = b.secondHop;
+    this.beta = check(Settings.BETA, b.beta);
+    this.tau = check(Settings.TAU, b.tau);
+    this.epsilon = check(Settings.EPSILON, b.epsilon);
+    this.overviewShare = check(Settings.OVERVIEW_SHARE, b.overviewShare);
+    this.overviewTemperature = check(Settings.OVERVIEW_TEMPERATURE, b.overviewTemperature);
+    this.secondHop = check(Settings.SECOND_HOP, b.secondHop);
     this.intentionalClustering = b.intentionalClustering;
     this.path = b.path;
   }
 
-  private static Double check(String key, Double v, double min, double max) {
-    if (v != null && (!Double.isFinite(v) || v < min || v > max)) {
-      throw new IllegalArgumentException(key + " must be a finite number in [" + min + ", " + max + "], got " + v);
-    }
-    return v;
+  /** An override is checked as the config's value of the same key is. */
+  private static <T> T check(Setting<T> setting, T v) {
+    return v == null ? null : setting.check(v);
   }
 
   /** The tree cover with the configured calibration. */
@@ -94,7 +88,7 @@ public final class RetrieveOptions {
     if (strategy != Strategy.TREE_COVER) {
       return 0;
     }
-    return c.secondHop().equals("off") ? 0 : Integer.parseInt(c.secondHop());
+    return c.secondHopLeaves();
   }
 
   /** Intentional clustering in effect: as {@link #secondHop(SETreeConfig)}, config default for the tree cover. */
@@ -194,7 +188,7 @@ public final class RetrieveOptions {
     }
 
     /**
-     * Overrides {@link SETreeConfig#secondHop()}: 0 (off), 1 or 2 = re-query with the prompt plus the text of
+     * Overrides {@link SETreeConfig#secondHopLeaves()}: 0 (off), 1 or 2 = re-query with the prompt plus the text of
      * the best one or two leaves, and interleave the second ranking with the first.
      */
     public Builder secondHop(int v) {

@@ -5,7 +5,6 @@ import dev.setree.core.Summarizer;
 import dev.setree.core.TokenCounter;
 import dev.setree.maintain.llm.LlmSettings;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * The immutable settings of a knowledge base: calibration of the walk, budgets, build shape, and the
@@ -39,77 +38,57 @@ public final class SETreeConfig {
   private final double clusterEdgeWeightFloor;
   private final int clusterDiversityTarget;
   private final boolean fallbackToScore;
-  private final String secondHop;
+  private final int secondHop;
   private final Embedder embedder;
   private final TokenCounter tokenCounter;
   private final Summarizer summarizer;
 
   private SETreeConfig(Builder b) {
-    this.beta = finite("calibration.beta", b.beta, 0, Double.MAX_VALUE);
-    this.tau = finite("calibration.tau", b.tau, 0, Double.MAX_VALUE);
-    this.epsilon = finite("calibration.epsilon", b.epsilon, 0, Double.MAX_VALUE);
-    this.faithfulnessThreshold = range("calibration.faithfulness_threshold", b.faithfulnessThreshold, -100, 100);
-    this.defaultBudget = range("default_budget", b.defaultBudget, 1, Integer.MAX_VALUE);
-    this.maxConcurrency = range("max_concurrency", b.maxConcurrency, 0, 1024);
-    this.contextWindow = range("context_window", b.contextWindow, 1, Integer.MAX_VALUE);
-    this.overviewShare = finite("overview_share", b.overviewShare, 0, 1);
-    this.overviewTemperature = finite("overview_temperature", b.overviewTemperature, Double.MIN_NORMAL,
-        Double.MAX_VALUE);
-    this.targetArity = range("target_arity", b.targetArity, 2, 1000);
-    this.knnK = range("knn_k", b.knnK, 1, 1000);
-    this.topSummaryTokens = range("top_summary_tokens", b.topSummaryTokens, 1, 100_000);
-    this.summaryTokens = range("summary_tokens", b.summaryTokens, 1, 100_000);
-    if (b.quietWindowMillis < 0 || b.quietWindowMillis > 3_600_000L) {
-      throw new IllegalArgumentException("maintenance.quiet_window_ms must be in [0, 3600000], got "
-          + b.quietWindowMillis);
-    }
-    this.quietWindowMillis = b.quietWindowMillis;
-    if (b.retrieveDeadlineMillis < 1 || b.retrieveDeadlineMillis > 3_600_000L) {
-      throw new IllegalArgumentException("retrieve_deadline_ms must be in [1, 3600000], got "
-          + b.retrieveDeadlineMillis);
-    }
-    this.retrieveDeadlineMillis = b.retrieveDeadlineMillis;
-    if (b.approximateFromLeaves < 1) {
-      throw new IllegalArgumentException("approximate_from_leaves must be >= 1, got " + b.approximateFromLeaves);
-    }
+    this.beta = Settings.BETA.check(b.beta);
+    this.tau = Settings.TAU.check(b.tau);
+    this.epsilon = Settings.EPSILON.check(b.epsilon);
+    this.faithfulnessThreshold = Settings.FAITHFULNESS_THRESHOLD.checkInt(b.faithfulnessThreshold);
+    this.defaultBudget = Settings.DEFAULT_BUDGET.checkInt(b.defaultBudget);
+    this.maxConcurrency = Settings.MAX_CONCURRENCY.checkInt(b.maxConcurrency);
+    this.overviewShare = Settings.OVERVIEW_SHARE.check(b.overviewShare);
+    this.overviewTemperature = Settings.OVERVIEW_TEMPERATURE.check(b.overviewTemperature);
+    this.targetArity = Settings.TARGET_ARITY.checkInt(b.targetArity);
+    this.knnK = Settings.KNN_K.checkInt(b.knnK);
+    this.topSummaryTokens = Settings.TOP_SUMMARY_TOKENS.checkInt(b.topSummaryTokens);
+    this.summaryTokens = Settings.SUMMARY_TOKENS.checkInt(b.summaryTokens);
+    this.quietWindowMillis = Settings.QUIET_WINDOW_MS.check(b.quietWindowMillis);
+    this.retrieveDeadlineMillis = Settings.RETRIEVE_DEADLINE_MS.check(b.retrieveDeadlineMillis);
     this.retrievePath = Objects.requireNonNull(b.retrievePath, "retrieve_path");
-    this.approximateFromLeaves = b.approximateFromLeaves;
-    if (!EMBEDDERS.contains(b.embedderName)) {
-      throw new IllegalArgumentException("embedder must be one of " + EMBEDDERS + ", got '" + b.embedderName + "'");
-    }
-    this.embedderName = b.embedderName;
-    this.llm = b.llm;
+    this.approximateFromLeaves = Settings.APPROXIMATE_FROM_LEAVES.checkInt(b.approximateFromLeaves);
+    this.embedderName = Settings.EMBEDDER.check(b.embedderName);
     this.useIntentionalClustering = b.useIntentionalClustering;
-    this.clusterEdgeWeightFloor = finite("cluster_edge_weight_floor", b.clusterEdgeWeightFloor, 0, 1);
-    this.clusterDiversityTarget = range("cluster_diversity_target", b.clusterDiversityTarget, 1, 1000);
+    this.clusterEdgeWeightFloor = Settings.CLUSTER_EDGE_WEIGHT_FLOOR.check(b.clusterEdgeWeightFloor);
+    this.clusterDiversityTarget = Settings.CLUSTER_DIVERSITY_TARGET.checkInt(b.clusterDiversityTarget);
     this.fallbackToScore = b.fallbackToScore;
-    if (b.secondHop == null || !SECOND_HOP_VALUES.contains(b.secondHop)) {
-      throw new IllegalArgumentException("second_hop must be \"off\", 1 or 2, got " + b.secondHop);
-    }
-    this.secondHop = b.secondHop;
+    this.secondHop = Settings.SECOND_HOP.check(b.secondHop);
+    this.contextWindow = contextWindow(b);
+    this.llm = b.llm == null || b.llm.contextWindow() == contextWindow ? b.llm
+        : b.llm.toBuilder().contextWindow(contextWindow).build();
     this.embedder = b.embedder;
     this.tokenCounter = b.tokenCounter;
     this.summarizer = b.summarizer;
   }
 
-  /** The values {@link #secondHop()} may take. */
-  private static final Set<String> SECOND_HOP_VALUES = Set.of("off", "1", "2");
-
-  private static double finite(String key, double v, double min, double max) {
-    if (!Double.isFinite(v)) {
-      throw new IllegalArgumentException(key + " must be a finite number, got " + v);
+  /**
+   * The one context window: the config's, which the LLM's settings take. A window set only in the given
+   * {@link LlmSettings} (the config's at its default) is taken from there; set in both and different, refused.
+   */
+  private static int contextWindow(Builder b) {
+    int window = Settings.CONTEXT_WINDOW.checkInt(b.contextWindow);
+    if (b.llm == null || b.llmWindowFromConfig || b.llm.contextWindow() == window
+        || b.llm.contextWindow() == LlmSettings.DEFAULT_CONTEXT_WINDOW) {
+      return window;
     }
-    if (v < min || v > max) {
-      throw new IllegalArgumentException(key + " must be in [" + min + ", " + max + "], got " + v);
+    if (window == Settings.CONTEXT_WINDOW.defaultValue) {
+      return b.llm.contextWindow();
     }
-    return v;
-  }
-
-  private static int range(String key, int v, int min, int max) {
-    if (v < min || v > max) {
-      throw new IllegalArgumentException(key + " must be in [" + min + ", " + max + "], got " + v);
-    }
-    return v;
+    throw new IllegalArgumentException(Settings.CONTEXT_WINDOW.key + " is set twice: " + window + " in the config and "
+        + b.llm.contextWindow() + " in its LlmSettings; set it once, with SETreeConfig.Builder.contextWindow");
   }
 
   /** The embedded default configuration. */
@@ -149,6 +128,7 @@ public final class SETreeConfig {
     b.clusterDiversityTarget = clusterDiversityTarget;
     b.fallbackToScore = fallbackToScore;
     b.secondHop = secondHop;
+    b.llmWindowFromConfig = true;
     b.embedder = embedder;
     b.tokenCounter = tokenCounter;
     b.summarizer = summarizer;
@@ -185,7 +165,12 @@ public final class SETreeConfig {
     return maxConcurrency;
   }
 
-  /** Context window of the Target LLM in tokens (default 8192). */
+  /**
+   * Context window of the Target LLM in the knowledge base's tokens ({@code context_window}, default 8192); at
+   * least {@value LlmSettings#MIN_CONTEXT_WINDOW} with an LLM. It is the window {@link #llm()} carries: the
+   * {@link LlmSettings} given to the builder take it (a window set only there, with this one at its default,
+   * is kept and returned here; set in both and different, {@link Builder#build()} refuses).
+   */
   public int contextWindow() {
     return contextWindow;
   }
@@ -274,6 +259,7 @@ public final class SETreeConfig {
    * {@link #summarizer()} is given, {@link SETree} summarises with a {@code TargetLlmSummarizer} on these
    * settings; it checks the endpoint before each build (a dead endpoint fails the build, nothing written)
    * and each maintenance run (the run is retried later, the mutations stay pending). Retrieve never calls it.
+   * The settings carry this config's {@link #contextWindow()}.
    */
   public LlmSettings llm() {
     return llm;
@@ -306,11 +292,21 @@ public final class SETreeConfig {
   }
 
   /**
-   * The second hop, {@code "off"}, {@code "1"} or {@code "2"}: re-query with the prompt and its best one or
-   * two leaves and interleave the rankings (default "off"; docs/adr/0008-second-hop.md, 0010).
+   * The second hop ({@code second_hop}): 0 (off, the default), 1 or 2 = re-query with the prompt and its best
+   * one or two leaves and interleave the rankings (docs/adr/0008-second-hop.md, 0010).
    */
-  public String secondHop() {
+  public int secondHopLeaves() {
     return secondHop;
+  }
+
+  /**
+   * The second hop as {@code "off"}, {@code "1"} or {@code "2"}.
+   *
+   * @deprecated the setting is an int; use {@link #secondHopLeaves()}
+   */
+  @Deprecated
+  public String secondHop() {
+    return secondHop == 0 ? "off" : Integer.toString(secondHop);
   }
 
   /** The host's embedder, or null for the bundled MiniLM. */
@@ -330,30 +326,32 @@ public final class SETreeConfig {
 
   /** Builds {@link SETreeConfig}s; every setter returns the builder. Not thread-safe. */
   public static final class Builder {
-    private double beta = 0.2;
-    private double tau = 0.3;
-    private double epsilon = 0.0;
-    private int faithfulnessThreshold = 60;
-    private int defaultBudget = 4096;
-    private int maxConcurrency = 0;
-    private int contextWindow = 8192;
-    private double overviewShare = 0;
-    private double overviewTemperature = 0.2;
-    private int targetArity = 8;
-    private int knnK = 10;
-    private int topSummaryTokens = 12;
-    private int summaryTokens = 24;
-    private long quietWindowMillis = 500;
-    private long retrieveDeadlineMillis = 1000;
-    private RetrievePath retrievePath = RetrievePath.AUTO;
-    private int approximateFromLeaves = 20_000;
-    private String embedderName = "minilm";
+    private double beta = Settings.BETA.defaultValue;
+    private double tau = Settings.TAU.defaultValue;
+    private double epsilon = Settings.EPSILON.defaultValue;
+    private int faithfulnessThreshold = Settings.FAITHFULNESS_THRESHOLD.defaultValue.intValue();
+    private int defaultBudget = Settings.DEFAULT_BUDGET.defaultValue.intValue();
+    private int maxConcurrency = Settings.MAX_CONCURRENCY.defaultValue.intValue();
+    private int contextWindow = Settings.CONTEXT_WINDOW.defaultValue.intValue();
+    private double overviewShare = Settings.OVERVIEW_SHARE.defaultValue;
+    private double overviewTemperature = Settings.OVERVIEW_TEMPERATURE.defaultValue;
+    private int targetArity = Settings.TARGET_ARITY.defaultValue.intValue();
+    private int knnK = Settings.KNN_K.defaultValue.intValue();
+    private int topSummaryTokens = Settings.TOP_SUMMARY_TOKENS.defaultValue.intValue();
+    private int summaryTokens = Settings.SUMMARY_TOKENS.defaultValue.intValue();
+    private long quietWindowMillis = Settings.QUIET_WINDOW_MS.defaultValue;
+    private long retrieveDeadlineMillis = Settings.RETRIEVE_DEADLINE_MS.defaultValue;
+    private RetrievePath retrievePath = RetrievePath.parse(Settings.RETRIEVE_PATH.key, Settings.RETRIEVE_PATH.defaultValue);
+    private int approximateFromLeaves = Settings.APPROXIMATE_FROM_LEAVES.defaultValue.intValue();
+    private String embedderName = Settings.EMBEDDER.defaultValue;
     private LlmSettings llm;
-    private boolean useIntentionalClustering = false;
-    private double clusterEdgeWeightFloor = 0.4;
-    private int clusterDiversityTarget = 3;
-    private boolean fallbackToScore = true;
-    private String secondHop = "off";
+    /** The llm came from {@link #toBuilder()}: its window is the config's, which a setter may change. */
+    private boolean llmWindowFromConfig;
+    private boolean useIntentionalClustering = Settings.USE_INTENTIONAL_CLUSTERING.defaultValue;
+    private double clusterEdgeWeightFloor = Settings.CLUSTER_EDGE_WEIGHT_FLOOR.defaultValue;
+    private int clusterDiversityTarget = Settings.CLUSTER_DIVERSITY_TARGET.defaultValue.intValue();
+    private boolean fallbackToScore = Settings.FALLBACK_TO_SCORE.defaultValue;
+    private int secondHop = Settings.SECOND_HOP.defaultValue;
     private Embedder embedder;
     private TokenCounter tokenCounter;
     private Summarizer summarizer;
@@ -396,7 +394,7 @@ public final class SETreeConfig {
       return this;
     }
 
-    /** See {@link SETreeConfig#contextWindow()}. */
+    /** See {@link SETreeConfig#contextWindow()}: the window the LLM's settings take. */
     public Builder contextWindow(int v) {
       contextWindow = v;
       return this;
@@ -471,6 +469,7 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#llm()}; null for no LLM. */
     public Builder llm(LlmSettings v) {
       llm = v;
+      llmWindowFromConfig = false;
       return this;
     }
 
@@ -498,9 +497,21 @@ public final class SETreeConfig {
       return this;
     }
 
-    /** See {@link SETreeConfig#secondHop()}: {@code "off"}, {@code "1"} or {@code "2"}. */
-    public Builder secondHop(String v) {
+    /** See {@link SETreeConfig#secondHopLeaves()}: 0 (off), 1 or 2. */
+    public Builder secondHop(int v) {
       secondHop = v;
+      return this;
+    }
+
+    /**
+     * See {@link SETreeConfig#secondHopLeaves()}: {@code "off"}, {@code "1"} or {@code "2"}.
+     *
+     * @throws IllegalArgumentException for any other value
+     * @deprecated the setting is an int; use {@link #secondHop(int)}
+     */
+    @Deprecated
+    public Builder secondHop(String v) {
+      secondHop = Settings.SECOND_HOP.parse(v);
       return this;
     }
 
@@ -525,7 +536,8 @@ public final class SETreeConfig {
     /**
      * Checks every value and builds the config.
      *
-     * @throws IllegalArgumentException naming the first bad key and its value
+     * @throws IllegalArgumentException naming the first bad key and its value ({@code KEY must be RANGE, got
+     *     VALUE}), or when the context window is set differently here and in the {@link LlmSettings}
      */
     public SETreeConfig build() {
       return new SETreeConfig(this);

@@ -74,7 +74,7 @@ class ConfigFileTest {
     assertTrue(c.useIntentionalClustering());
     assertEquals(0.55, c.clusterEdgeWeightFloor());
     assertEquals(4, c.clusterDiversityTarget());
-    assertEquals("2", c.secondHop());
+    assertEquals(2, c.secondHopLeaves());
     LlmSettings l = c.llm();
     assertEquals("http://localhost:11434/v1", l.baseUrl());
     assertEquals("qwen2.5:3b", l.model());
@@ -116,10 +116,10 @@ class ConfigFileTest {
     assertFalse(c.useIntentionalClustering());
     assertEquals(0.4, c.clusterEdgeWeightFloor());
     assertEquals(3, c.clusterDiversityTarget());
-    assertEquals("off", c.secondHop());
-    assertEquals("2", load("{\"second_hop\": 2}").secondHop());
-    assertEquals("off", load("{\"second_hop\": \"off\"}").secondHop());
-    assertEquals("1", load("{\"second_hop\": 1}").secondHop());
+    assertEquals(0, c.secondHopLeaves());
+    assertEquals(2, load("{\"second_hop\": 2}").secondHopLeaves());
+    assertEquals(0, load("{\"second_hop\": \"off\"}").secondHopLeaves());
+    assertEquals(1, load("{\"second_hop\": 1}").secondHopLeaves());
   }
 
   @Test

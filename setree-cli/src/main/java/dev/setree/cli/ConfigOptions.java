@@ -71,8 +71,7 @@ final class ConfigOptions {
     if (llm == null && llmModel == null) {
       llmModel = discoverModel(llmBaseUrl);
     }
-    LlmSettings.Builder lb = llm != null ? llm.toBuilder()
-        : LlmSettings.builder().contextWindow(fromFile.contextWindow());
+    LlmSettings.Builder lb = llm != null ? llm.toBuilder() : LlmSettings.builder(); // the config sets the window
     if (llmBaseUrl != null) {
       lb.baseUrl(llmBaseUrl);
     }

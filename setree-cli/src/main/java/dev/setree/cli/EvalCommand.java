@@ -70,22 +70,22 @@ final class EvalCommand implements Callable<Integer> {
       + " variant falls more than the file's tolerance below the recall it records.")
   Path baseline;
 
-  @Option(names = "--target-arity", description = "Override the build's target arity.")
+  @Option(names = "--target-arity", description = "Override target_arity (the build's mean community size).")
   Integer targetArity;
 
-  @Option(names = "--overview-share", description = "Override the overview share.")
+  @Option(names = "--overview-share", description = "Override overview_share.")
   Double overviewShare;
 
-  @Option(names = "--tau", description = "Override tau (lexical weight).")
+  @Option(names = "--tau", description = "Override calibration.tau (lexical weight).")
   Double tau;
 
-  @Option(names = "--beta", description = "Override beta.")
+  @Option(names = "--beta", description = "Override calibration.beta.")
   Double beta;
 
-  @Option(names = "--top-summary-tokens", description = "Override the top summary cap.")
+  @Option(names = "--top-summary-tokens", description = "Override top_summary_tokens.")
   Integer topSummaryTokens;
 
-  @Option(names = "--summary-tokens", description = "Override the lower summary cap.")
+  @Option(names = "--summary-tokens", description = "Override summary_tokens.")
   Integer summaryTokens;
 
   @Option(names = "--summary-design", hidden = true, description = "Experiment: the extractive summary design"

@@ -39,6 +39,8 @@ public record LlmSettings(
   public static final int DEFAULT_CONCURRENCY = 4;
   /** The longest wait between two retries (also the cap of a server's {@code Retry-After}). */
   public static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+  /** The context window when none is given (SETree's {@code context_window} default). */
+  public static final int DEFAULT_CONTEXT_WINDOW = 8192;
   /** The smallest context window accepted. */
   public static final int MIN_CONTEXT_WINDOW = 64;
 
@@ -155,7 +157,7 @@ public record LlmSettings(
     private Duration readTimeout = Duration.ofSeconds(120);
     private int maxRetries = 3;
     private int maxConcurrency = 0;
-    private int contextWindow = 8192;
+    private int contextWindow = DEFAULT_CONTEXT_WINDOW;
     private Duration retryBackoff = Duration.ofMillis(500);
 
     private Builder() {}
