@@ -9,6 +9,7 @@ import dev.setree.core.Ranking;
 import dev.setree.core.Tree;
 import dev.setree.core.TreeCoverWalk;
 import dev.setree.core.Vectors;
+import dev.setree.core.WalkTables;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -41,10 +42,11 @@ final class Retriever {
         break;
     }
     if (approximate && strategy == Strategy.TREE_COVER) {
-      LeafRelevance own = candidates(s, prompt, q, tau);
+      LeafRelevance own = candidates(s, prompt, q, tau, budget, s.walkTables(format));
       LeafRelevance rel = own;
       if (secondHop > 0 && tree.leafCount() > secondHop) {
-        rel = SecondHop.interleave(s, prompt, q, own, secondHop, embedder, (p2, q2) -> candidates(s, p2, q2, tau));
+        rel = SecondHop.interleave(s, prompt, q, own, secondHop, embedder,
+            (p2, q2) -> candidates(s, p2, q2, tau, budget, s.walkTables(format)));
       }
       if (clustering != null) {
         rel = clustering.promoteRepresentatives(tree, rel);
@@ -86,13 +88,14 @@ final class Retriever {
    * the last nearest leaf's cosine plus the last hit's BM25 share, and scored by its cosine if the walk
    * reaches it. Nothing here is sized by the knowledge base.
    */
-  static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau) {
-    return candidates(s, prompt, q, tau, COSINE_CANDIDATES, SEARCH_BEAM, LEXICAL_CANDIDATES);
+  static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int budget,
+      WalkTables tables) {
+    return candidates(s, prompt, q, tau, budget, tables, COSINE_CANDIDATES, SEARCH_BEAM, LEXICAL_CANDIDATES);
   }
 
-  /** {@link #candidates(Snapshot, String, float[], double)} with the candidate counts given (for tuning). */
-  static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int cosineCandidates,
-      int searchBeam, int lexicalCandidates) {
+  /** {@link #candidates(Snapshot, String, float[], double, int, WalkTables)} with the counts given (tuning). */
+  static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int budget, WalkTables tables,
+      int cosineCandidates, int searchBeam, int lexicalCandidates) {
     Tree tree = s.tree();
     boolean meaning = Vectors.dot(q, 0, q, 0, q.length) > 0f; // a retrieve cut short has no embedding
     LeafNeighbours.Hits near = meaning ? s.neighbours().search(q, cosineCandidates, searchBeam)
@@ -127,9 +130,27 @@ final class Retriever {
       others = Float.NEGATIVE_INFINITY; // every leaf is a candidate
     } else {
       float cosineBound = !meaning ? 0f : near.size() > 0 ? near.cosines()[near.size() - 1] : 1f;
-      others = cosineBound + w * words.floor();
+      others = Math.min(cosineBound + w * words.floor(), budgetFloor(leaves, values, budget, tables));
     }
     return LeafRelevance.candidates(leaves, values, others, exact);
+  }
+
+  /**
+   * The value below which the best candidates alone would fill twice the budget ({@code +infinity} when
+   * they cannot). The bound of the other leaves is capped there: when a prompt's relevance is flat, the bound
+   * is above most candidates, and a walk taking it at its word would open every subtree holding a
+   * non-candidate, all of them, before showing the candidates that fill the budget anyway.
+   */
+  static float budgetFloor(int[] leaves, float[] values, int budget, WalkTables tables) {
+    int[] order = Ranking.descending(values);
+    long filled = 0;
+    for (int i : order) {
+      filled += tables.cost(leaves[i]);
+      if (filled >= 2L * budget) {
+        return values[i];
+      }
+    }
+    return Float.POSITIVE_INFINITY;
   }
 
   /** Leaf relevance for one prompt: cosine, BM25, or cosine + tau x BM25 / max BM25. */

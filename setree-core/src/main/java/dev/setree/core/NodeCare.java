@@ -13,6 +13,11 @@ abstract class NodeCare {
   /** The care of node {@code v}. */
   abstract float of(int v);
 
+  /** True when {@code v}'s care is the bound of its non-candidate leaves, not a leaf's value. */
+  boolean bounded(int v) {
+    return false;
+  }
+
   static NodeCare of(Tree tree, LeafRelevance relevance) {
     return relevance.isExact() ? new Exact(tree, relevance.exact()) : new Candidates(tree, relevance);
   }
@@ -66,6 +71,12 @@ abstract class NodeCare {
           count.put(a, count.get(a, 0f) + 1f);
         }
       }
+    }
+
+    @Override
+    boolean bounded(int v) {
+      return !tree.isLeaf(v) && count.get(v, 0f) < tree.leavesUnder(v)
+          && relevance.others() > best.get(v, Float.NEGATIVE_INFINITY);
     }
 
     @Override

@@ -35,6 +35,14 @@ import java.util.List;
  */
 public final class TreeCoverWalk {
 
+  /**
+   * On candidate-driven relevance, the most subtrees the walk opens on the strength of the bound alone (no
+   * candidate under them reaches it). Past it they stay closed. Without the cap, filling the last tokens of
+   * the budget opened thousands of such subtrees for one prompt in ten on 50,000 leaves, all tied at the
+   * bound, to find one short leaf (docs/adr/0018).
+   */
+  public static final int MAX_BOUNDED_OPENS = 64;
+
   private final CapabilityScore capability;
   private final float overviewShare;
   private final float overviewTemperature;
@@ -164,6 +172,7 @@ public final class TreeCoverWalk {
       heap.push(topScore[i], top[i]);
     }
     int globalMin = minCost[root];
+    int boundedOpens = 0;
     while (!heap.isEmpty() || !s.requeue.isEmpty()) {
       // A carried summary no longer shows the leaves it quoted: they compete again.
       for (int i = 0; i < s.requeue.size(); i++) {
@@ -186,6 +195,9 @@ public final class TreeCoverWalk {
           s.markCovered(v);
         }
         continue;
+      }
+      if (care.bounded(v) && ++boundedOpens > MAX_BOUNDED_OPENS) {
+        continue; // the candidate path's exploration cap (see the constant)
       }
       float pDot = tree.embeddingDot(v, query);
       for (int i = 0, k = tree.childCount(v); i < k; i++) {
