@@ -161,13 +161,14 @@ public final class LeafNeighbours {
 
   /** Best-first search over the graph from the leaves found so far, until no candidate can improve them. */
   private void graphSearch(float[] q, Scratch s, TopList best) {
-    s.clearOpen();
+    TreeCoverWalk.Heap open = s.open;
+    open.clear();
     for (int i = 0; i < best.size(); i++) {
-      s.push(best.score(i), best.node(i));
+      open.push(best.score(i), best.node(i));
     }
-    while (s.openSize > 0) {
-      float sv = s.openScore[0];
-      int v = s.pop();
+    while (!open.isEmpty()) {
+      float sv = open.topScore();
+      int v = open.popNode();
       if (best.isFull() && sv < best.worst()) {
         break;
       }
@@ -179,7 +180,7 @@ public final class LeafNeighbours {
         s.visited[u] = s.stamp;
         float su = Vectors.dot(emb, u * dim, q, 0, dim);
         if (best.offer(su, u)) {
-          s.push(su, u);
+          open.push(su, u);
         }
       }
     }
@@ -200,63 +201,11 @@ public final class LeafNeighbours {
     }
   }
 
-  /** Per-thread: visit stamps over the leaves and the graph search's open list (a max-heap). */
+  /** Per-thread: visit stamps over the leaves and the graph search's open list. */
   private static final class Scratch {
     int[] visited = new int[0];
-    int[] open = new int[1024];
-    float[] openScore = new float[1024];
-    int openSize;
+    final TreeCoverWalk.Heap open = new TreeCoverWalk.Heap(1024);
     int stamp;
-
-    void clearOpen() {
-      openSize = 0;
-    }
-
-    void push(float score, int node) {
-      if (openSize == open.length) {
-        open = Arrays.copyOf(open, openSize * 2);
-        openScore = Arrays.copyOf(openScore, openSize * 2);
-      }
-      int i = openSize++;
-      while (i > 0) {
-        int p = (i - 1) >>> 1;
-        if (openScore[p] >= score) {
-          break;
-        }
-        open[i] = open[p];
-        openScore[i] = openScore[p];
-        i = p;
-      }
-      open[i] = node;
-      openScore[i] = score;
-    }
-
-    int pop() {
-      int top = open[0];
-      int n = --openSize;
-      if (n > 0) {
-        float sc = openScore[n];
-        int nd = open[n];
-        int i = 0;
-        while (true) {
-          int l = 2 * i + 1;
-          if (l >= n) {
-            break;
-          }
-          int r = l + 1;
-          int b = r < n && openScore[r] > openScore[l] ? r : l;
-          if (openScore[b] <= sc) {
-            break;
-          }
-          open[i] = open[b];
-          openScore[i] = openScore[b];
-          i = b;
-        }
-        open[i] = nd;
-        openScore[i] = sc;
-      }
-      return top;
-    }
 
     void begin(int n) {
       if (visited.length < n) {

@@ -242,6 +242,16 @@ public final class TreeCoverWalk {
       return size == 0;
     }
 
+    /** Empties the heap, keeping its arrays. */
+    void clear() {
+      size = 0;
+    }
+
+    /** The score of the node {@link #popNode} would return. */
+    float topScore() {
+      return scores[0];
+    }
+
     void push(float score, int node) {
       if (size == scores.length) {
         scores = Arrays.copyOf(scores, size * 2);
