@@ -83,10 +83,10 @@ final class Retriever {
   }
 
   /**
-   * Candidate-driven leaf relevance (docs/adr/0016): the approximate nearest leaves by cosine and the best
+   * Candidate-driven leaf relevance (docs/adr/0018): the approximate nearest leaves by cosine and the best
    * BM25 hits get the exact blend {@code cosine + tau x BM25 / max BM25}; every other leaf is bounded by
-   * the last nearest leaf's cosine plus the last hit's BM25 share, and scored by its cosine if the walk
-   * reaches it. Nothing here is sized by the knowledge base.
+   * the last nearest leaf's cosine plus the last hit's BM25 share (capped by {@link #budgetFloor}), and
+   * gets the same exact blend if the walk reaches it. Nothing here is sized by the knowledge base.
    */
   static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int budget,
       WalkTables tables) {
@@ -109,10 +109,7 @@ final class Retriever {
         : w * bm25.score(v));
     int[] leaves = Arrays.copyOf(near.leaves(), near.size() + words.leaves().length);
     int m = near.size();
-    long[] sorted = new long[near.size()]; // the nearest leaves, to skip BM25 hits among them
-    for (int i = 0; i < m; i++) {
-      sorted[i] = leaves[i];
-    }
+    int[] sorted = Arrays.copyOf(leaves, m); // the nearest leaves, to skip BM25 hits among them
     Arrays.sort(sorted);
     for (int v : words.leaves()) {
       if (Arrays.binarySearch(sorted, v) < 0) {

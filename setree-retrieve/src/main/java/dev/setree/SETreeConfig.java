@@ -239,7 +239,7 @@ public final class SETreeConfig {
 
   /**
    * How a tree-cover retrieve scores leaves ({@code retrieve_path}, default {@link RetrievePath#AUTO}): every
-   * leaf, or the candidates only (approximate nearest leaves plus the best BM25 hits; docs/adr/0016), whose
+   * leaf, or the candidates only (approximate nearest leaves plus the best BM25 hits; docs/adr/0018), whose
    * cost does not grow with the knowledge base.
    */
   public RetrievePath retrievePath() {

@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code setree bench ann}: the nearest-leaf index of the candidate path against the exact scan and Lucene's
- * HNSW, on one knowledge base: recall@K of the exact top K, and latency per prompt (docs/adr/0016).
+ * HNSW, on one knowledge base: recall@K of the exact top K, and latency per prompt (docs/adr/0018).
  */
 @Command(name = "ann", mixinStandardHelpOptions = true,
     description = "Approximate nearest leaves: the tree-seeded kNN-graph search vs Lucene HNSW vs the exact scan.")

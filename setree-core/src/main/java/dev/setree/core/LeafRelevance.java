@@ -114,9 +114,4 @@ public final class LeafRelevance {
     float x = byLeaf.get(v, Float.NaN);
     return Float.isNaN(x) ? otherLeaf.of(v) : x;
   }
-
-  /** The number of leaves with an exact value: all of them, or the candidates. */
-  public int scored(int leafCount) {
-    return dense != null ? leafCount : leaves.length;
-  }
 }
