@@ -27,7 +27,16 @@ final class DeadlineEmbedder implements AutoCloseable {
 
   /** The prompt's embedding, or null when it did not come back before {@code deadlineNanos}. */
   float[] embed(String prompt, long deadlineNanos) {
-    Future<float[]> f = pool.submit(() -> embedder.embed(prompt));
+    return finish(start(prompt), deadlineNanos);
+  }
+
+  /** Starts embedding the prompt on the embedder's thread; the caller may work meanwhile. */
+  Future<float[]> start(String prompt) {
+    return pool.submit(() -> embedder.embed(prompt));
+  }
+
+  /** The embedding {@link #start} began, or null when it did not come back before {@code deadlineNanos}. */
+  float[] finish(Future<float[]> f, long deadlineNanos) {
     try {
       return f.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {

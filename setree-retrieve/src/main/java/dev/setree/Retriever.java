@@ -31,7 +31,7 @@ final class Retriever {
 
   static Context retrieve(Snapshot s, String prompt, float[] q, int budget, Strategy strategy, double tau,
       int secondHop, ClusterSelection clustering, Embedder embedder, TreeCoverWalk walk, ContextFormat format,
-      boolean approximate, long t0) {
+      boolean approximate, Words words, long t0) {
     Tree tree = s.tree();
     switch (strategy) {
       case COLLAPSED:
@@ -42,11 +42,11 @@ final class Retriever {
         break;
     }
     if (approximate && strategy == Strategy.TREE_COVER) {
-      LeafRelevance own = candidates(s, prompt, q, tau, budget, s.walkTables(format));
+      LeafRelevance own = candidates(s, prompt, q, tau, budget, s.walkTables(format), words);
       LeafRelevance rel = own;
       if (secondHop > 0 && tree.leafCount() > secondHop) {
         rel = SecondHop.interleave(s, prompt, q, own, secondHop, embedder,
-            (p2, q2) -> candidates(s, p2, q2, tau, budget, s.walkTables(format)));
+            (p2, q2) -> candidates(s, p2, q2, tau, budget, s.walkTables(format), null));
       }
       if (clustering != null) {
         rel = clustering.promoteRepresentatives(tree, rel);
@@ -89,19 +89,33 @@ final class Retriever {
    * gets the same exact blend if the walk reaches it. Nothing here is sized by the knowledge base.
    */
   static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int budget,
-      WalkTables tables) {
-    return candidates(s, prompt, q, tau, budget, tables, COSINE_CANDIDATES, SEARCH_BEAM, LEXICAL_CANDIDATES);
+      WalkTables tables, Words words) {
+    return candidates(s, prompt, q, tau, budget, tables, COSINE_CANDIDATES, SEARCH_BEAM,
+        words != null ? words : tau > 0 ? words(s, prompt, LEXICAL_CANDIDATES) : null);
   }
 
-  /** {@link #candidates(Snapshot, String, float[], double, int, WalkTables)} with the counts given (tuning). */
+  /** The lexical side of the candidate path for a prompt: its terms looked up, and its best BM25 hits. */
+  record Words(LexicalIndex.Prompt prompt, LexicalIndex.Top top) {}
+
+  /** {@link Words} of a prompt, with the default number of BM25 hits (done while the prompt is embedded). */
+  static Words words(Snapshot s, String prompt) {
+    return words(s, prompt, LEXICAL_CANDIDATES);
+  }
+
+  static Words words(Snapshot s, String prompt, int hits) {
+    LexicalIndex.Prompt p = s.lexical().prompt(prompt);
+    return new Words(p, p.top(hits));
+  }
+
+  /** {@link #candidates(Snapshot, String, float[], double, int, WalkTables, Words)} with the counts given. */
   static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int budget, WalkTables tables,
-      int cosineCandidates, int searchBeam, int lexicalCandidates) {
+      int cosineCandidates, int searchBeam, Words lexicalSide) {
     Tree tree = s.tree();
     boolean meaning = Vectors.dot(q, 0, q, 0, q.length) > 0f; // a retrieve cut short has no embedding
     LeafNeighbours.Hits near = meaning ? s.neighbours().search(q, cosineCandidates, searchBeam)
         : new LeafNeighbours.Hits(new int[0], new float[0]);
-    LexicalIndex.Prompt lexical = tau > 0 ? s.lexical().prompt(prompt) : null;
-    LexicalIndex.Top words = lexical != null ? lexical.top(lexicalCandidates)
+    LexicalIndex.Prompt lexical = tau > 0 && lexicalSide != null ? lexicalSide.prompt() : null;
+    LexicalIndex.Top words = lexical != null ? lexicalSide.top()
         : new LexicalIndex.Top(new int[0], new float[0], true);
     float w = words.max() > 0f ? (float) (tau / words.max()) : 0f;
     LexicalIndex.LeafScorer bm25 = w > 0f ? lexical.leafScorer() : null;

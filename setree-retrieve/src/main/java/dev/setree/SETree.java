@@ -619,7 +619,12 @@ public final class SETree implements AutoCloseable {
       return new Context("", List.of(), 0, budget, true, new Context.Stats(0, 0, System.nanoTime() - t0));
     }
     long deadline = t0 + config.retrieveDeadlineMillis() * 1_000_000L;
-    float[] q = promptEmbedder.embed(prompt, deadline);
+    boolean approximate = options.approximate(config, s.tree().leafCount());
+    java.util.concurrent.Future<float[]> embedding = promptEmbedder.start(prompt);
+    // While the prompt is embedded, the candidate path looks up the prompt's words (two cores overlap them).
+    Retriever.Words words = approximate && options.strategy() == Strategy.TREE_COVER && options.tau(config) > 0
+        ? Retriever.words(s, prompt) : null;
+    float[] q = promptEmbedder.finish(embedding, deadline);
     boolean cutShort = q == null;
     if (cutShort) {
       // No embedding in time: relevance from the prompt's words alone; no second hop, no clustering.
@@ -634,8 +639,7 @@ public final class SETree implements AutoCloseable {
             config.fallbackToScore())
         : null;
     Context ctx = Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.tau(config),
-        options.secondHop(config), clustering, embedder, w, format,
-        options.approximate(config, s.tree().leafCount()), t0);
+        options.secondHop(config), clustering, embedder, w, format, approximate, words, t0);
     return cutShort ? ctx.markCutShort() : ctx;
   }
 
