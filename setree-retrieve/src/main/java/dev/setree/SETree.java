@@ -198,11 +198,15 @@ public final class SETree implements AutoCloseable {
     if (config.embedder() != null) {
       return config;
     }
-    MiniLmEmbedder mini = config.embedderName().equals("minilm-int8") ? MiniLmEmbedder.loadInt8()
-        : MiniLmEmbedder.load();
+    MiniLmEmbedder mini = loadMiniLm(config);
     return config.toBuilder().embedder(mini)
         .tokenCounter(config.tokenCounter() != null ? config.tokenCounter() : mini.tokenizer()).build();
   }
+  /** The MiniLM build {@link SETreeConfig#embedderName()} names (fp32, or int8 for {@code minilm-int8}). */
+  private static MiniLmEmbedder loadMiniLm(SETreeConfig config) {
+    return config.embedderName().equals("minilm-int8") ? MiniLmEmbedder.loadInt8() : MiniLmEmbedder.load();
+  }
+
 
   private static SETree open(Path path, SETreeConfig config, boolean readOnly) {
     Objects.requireNonNull(path, "path");
@@ -211,8 +215,7 @@ public final class SETree implements AutoCloseable {
     boolean owns = false;
     TokenCounter counter = config.tokenCounter();
     if (embedder == null) {
-      MiniLmEmbedder mini = config.embedderName().equals("minilm-int8") ? MiniLmEmbedder.loadInt8()
-          : MiniLmEmbedder.load();
+      MiniLmEmbedder mini = loadMiniLm(config);
       embedder = mini;
       owns = true;
       if (counter == null) {
