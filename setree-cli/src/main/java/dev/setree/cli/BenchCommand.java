@@ -110,22 +110,39 @@ final class BenchCommand implements Runnable {
     }
 
     /**
-     * fp32, int8 and langchain4j's {@code AllMiniLmL6V2EmbeddingModel} on the same corpus sentences, one after
-     * the other in this process, each after a warm-up; ours in the batches a build uses.
+     * fp32, int8 and langchain4j's {@code AllMiniLmL6V2EmbeddingModel} on the same corpus sentences in one
+     * process, each after a warm-up. The sentences are cut into rounds of {@value #ROUND}; every round is
+     * embedded by all three, in an order that turns each round, so that a change in the machine's load
+     * reaches the three alike. Each round is one call, as a build makes them (ours sort it by length and
+     * batch it; langchain4j's {@code embedAll} gets the same call).
      */
     private void compareModels() throws Exception {
       List<String> texts = BenchCommand.corpus(corpus, sentenceCount);
-      double fp32;
-      double int8;
-      try (MiniLmEmbedder e = MiniLmEmbedder.load()) {
-        fp32 = throughput(texts, t -> e.embed(t));
-      }
-      try (MiniLmEmbedder e = MiniLmEmbedder.loadInt8()) {
-        int8 = throughput(texts, t -> e.embed(t));
-      }
       var reference = new dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel();
-      double lc4j = throughput(texts, t -> reference.embedAll(
-          t.stream().map(dev.langchain4j.data.segment.TextSegment::from).toList()));
+      double[] seconds = new double[3];
+      try (MiniLmEmbedder fp32 = MiniLmEmbedder.load(); MiniLmEmbedder int8 = MiniLmEmbedder.loadInt8()) {
+        List<java.util.function.Consumer<List<String>>> models = List.of(
+            fp32::embed,
+            int8::embed,
+            t -> reference.embedAll(t.stream().map(dev.langchain4j.data.segment.TextSegment::from).toList()));
+        List<String> warmUp = texts.subList(0, Math.min(256, texts.size()));
+        models.forEach(m -> m.accept(warmUp));
+        int rounds = (texts.size() + ROUND - 1) / ROUND;
+        ProgressBar bar = ProgressBar.onStderr();
+        for (int r = 0; r < rounds; r++) {
+          List<String> round = texts.subList(r * ROUND, Math.min(texts.size(), (r + 1) * ROUND));
+          for (int k = 0; k < 3; k++) {
+            int m = (r + k) % 3;
+            long t0 = System.nanoTime();
+            models.get(m).accept(round);
+            seconds[m] += (System.nanoTime() - t0) / 1e9;
+            bar.update("compare models", r * 3L + k + 1, rounds * 3L);
+          }
+        }
+      }
+      double fp32 = texts.size() / seconds[0];
+      double int8 = texts.size() / seconds[1];
+      double lc4j = texts.size() / seconds[2];
       System.out.printf(Locale.ROOT, "%d corpus sentences: fp32 %.0f/s, int8 %.0f/s, langchain4j %.0f/s"
           + " (fp32 %.2fx, int8 %.2fx langchain4j's)%n", texts.size(), fp32, int8, lc4j, fp32 / lc4j, int8 / lc4j);
       com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
@@ -138,22 +155,12 @@ final class BenchCommand implements Runnable {
       o.put("fp32_over_langchain4j", fp32 / lc4j);
       o.put("int8_over_langchain4j", int8 / lc4j);
       o.put("processors", Runtime.getRuntime().availableProcessors());
+      o.put("load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
       Files.writeString(jsonOut, m.writerWithDefaultPrettyPrinter().writeValueAsString(o));
     }
 
-    /**
-     * Sentences per second embedding {@code texts} in calls of 2,048 as a build makes them (each call sorted
-     * by length and batched by the embedder; langchain4j's {@code embedAll} gets the same calls), after
-     * embedding the first 128 once.
-     */
-    private static double throughput(List<String> texts, java.util.function.Consumer<List<String>> embed) {
-      embed.accept(texts.subList(0, Math.min(128, texts.size())));
-      long t0 = System.nanoTime();
-      for (int i = 0; i < texts.size(); i += 2048) {
-        embed.accept(texts.subList(i, Math.min(texts.size(), i + 2048)));
-      }
-      return texts.size() / ((System.nanoTime() - t0) / 1e9);
-    }
+    /** Sentences per round of the model comparison. */
+    private static final int ROUND = 1000;
 
     private static long rssKb() throws Exception {
       Path status = Path.of("/proc/self/status");

@@ -9,6 +9,8 @@ import dev.setree.core.Vectors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -16,6 +18,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The embedded default {@link Embedder}: sentence-transformers' all-MiniLM-L6-v2 (384 dimensions) on ONNX
@@ -32,7 +39,14 @@ import java.util.Map;
  * counts, then normalised. Unpaired UTF-16 surrogates are replaced by U+FFFD before tokenisation. Empty or
  * blank texts are refused.
  *
- * <p>Thread-safe: one ONNX session and one tokenizer serve concurrent callers.
+ * <p>Throughput (ADR 0022): a call with more than {@value #BATCH} windows sorts all of them by length once,
+ * cuts the order into batches of {@value #BATCH} (so each batch is padded to nearly its own length) and runs
+ * the batches on {@link #parallelism()} workers at once, each batch single-threaded inside ONNX Runtime, on
+ * a second session created on the first such call. Measured on 2 cores this is about twice the throughput of
+ * one session spreading each batch of 32 over both cores. A single text or a small call runs on the first
+ * session, whose intra-op threads keep one prompt's latency low.
+ *
+ * <p>Thread-safe: the sessions and the tokenizer serve concurrent callers.
  */
 public final class MiniLmEmbedder implements Embedder {
   /** Model identifier stored with every knowledge base built with this embedder (the fp32 model). */
@@ -44,7 +58,8 @@ public final class MiniLmEmbedder implements Embedder {
   /** Maximum pieces per window, special tokens included. */
   public static final int WINDOW = 256;
 
-  private static final int BATCH = 32;
+  /** Windows per ONNX call; also the largest call that runs on the prompt session alone. */
+  static final int BATCH = 16;
 
   /**
    * The two builds of the model: the original float32 one and the int8-quantised one (dynamic
@@ -70,15 +85,23 @@ public final class MiniLmEmbedder implements Embedder {
 
   private final OrtEnvironment env;
   private final OrtSession session;
+  private final Path modelFile;
   private final WordPieceTokenizer tokenizer;
   private final Variant variant;
+  private final int parallelism;
+  private final Object batchLock = new Object();
+  private OrtSession batchSession;
+  private ExecutorService workers;
   private volatile boolean closed;
 
-  private MiniLmEmbedder(OrtEnvironment env, OrtSession session, WordPieceTokenizer tokenizer, Variant variant) {
+  private MiniLmEmbedder(OrtEnvironment env, OrtSession session, Path modelFile, WordPieceTokenizer tokenizer,
+      Variant variant) {
     this.env = env;
     this.session = session;
+    this.modelFile = modelFile;
     this.tokenizer = tokenizer;
     this.variant = variant;
+    this.parallelism = Math.max(1, Runtime.getRuntime().availableProcessors());
   }
 
   /** Loads the bundled model with ONNX Runtime's default thread count. */
@@ -117,7 +140,7 @@ public final class MiniLmEmbedder implements Embedder {
       }
       opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
       OrtSession session = env.createSession(model.toString(), opts);
-      return new MiniLmEmbedder(env, session, tokenizer, variant);
+      return new MiniLmEmbedder(env, session, model, tokenizer, variant);
     } catch (OrtException e) {
       tokenizer.close();
       throw new IllegalStateException("cannot start ONNX Runtime for " + variant.modelId + ": " + e.getMessage(), e);
@@ -190,24 +213,9 @@ public final class MiniLmEmbedder implements Embedder {
       }
       windowRange[i][1] = windows.size();
     }
-    // Batch windows of similar length together.
-    Integer[] order = new Integer[windows.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> Integer.compare(windows.get(a).length, windows.get(b).length));
-    float[][] windowVecs = new float[windows.size()][];
-    for (int start = 0; start < order.length; start += BATCH) {
-      int end = Math.min(order.length, start + BATCH);
-      List<long[]> batch = new ArrayList<>(end - start);
-      for (int k = start; k < end; k++) {
-        batch.add(windows.get(order[k]));
-      }
-      float[][] vecs = run(batch);
-      for (int k = start; k < end; k++) {
-        windowVecs[order[k]] = vecs[k - start];
-      }
-    }
+    float[][] windowVecs = windows.size() <= BATCH
+        ? run(session, windows)
+        : runSorted(windows);
     float[][] out = new float[texts.size()][];
     for (int i = 0; i < out.length; i++) {
       int from = windowRange[i][0];
@@ -225,38 +233,143 @@ public final class MiniLmEmbedder implements Embedder {
     return out;
   }
 
+  /** How many batches run at once in a large call: the processors the JVM sees. */
+  public int parallelism() {
+    return parallelism;
+  }
+
+  /**
+   * Embeds many windows: one length sort, batches of {@link #BATCH} neighbours in that order, the batches
+   * shared out among {@link #parallelism} workers (the caller is one of them) on the batch session.
+   */
+  private float[][] runSorted(List<long[]> windows) {
+    Integer[] order = new Integer[windows.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Integer.compare(windows.get(a).length, windows.get(b).length));
+    int batches = (order.length + BATCH - 1) / BATCH;
+    float[][] windowVecs = new float[windows.size()][];
+    OrtSession batchRunner = batchSession();
+    AtomicInteger next = new AtomicInteger();
+    Runnable worker = () -> {
+      for (int k = next.getAndIncrement(); k < batches && !closed; k = next.getAndIncrement()) {
+        int start = k * BATCH;
+        int end = Math.min(order.length, start + BATCH);
+        List<long[]> batch = new ArrayList<>(end - start);
+        for (int j = start; j < end; j++) {
+          batch.add(windows.get(order[j]));
+        }
+        float[][] vecs = run(batchRunner, batch);
+        for (int j = start; j < end; j++) {
+          windowVecs[order[j]] = vecs[j - start];
+        }
+      }
+    };
+    int helpers = Math.min(parallelism, batches) - 1;
+    List<Future<?>> running = new ArrayList<>(helpers);
+    ExecutorService pool = helpers > 0 ? workers() : null;
+    for (int h = 0; h < helpers; h++) {
+      running.add(pool.submit(worker));
+    }
+    RuntimeException failure = null;
+    try {
+      worker.run();
+    } catch (RuntimeException e) {
+      next.set(batches);
+      failure = e;
+    }
+    for (Future<?> f : running) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        if (failure == null) {
+          failure = e.getCause() instanceof RuntimeException r ? r
+              : new IllegalStateException("embedding failed: " + e.getCause(), e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        next.set(batches);
+        failure = failure != null ? failure : new IllegalStateException("interrupted while embedding", e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    if (closed) {
+      throw new IllegalStateException("the embedder was closed while embedding");
+    }
+    return windowVecs;
+  }
+
+  /** The session large calls run their batches on: one intra-op thread, made on first use. */
+  private OrtSession batchSession() {
+    synchronized (batchLock) {
+      if (batchSession == null) {
+        try (OrtSession.SessionOptions opts = new OrtSession.SessionOptions()) {
+          opts.setIntraOpNumThreads(1);
+          opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+          batchSession = env.createSession(modelFile.toString(), opts);
+        } catch (OrtException e) {
+          throw new IllegalStateException("cannot start a second ONNX session for " + variant.modelId + ": "
+              + e.getMessage(), e);
+        }
+      }
+      return batchSession;
+    }
+  }
+
+  private ExecutorService workers() {
+    synchronized (batchLock) {
+      if (workers == null) {
+        AtomicInteger n = new AtomicInteger();
+        workers = Executors.newFixedThreadPool(parallelism - 1, r -> {
+          Thread t = new Thread(r, "setree-embed-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+      }
+      return workers;
+    }
+  }
+
   /** Runs one padded batch and returns the mean-pooled (not yet normalised) vectors. */
-  private float[][] run(List<long[]> batch) {
+  private float[][] run(OrtSession runner, List<long[]> batch) {
     int b = batch.size();
     int len = 0;
     for (long[] ids : batch) {
       len = Math.max(len, ids.length);
     }
-    long[][] ids = new long[b][len];
-    long[][] mask = new long[b][len];
-    long[][] types = new long[b][len];
+    LongBuffer ids = LongBuffer.allocate(b * len);
+    LongBuffer mask = LongBuffer.allocate(b * len);
+    LongBuffer types = LongBuffer.allocate(b * len);
     for (int i = 0; i < b; i++) {
       long[] src = batch.get(i);
-      System.arraycopy(src, 0, ids[i], 0, src.length);
-      Arrays.fill(mask[i], 0, src.length, 1L);
+      ids.put(i * len, src);
+      for (int t = 0; t < src.length; t++) {
+        mask.put(i * len + t, 1L);
+      }
     }
-    try (OnnxTensor tIds = OnnxTensor.createTensor(env, ids);
-        OnnxTensor tMask = OnnxTensor.createTensor(env, mask);
-        OnnxTensor tTypes = OnnxTensor.createTensor(env, types);
-        OrtSession.Result result = session.run(Map.of(
+    long[] shape = {b, len};
+    try (OnnxTensor tIds = OnnxTensor.createTensor(env, ids, shape);
+        OnnxTensor tMask = OnnxTensor.createTensor(env, mask, shape);
+        OnnxTensor tTypes = OnnxTensor.createTensor(env, types, shape);
+        OrtSession.Result result = runner.run(Map.of(
             "input_ids", tIds, "attention_mask", tMask, "token_type_ids", tTypes))) {
-      float[][][] hidden = (float[][][]) result.get(0).getValue();
+      FloatBuffer hidden = ((OnnxTensor) result.get(0)).getFloatBuffer();
+      float[] row = new float[DIMENSION];
       float[][] out = new float[b][DIMENSION];
       for (int i = 0; i < b; i++) {
         int n = batch.get(i).length;
+        float[] acc = out[i];
         for (int t = 0; t < n; t++) {
-          float[] h = hidden[i][t];
+          hidden.get(((i * len) + t) * DIMENSION, row);
           for (int d = 0; d < DIMENSION; d++) {
-            out[i][d] += h[d];
+            acc[d] += row[d];
           }
         }
         for (int d = 0; d < DIMENSION; d++) {
-          out[i][d] /= n;
+          acc[d] /= n;
         }
       }
       return out;
@@ -271,7 +384,17 @@ public final class MiniLmEmbedder implements Embedder {
       return;
     }
     closed = true;
+    synchronized (batchLock) {
+      if (workers != null) {
+        workers.shutdownNow();
+      }
+    }
     try {
+      synchronized (batchLock) {
+        if (batchSession != null) {
+          batchSession.close();
+        }
+      }
       session.close();
     } catch (OrtException e) {
       throw new IllegalStateException("cannot close the ONNX session", e);

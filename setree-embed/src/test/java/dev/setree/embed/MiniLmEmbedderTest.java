@@ -82,6 +82,45 @@ class MiniLmEmbedderTest {
     }
   }
 
+  /**
+   * A call larger than one batch is length-sorted, cut into batches and run on several workers at once:
+   * every text, a multi-window one among them, still gets its own vector, in input order.
+   */
+  @Test
+  void largeCallRunsSortedBatchesInParallelAndKeepsOrder() throws Exception {
+    List<String> many = new ArrayList<>();
+    for (int round = 0; round < 3; round++) {
+      for (int i = 0; i < TEXTS.size(); i++) {
+        many.add(TEXTS.get((i + round) % TEXTS.size()) + " ".repeat(round) + (round > 1 ? " Indeed." : ""));
+      }
+    }
+    String longText = "The committee reviewed the annual budget in great detail. ".repeat(60);
+    many.add(7, longText);
+    assertTrue(many.size() > 2 * MiniLmEmbedder.BATCH);
+    float[][] together = embedder.embed(many);
+    assertEquals(many.size(), together.length);
+    for (int i = 0; i < many.size(); i++) {
+      float[] alone = embedder.embed(List.of(many.get(i)))[0];
+      assertTrue(Vectors.dot(alone, together[i]) > 0.99999f, "item " + i + ": " + many.get(i));
+    }
+    // Calls from several threads at once share the batch workers without mixing their results.
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      List<Future<float[][]>> futures = new ArrayList<>();
+      for (int t = 0; t < 3; t++) {
+        futures.add(pool.submit(() -> embedder.embed(many)));
+      }
+      for (Future<float[][]> f : futures) {
+        float[][] got = f.get();
+        for (int i = 0; i < many.size(); i++) {
+          assertTrue(Vectors.dot(together[i], got[i]) > 0.99999f, "item " + i);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   @Test
   void eightThreadsAgreeWithOne() throws Exception {
     float[][] expected = embedder.embed(TEXTS);
