@@ -199,18 +199,19 @@ public final class MiniLmEmbedder implements Embedder {
     if (closed) {
       throw new IllegalStateException("the embedder is closed");
     }
-    // Tokenise every text into one or more windows of piece ids (with [CLS] and [SEP]).
-    List<long[]> windows = new ArrayList<>();
-    int[][] windowRange = new int[texts.size()][2];
     for (int i = 0; i < texts.size(); i++) {
       String text = texts.get(i);
       if (text == null || text.isBlank()) {
         throw new IllegalArgumentException("cannot embed an empty or blank text (item " + i + ")");
       }
+    }
+    // Tokenise every text into one or more windows of piece ids (with [CLS] and [SEP]).
+    List<List<long[]>> perText = tokenize(texts);
+    List<long[]> windows = new ArrayList<>(texts.size());
+    int[][] windowRange = new int[texts.size()][2];
+    for (int i = 0; i < texts.size(); i++) {
       windowRange[i][0] = windows.size();
-      for (long[] w : tokenizer.windows(text, WINDOW)) {
-        windows.add(w);
-      }
+      windows.addAll(perText.get(i));
       windowRange[i][1] = windows.size();
     }
     float[][] windowVecs = windows.size() <= BATCH
@@ -233,6 +234,68 @@ public final class MiniLmEmbedder implements Embedder {
     return out;
   }
 
+  /** Each text's windows; a large call is tokenised in {@link #parallelism} slices at once. */
+  private List<List<long[]>> tokenize(List<String> texts) {
+    @SuppressWarnings("unchecked")
+    List<long[]>[] out = new List[texts.size()];
+    int slices = texts.size() <= 4 * BATCH ? 1 : parallelism;
+    int per = (texts.size() + slices - 1) / slices;
+    List<Runnable> work = new ArrayList<>(slices);
+    for (int from = 0; from < texts.size(); from += per) {
+      int start = from;
+      int end = Math.min(texts.size(), from + per);
+      work.add(() -> {
+        for (int i = start; i < end; i++) {
+          out[i] = tokenizer.windows(texts.get(i), WINDOW);
+        }
+      });
+    }
+    runAll(work);
+    return Arrays.asList(out);
+  }
+
+  /**
+   * Runs tasks on the calling thread and the workers, and rethrows the first failure once all have stopped.
+   */
+  private void runAll(List<Runnable> tasks) {
+    if (tasks.size() == 1) {
+      tasks.get(0).run();
+      return;
+    }
+    List<Future<?>> running = new ArrayList<>(tasks.size() - 1);
+    ExecutorService pool = workers();
+    for (int t = 1; t < tasks.size(); t++) {
+      running.add(pool.submit(tasks.get(t)));
+    }
+    RuntimeException failure = null;
+    try {
+      tasks.get(0).run();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    for (Future<?> f : running) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        if (failure == null) {
+          failure = e.getCause() instanceof RuntimeException r ? r
+              : new IllegalStateException("embedding failed: " + e.getCause(), e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        if (failure == null) {
+          failure = new IllegalStateException("interrupted while embedding", e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    if (closed) {
+      throw new IllegalStateException("the embedder was closed while embedding");
+    }
+  }
+
   /** How many batches run at once in a large call: the processors the JVM sees. */
   public int parallelism() {
     return parallelism;
@@ -253,52 +316,30 @@ public final class MiniLmEmbedder implements Embedder {
     OrtSession batchRunner = batchSession();
     AtomicInteger next = new AtomicInteger();
     Runnable worker = () -> {
-      for (int k = next.getAndIncrement(); k < batches && !closed; k = next.getAndIncrement()) {
-        int start = k * BATCH;
-        int end = Math.min(order.length, start + BATCH);
-        List<long[]> batch = new ArrayList<>(end - start);
-        for (int j = start; j < end; j++) {
-          batch.add(windows.get(order[j]));
+      try {
+        for (int k = next.getAndIncrement(); k < batches && !closed; k = next.getAndIncrement()) {
+          int start = k * BATCH;
+          int end = Math.min(order.length, start + BATCH);
+          List<long[]> batch = new ArrayList<>(end - start);
+          for (int j = start; j < end; j++) {
+            batch.add(windows.get(order[j]));
+          }
+          float[][] vecs = run(batchRunner, batch);
+          for (int j = start; j < end; j++) {
+            windowVecs[order[j]] = vecs[j - start];
+          }
         }
-        float[][] vecs = run(batchRunner, batch);
-        for (int j = start; j < end; j++) {
-          windowVecs[order[j]] = vecs[j - start];
-        }
+      } catch (RuntimeException e) {
+        next.set(batches); // the other workers stop after their current batch
+        throw e;
       }
     };
-    int helpers = Math.min(parallelism, batches) - 1;
-    List<Future<?>> running = new ArrayList<>(helpers);
-    ExecutorService pool = helpers > 0 ? workers() : null;
-    for (int h = 0; h < helpers; h++) {
-      running.add(pool.submit(worker));
+    int workersNeeded = Math.min(parallelism, batches);
+    List<Runnable> tasks = new ArrayList<>(workersNeeded);
+    for (int w = 0; w < workersNeeded; w++) {
+      tasks.add(worker);
     }
-    RuntimeException failure = null;
-    try {
-      worker.run();
-    } catch (RuntimeException e) {
-      next.set(batches);
-      failure = e;
-    }
-    for (Future<?> f : running) {
-      try {
-        f.get();
-      } catch (ExecutionException e) {
-        if (failure == null) {
-          failure = e.getCause() instanceof RuntimeException r ? r
-              : new IllegalStateException("embedding failed: " + e.getCause(), e.getCause());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        next.set(batches);
-        failure = failure != null ? failure : new IllegalStateException("interrupted while embedding", e);
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-    if (closed) {
-      throw new IllegalStateException("the embedder was closed while embedding");
-    }
+    runAll(tasks);
     return windowVecs;
   }
 

@@ -89,25 +89,25 @@ class MiniLmEmbedderTest {
   @Test
   void largeCallRunsSortedBatchesInParallelAndKeepsOrder() throws Exception {
     List<String> many = new ArrayList<>();
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < 6; round++) {
       for (int i = 0; i < TEXTS.size(); i++) {
         many.add(TEXTS.get((i + round) % TEXTS.size()) + " ".repeat(round) + (round > 1 ? " Indeed." : ""));
       }
     }
     String longText = "The committee reviewed the annual budget in great detail. ".repeat(60);
     many.add(7, longText);
-    assertTrue(many.size() > 2 * MiniLmEmbedder.BATCH);
+    assertTrue(many.size() > 4 * MiniLmEmbedder.BATCH, "large enough to tokenise in slices");
     float[][] together = embedder.embed(many);
     assertEquals(many.size(), together.length);
-    for (int i = 0; i < many.size(); i++) {
+    for (int i = 0; i < many.size(); i += i < 10 ? 1 : 3) {
       float[] alone = embedder.embed(List.of(many.get(i)))[0];
       assertTrue(Vectors.dot(alone, together[i]) > 0.99999f, "item " + i + ": " + many.get(i));
     }
     // Calls from several threads at once share the batch workers without mixing their results.
-    ExecutorService pool = Executors.newFixedThreadPool(3);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       List<Future<float[][]>> futures = new ArrayList<>();
-      for (int t = 0; t < 3; t++) {
+      for (int t = 0; t < 2; t++) {
         futures.add(pool.submit(() -> embedder.embed(many)));
       }
       for (Future<float[][]> f : futures) {
