@@ -12,7 +12,6 @@ import dev.setree.core.TreeStore;
 import dev.setree.core.TreeStore.Mutation;
 import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.maintain.BuildOptions;
-import dev.setree.maintain.BuildProgress;
 import dev.setree.maintain.BuildResult;
 import dev.setree.maintain.ExtractiveSummarizer;
 import dev.setree.maintain.Maintainer;
@@ -104,7 +103,7 @@ public final class SETree implements AutoCloseable {
       this.summarizer = config.summarizer();
       this.ownedLlm = null;
     } else if (config.llm() != null && !readOnly) {
-      this.ownedLlm = new TargetLlmSummarizer(config.llm());
+      this.ownedLlm = new TargetLlmSummarizer(config.llmSettings());
       this.summarizer = ownedLlm;
     } else {
       this.summarizer = new ExtractiveSummarizer();
@@ -171,7 +170,7 @@ public final class SETree implements AutoCloseable {
    */
   public static Inspection inspect(Path path) {
     try (SqliteTreeStore store = SqliteTreeStore.openReadOnly(path)) {
-      return new Inspection(store.loadTree(), store.modelId(), store.dimension(), store.pendingMutations().size());
+      return new Inspection(new TreeView(store.loadTree()), store.modelId(), store.dimension(), store.pendingMutations().size());
     }
   }
 
@@ -264,17 +263,19 @@ public final class SETree implements AutoCloseable {
    *
    * @throws IllegalArgumentException with fewer than two facts, a blank text, or duplicate ids
    */
-  public BuildResult.Stats build(Collection<Fact> facts, BuildProgress progress) {
+  public BuildReport build(Collection<Fact> facts, BuildProgress progress) {
     ensureWritable();
     List<Fact> list = List.copyOf(facts);
     checkLlm(); // a dead endpoint fails the build before anything is written
     try (SqliteTreeStore.WriterLease lease = store.lockWriter()) {
       synchronized (writeLock) {
         TreeBuilder builder = new TreeBuilder(embedder, counter, summarizer, buildOptions());
-        BuildResult result = builder.build(list, progress);
+        BuildResult result = builder.build(list, progress::update);
         store.saveTreeWithHierarchy(result.tree(), result.hierarchy(), 0);
         install(Snapshot.of(result.tree(), result.hierarchy(), store.generation()));
-        return result.stats();
+        BuildResult.Stats st = result.stats();
+        return new BuildReport(st.embedNanos(), st.knnNanos(), st.clusterNanos(), st.summaryNanos(), st.levels(),
+            st.summaryFallbacks(), st.summarized());
       }
     }
   }
@@ -393,7 +394,7 @@ public final class SETree implements AutoCloseable {
     if (config.llm() == null || config.summarizer() != null) {
       return;
     }
-    try (TargetLlmSummarizer llm = new TargetLlmSummarizer(config.llm())) {
+    try (TargetLlmSummarizer llm = new TargetLlmSummarizer(config.llmSettings())) {
       llm.checkReachable();
     }
   }
@@ -652,9 +653,26 @@ public final class SETree implements AutoCloseable {
     return snapshot;
   }
 
-  /** The current snapshot of the tree (immutable). */
-  public Tree tree() {
-    return snapshot.tree();
+  /** A read-only view of the current tree (immutable: a later maintenance run makes a new one). */
+  public TreeView tree() {
+    return new TreeView(snapshot.tree());
+  }
+
+  /**
+   * Internal nodes of the current tree per summariser kind, in key order; always holds {@code extractive}
+   * and {@code llm} (with an LLM configured, the {@code extractive} ones are the nodes that fell back), and
+   * {@code unknown} for nodes without a kind.
+   */
+  public Map<String, Integer> summarizerKinds() {
+    Tree tree = snapshot.tree();
+    Map<String, Integer> kinds = new java.util.TreeMap<>();
+    kinds.put("extractive", 0);
+    kinds.put(TargetLlmSummarizer.KIND, 0);
+    for (int v = tree.leafCount(); v < tree.size(); v++) {
+      String k = tree.summarizerKind(v);
+      kinds.merge(k == null ? "unknown" : k, 1, Integer::sum);
+    }
+    return kinds;
   }
 
   /** The token counter every budget of this knowledge base is measured in. */

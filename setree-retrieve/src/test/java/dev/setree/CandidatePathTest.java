@@ -10,7 +10,6 @@ import dev.setree.core.HierarchyState;
 import dev.setree.core.LeafNeighbours;
 import dev.setree.core.Ranking;
 import dev.setree.core.Tree;
-import dev.setree.maintain.BuildProgress;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;

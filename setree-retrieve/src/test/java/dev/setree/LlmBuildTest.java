@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.core.Fact;
 import dev.setree.core.Tree;
-import dev.setree.maintain.BuildProgress;
-import dev.setree.maintain.BuildResult;
 import dev.setree.maintain.llm.LlmSettings;
 import dev.setree.maintain.llm.LlmUnavailableException;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
@@ -69,9 +67,9 @@ class LlmBuildTest {
       stub.defaultReply(Reply.summary(CANNED));
       llm.checkReachable();
       try (SETree t = SETree.open(kb, config(llm))) {
-        BuildResult.Stats stats = t.build(facts, BuildProgress.NONE);
+        BuildReport stats = t.build(facts, BuildProgress.NONE);
         assertEquals(0, stats.summaryFallbacks());
-        Tree tree = t.tree();
+        Tree tree = t.tree().tree();
         int internal = tree.size() - tree.leafCount();
         assertTrue(internal > 10, "a real hierarchy: " + internal);
         for (int v = tree.leafCount(); v < tree.size(); v++) {
@@ -102,7 +100,7 @@ class LlmBuildTest {
       }
       // The kinds survive the database.
       try (SETree t = SETree.open(kb, config(null))) {
-        Tree tree = t.tree();
+        Tree tree = t.tree().tree();
         for (int v = tree.leafCount(); v < tree.size(); v++) {
           assertEquals("llm", tree.summarizerKind(v));
         }
@@ -119,8 +117,8 @@ class LlmBuildTest {
           .when(r -> r.userMessage().toLowerCase().contains("gnocchi"), Reply.html())
           .when(r -> r.userMessage().toLowerCase().contains("piano"), Reply.truncatedJson());
       try (SETree t = SETree.open(kb, config(llm))) {
-        BuildResult.Stats stats = t.build(facts, BuildProgress.NONE);
-        Tree tree = t.tree();
+        BuildReport stats = t.build(facts, BuildProgress.NONE);
+        Tree tree = t.tree().tree();
         int extractive = 0;
         int fromLlm = 0;
         for (int v = tree.leafCount(); v < tree.size(); v++) {

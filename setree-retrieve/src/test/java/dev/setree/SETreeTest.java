@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.core.Fact;
 import dev.setree.core.Summarizer;
-import dev.setree.maintain.BuildProgress;
 import dev.setree.maintain.ExtractiveSummarizer;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;

@@ -6,7 +6,7 @@ import dev.setree.Context;
 import dev.setree.RetrieveOptions;
 import dev.setree.RetrievePath;
 import dev.setree.Strategy;
-import dev.setree.core.Tree;
+import dev.setree.TreeView;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -87,7 +87,7 @@ final class Evaluation {
   }
 
   /**
-   * Tree-cover variants for a sweep such as {@code beta=0,0.1;overview_share=0.05,0.1}: the cartesian
+   * TreeView-cover variants for a sweep such as {@code beta=0,0.1;overview_share=0.05,0.1}: the cartesian
    * product, each named {@code setree[beta=0,overview_share=0.05]}.
    */
   static List<SystemSpec> sweep(String spec) {
@@ -144,7 +144,7 @@ final class Evaluation {
   }
 
   /** Scores one context against a query. */
-  static Outcome score(String kb, Query q, Context ctx, Map<String, String> textById, Tree tree, double ms) {
+  static Outcome score(String kb, Query q, Context ctx, Map<String, String> textById, TreeView tree, double ms) {
     String text = ctx.text();
     int hit = 0;
     for (String g : q.gold()) {
@@ -162,7 +162,7 @@ final class Evaluation {
   }
 
   /** Share of the gold leaves' distinct top-level subtrees that hold an item of the context (root excluded). */
-  static double coverage(Query q, Context ctx, Tree tree) {
+  static double coverage(Query q, Context ctx, TreeView tree) {
     Set<Integer> wanted = new HashSet<>();
     for (String g : q.gold()) {
       int v = tree.indexOf(g);
@@ -189,7 +189,7 @@ final class Evaluation {
     return n / (double) wanted.size();
   }
 
-  private static int topLevel(Tree tree, int v) {
+  private static int topLevel(TreeView tree, int v) {
     while (tree.parent(v) >= 0 && tree.parent(v) != tree.root()) {
       v = tree.parent(v);
     }

@@ -5,7 +5,7 @@ import dev.setree.Inspection;
 import dev.setree.SETree;
 import dev.setree.cli.inspect.InspectorHtml;
 import dev.setree.cli.inspect.TreeInspector;
-import dev.setree.core.Tree;
+import dev.setree.TreeView;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -23,7 +23,7 @@ import dev.setree.core.Fact;
 import dev.setree.core.Vectors;
 import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.embed.WordPieceTokenizer;
-import dev.setree.maintain.BuildProgress;
+import dev.setree.BuildProgress;
 import dev.setree.testing.Corpora;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import static dev.setree.mcp.ToolResults.message;
 import static dev.setree.mcp.ToolResults.ok;
 
 import dev.setree.core.Fact;
-import dev.setree.maintain.BuildProgress;
+import dev.setree.BuildProgress;
 import dev.setree.mcp.ToolArguments.BadArgument;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
 import dev.setree.core.Fact;
-import dev.setree.maintain.BuildProgress;
+import dev.setree.BuildProgress;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.setree.Context;
-import dev.setree.core.Tree;
+import dev.setree.TreeView;
 import dev.setree.testing.StubLlmServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -70,7 +70,7 @@ class HostBrowserTest {
 
   @Test
   void loadsAndBrowsesTheTree() throws IOException {
-    Tree tree = f.kb.tree();
+    TreeView tree = f.kb.tree();
     assertEquals(f.kb.path().toString(), browser.text("document.getElementById('kb-name').textContent"));
     assertTrue(browser.text("document.getElementById('kb-stats').textContent").startsWith(tree.leafCount() + " leaves"));
     String rootId = tree.id(tree.root());

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.setree.SETree;
-import dev.setree.maintain.BuildProgress;
+import dev.setree.BuildProgress;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.StubLlmServer;
 import java.io.BufferedReader;
