@@ -1,8 +1,11 @@
 package dev.setree;
 
 import dev.setree.core.Tree;
+import dev.setree.maintain.llm.TargetLlmSummarizer;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * A read-only view of one committed tree of a knowledge base, for inspection: its nodes, their texts,
@@ -154,5 +157,21 @@ public final class TreeView {
   /** The {@code i}-th leaf quoted whole in the summary of {@code v}. */
   public int source(int v, int i) {
     return tree.source(v, i);
+  }
+
+  /**
+   * Internal nodes per summariser kind, in key order; always holds {@code extractive} and {@code llm} (with
+   * an LLM configured, the {@code extractive} ones are the nodes that fell back), and {@code unknown} for
+   * nodes without a kind.
+   */
+  public Map<String, Integer> summarizerKinds() {
+    Map<String, Integer> kinds = new TreeMap<>();
+    kinds.put("extractive", 0);
+    kinds.put(TargetLlmSummarizer.KIND, 0);
+    for (int v = tree.leafCount(); v < tree.size(); v++) {
+      String k = tree.summarizerKind(v);
+      kinds.merge(k == null ? "unknown" : k, 1, Integer::sum);
+    }
+    return kinds;
   }
 }

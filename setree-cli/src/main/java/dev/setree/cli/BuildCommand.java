@@ -66,7 +66,7 @@ final class BuildCommand implements Callable<Integer> {
           db, st.leaves(), st.nodes(), st.depth(), st.meanArity(), (System.nanoTime() - t0) / 1e9,
           s.embedNanos() / 1e9, s.knnNanos() / 1e9, s.clusterNanos() / 1e9, s.summaryNanos() / 1e9);
       if (config.llm() != null) {
-        int byLlm = kb.summarizerKinds().get("llm");
+        int byLlm = kb.tree().summarizerKinds().get("llm");
         System.out.printf("summaries: %d by the LLM (%s), %d fell back to extractive%n", byLlm,
             config.llm().model(), s.summaryFallbacks());
         if (s.summaryFallbacks() > 0) {

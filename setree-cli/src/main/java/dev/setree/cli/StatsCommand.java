@@ -34,7 +34,7 @@ final class StatsCommand implements Callable<Integer> {
     }
     try (SETree kb = SETree.openReadOnly(db, config)) { // a read path never writes
       SETree.Stats s = kb.stats();
-      Map<String, Integer> kinds = kb.summarizerKinds();
+      Map<String, Integer> kinds = kb.tree().summarizerKinds();
       if (json) {
         ObjectMapper m = new ObjectMapper();
         ObjectNode o = m.createObjectNode();
