@@ -13,7 +13,7 @@ import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
 import dev.setree.testing.StubLlmServer;
-import dev.setree.testing.StubLlmServer.Reply;
+import dev.setree.testing.StubReply;
 import dev.setree.testing.TempKnowledgeBase;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,7 +64,7 @@ class LlmBuildTest {
     List<Fact> facts = Corpora.personal();
     try (StubLlmServer stub = StubLlmServer.start();
         TargetLlmSummarizer llm = new TargetLlmSummarizer(settings(stub.baseUrl()))) {
-      stub.defaultReply(Reply.summary(CANNED));
+      stub.defaultReply(StubReply.summary(CANNED));
       llm.checkReachable();
       try (SETree t = SETree.open(kb, config(llm))) {
         BuildReport stats = t.build(facts, BuildProgress.NONE);
@@ -113,9 +113,9 @@ class LlmBuildTest {
     List<Fact> facts = Corpora.personal();
     try (StubLlmServer stub = StubLlmServer.start();
         TargetLlmSummarizer llm = new TargetLlmSummarizer(settings(stub.baseUrl()))) {
-      stub.defaultReply(Reply.summary("The user has many hobbies."))
-          .when(r -> r.userMessage().toLowerCase().contains("gnocchi"), Reply.html())
-          .when(r -> r.userMessage().toLowerCase().contains("piano"), Reply.truncatedJson());
+      stub.defaultReply(StubReply.summary("The user has many hobbies."))
+          .when(r -> r.userMessage().toLowerCase().contains("gnocchi"), StubReply.html())
+          .when(r -> r.userMessage().toLowerCase().contains("piano"), StubReply.truncatedJson());
       try (SETree t = SETree.open(kb, config(llm))) {
         BuildReport stats = t.build(facts, BuildProgress.NONE);
         Tree tree = t.tree().tree();
