@@ -51,7 +51,7 @@ public final class LlmChat implements AutoCloseable {
    * @param onPiece called, on the calling thread, with each piece of the answer in order; if it throws, the
    *     request is cancelled and the exception propagates
    * @return the whole answer
-   * @throws dev.setree.core.SummarizerException naming the URL when no connection could be made, no piece
+   * @throws dev.setree.spi.SummarizerException naming the URL when no connection could be made, no piece
    *     came within the read timeout, or the answer is unusable
    */
   public String stream(List<Message> messages, int maxTokens, Consumer<String> onPiece) {

@@ -30,7 +30,7 @@ public final class LlmConfig {
    * @param baseUrl the endpoint, for example {@code http://localhost:8080/v1}
    * @param timeout connect and read timeout
    * @return the ids, never empty
-   * @throws dev.setree.core.SummarizerException naming the URL when no connection could be made
+   * @throws dev.setree.spi.SummarizerException naming the URL when no connection could be made
    * @throws IllegalArgumentException naming the URL when the server has no model list or lists no model
    */
   public static List<String> serverModels(String baseUrl, Duration timeout) {

@@ -1,6 +1,6 @@
 package dev.setree;
 
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.core.TreeStore.Mutation;
 import dev.setree.maintain.TreeBuilder;
 import dev.setree.store.SqliteTreeStore;

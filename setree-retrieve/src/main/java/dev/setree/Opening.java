@@ -1,7 +1,7 @@
 package dev.setree;
 
-import dev.setree.core.Embedder;
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.Embedder;
+import dev.setree.spi.TokenCounter;
 import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.store.SqliteTreeStore;
 import dev.setree.store.StoreFormatException;

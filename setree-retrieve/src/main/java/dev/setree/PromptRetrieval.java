@@ -2,7 +2,7 @@ package dev.setree;
 
 import dev.setree.core.CapabilityScore;
 import dev.setree.core.ContextFormat;
-import dev.setree.core.Embedder;
+import dev.setree.spi.Embedder;
 import dev.setree.core.TreeCoverWalk;
 import java.util.List;
 import java.util.concurrent.Future;

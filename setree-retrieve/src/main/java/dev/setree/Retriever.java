@@ -2,7 +2,7 @@ package dev.setree;
 
 import dev.setree.core.ContextFormat;
 import dev.setree.core.Cover;
-import dev.setree.core.Embedder;
+import dev.setree.spi.Embedder;
 import dev.setree.core.LeafNeighbours;
 import dev.setree.core.LeafRelevance;
 import dev.setree.core.Ranking;

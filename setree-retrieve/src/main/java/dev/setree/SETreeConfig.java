@@ -1,8 +1,8 @@
 package dev.setree;
 
-import dev.setree.core.Embedder;
-import dev.setree.core.Summarizer;
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.TokenCounter;
 import dev.setree.maintain.llm.LlmSettings;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package dev.setree;
 
-import dev.setree.core.Embedder;
+import dev.setree.spi.Embedder;
 import dev.setree.core.LeafRelevance;
 import dev.setree.core.Ranking;
 import dev.setree.core.Tree;

@@ -1,9 +1,9 @@
 package dev.setree;
 
-import dev.setree.core.Embedder;
-import dev.setree.core.Fact;
-import dev.setree.core.Summarizer;
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Fact;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.TokenCounter;
 import dev.setree.core.TreeStore;
 import dev.setree.core.TreeStore.Mutation;
 import dev.setree.maintain.BuildOptions;

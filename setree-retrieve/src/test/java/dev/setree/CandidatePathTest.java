@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.core.HierarchyState;
 import dev.setree.core.LeafNeighbours;
 import dev.setree.core.Ranking;

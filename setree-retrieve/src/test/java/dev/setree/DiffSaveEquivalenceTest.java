@@ -5,7 +5,7 @@ import static dev.setree.testing.TreeAssert.assertSameTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.core.TreeStore;
 import dev.setree.store.SqliteTreeStore;
 import dev.setree.testing.Corpora;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
-import dev.setree.core.Summarizer;
+import dev.setree.spi.Fact;
+import dev.setree.spi.Summarizer;
 import dev.setree.maintain.ExtractiveSummarizer;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;

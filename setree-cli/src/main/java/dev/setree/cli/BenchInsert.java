@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.MaintenanceReport;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.embed.MiniLmEmbedder;
 import java.nio.file.Files;
 import java.nio.file.Path;

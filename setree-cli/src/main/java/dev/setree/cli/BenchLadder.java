@@ -7,7 +7,7 @@ import dev.setree.RetrieveOptions;
 import dev.setree.RetrievePath;
 import dev.setree.SETreeConfig;
 import dev.setree.Strategy;
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.core.FeatureHashEmbedder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;

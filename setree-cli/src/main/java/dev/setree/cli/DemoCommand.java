@@ -3,7 +3,7 @@ package dev.setree.cli;
 import dev.setree.Context;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.eval.Research;
 import java.io.BufferedReader;
 import java.io.InputStream;

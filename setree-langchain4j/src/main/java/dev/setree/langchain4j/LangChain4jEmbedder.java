@@ -3,7 +3,7 @@ package dev.setree.langchain4j;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.setree.core.Embedder;
+import dev.setree.spi.Embedder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

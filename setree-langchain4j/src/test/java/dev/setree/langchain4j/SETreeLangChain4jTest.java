@@ -19,7 +19,7 @@ import dev.langchain4j.service.AiServices;
 import dev.setree.Context;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.core.Vectors;
 import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.embed.WordPieceTokenizer;

@@ -8,7 +8,7 @@ import static dev.setree.mcp.ToolResults.log;
 import static dev.setree.mcp.ToolResults.message;
 import static dev.setree.mcp.ToolResults.ok;
 
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.BuildProgress;
 import dev.setree.mcp.ToolArguments.BadArgument;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.BuildProgress;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;

@@ -1,6 +1,6 @@
 package dev.setree.eval;
 
-import dev.setree.core.Summarizer;
+import dev.setree.spi.Summarizer;
 import dev.setree.maintain.ExtractiveSummarizer;
 
 /**

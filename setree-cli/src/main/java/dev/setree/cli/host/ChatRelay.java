@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import dev.setree.Context;
 import dev.setree.SETree;
-import dev.setree.core.SummarizerException;
+import dev.setree.spi.SummarizerException;
 import dev.setree.LlmChat;
 import dev.setree.LlmChat.Message;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package dev.setree.maintain.llm;
 
-import dev.setree.core.Passage;
-import dev.setree.core.Summarizer;
-import dev.setree.core.SummarizerException;
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.Passage;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.SummarizerException;
+import dev.setree.spi.TokenCounter;
 import dev.setree.maintain.TextCut;
 import java.util.ArrayList;
 import java.util.List;

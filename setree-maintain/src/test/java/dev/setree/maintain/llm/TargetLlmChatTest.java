@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.SummarizerException;
+import dev.setree.spi.SummarizerException;
 import dev.setree.maintain.llm.TargetLlmChat.Message;
 import dev.setree.testing.StubLlmServer;
 import dev.setree.testing.StubRequest;

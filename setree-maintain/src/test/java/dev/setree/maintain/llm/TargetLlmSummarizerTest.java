@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Passage;
-import dev.setree.core.Summarizer;
-import dev.setree.core.SummarizerException;
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.Passage;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.SummarizerException;
+import dev.setree.spi.TokenCounter;
 import dev.setree.testing.SimpleTokenCounter;
 import dev.setree.testing.StubLlmServer;
 import dev.setree.testing.StubReply;
