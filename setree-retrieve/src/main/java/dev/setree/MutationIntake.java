@@ -1,8 +1,8 @@
 package dev.setree;
 
-import dev.setree.spi.Fact;
 import dev.setree.core.TreeStore.Mutation;
 import dev.setree.maintain.TreeBuilder;
+import dev.setree.spi.Fact;
 import dev.setree.store.SqliteTreeStore;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.setree;
 
+import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.TokenCounter;
-import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.store.SqliteTreeStore;
 import dev.setree.store.StoreFormatException;
 import java.nio.file.Path;

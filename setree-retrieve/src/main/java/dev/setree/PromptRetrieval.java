@@ -2,8 +2,8 @@ package dev.setree;
 
 import dev.setree.core.CapabilityScore;
 import dev.setree.core.ContextFormat;
-import dev.setree.spi.Embedder;
 import dev.setree.core.TreeCoverWalk;
+import dev.setree.spi.Embedder;
 import java.util.List;
 import java.util.concurrent.Future;
 
@@ -58,8 +58,8 @@ final class PromptRetrieval implements AutoCloseable {
         ? new ClusterSelection((float) config.clusterEdgeWeightFloor(), config.clusterDiversityTarget(),
             config.fallbackToScore())
         : null;
-    Context ctx = Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.tau(config),
-        options.secondHop(config), clustering, embedder, w, format, approximate, words, t0);
+    Context ctx = Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.baseline(),
+        options.tau(config), options.secondHop(config), clustering, embedder, w, format, approximate, words, t0);
     return cutShort ? ctx.markCutShort() : ctx;
   }
 

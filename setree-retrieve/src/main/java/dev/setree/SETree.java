@@ -1,12 +1,12 @@
 package dev.setree;
 
 import dev.setree.core.ContextFormat;
+import dev.setree.core.Tree;
+import dev.setree.maintain.llm.TargetLlmSummarizer;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.TokenCounter;
-import dev.setree.core.Tree;
-import dev.setree.maintain.llm.TargetLlmSummarizer;
 import dev.setree.store.SqliteTreeStore;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.setree;
 
+import dev.setree.maintain.llm.LlmSettings;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.TokenCounter;
-import dev.setree.maintain.llm.LlmSettings;
 import java.util.Objects;
 
 /**

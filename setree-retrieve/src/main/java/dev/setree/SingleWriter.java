@@ -1,17 +1,17 @@
 package dev.setree;
 
-import dev.setree.spi.Embedder;
-import dev.setree.spi.Fact;
-import dev.setree.spi.Summarizer;
-import dev.setree.spi.TokenCounter;
-import dev.setree.core.TreeStore;
 import dev.setree.core.TreeStore.Mutation;
+import dev.setree.core.TreeStore;
 import dev.setree.maintain.BuildOptions;
 import dev.setree.maintain.BuildResult;
 import dev.setree.maintain.ExtractiveSummarizer;
 import dev.setree.maintain.Maintainer;
 import dev.setree.maintain.TreeBuilder;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Fact;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.TokenCounter;
 import dev.setree.store.SqliteTreeStore;
 import java.time.Instant;
 import java.util.List;

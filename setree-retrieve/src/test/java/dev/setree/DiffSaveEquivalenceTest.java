@@ -5,8 +5,8 @@ import static dev.setree.testing.TreeAssert.assertSameTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.spi.Fact;
 import dev.setree.core.TreeStore;
+import dev.setree.spi.Fact;
 import dev.setree.store.SqliteTreeStore;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.TempKnowledgeBase;

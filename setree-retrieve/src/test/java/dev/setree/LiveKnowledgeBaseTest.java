@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.spi.Fact;
 import dev.setree.core.HierarchyState;
 import dev.setree.core.Tree;
 import dev.setree.core.TreeStore;
+import dev.setree.spi.Fact;
 import dev.setree.store.SqliteTreeStore;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.spi.Fact;
 import dev.setree.core.Tree;
 import dev.setree.maintain.llm.LlmSettings;
 import dev.setree.maintain.llm.LlmUnavailableException;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;

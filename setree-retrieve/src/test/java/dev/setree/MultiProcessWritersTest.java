@@ -3,8 +3,8 @@ package dev.setree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.spi.Fact;
 import dev.setree.core.Tree;
+import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.TempKnowledgeBase;
 import java.io.BufferedReader;

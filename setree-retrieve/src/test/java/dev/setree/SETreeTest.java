@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.setree.maintain.ExtractiveSummarizer;
 import dev.setree.spi.Fact;
 import dev.setree.spi.Summarizer;
-import dev.setree.maintain.ExtractiveSummarizer;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;

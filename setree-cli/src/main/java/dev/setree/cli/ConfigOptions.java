@@ -8,9 +8,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The options every command that opens a knowledge base shares: {@code --config PATH}, {@code --embedder},

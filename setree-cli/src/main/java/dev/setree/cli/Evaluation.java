@@ -7,6 +7,7 @@ import dev.setree.RetrieveOptions;
 import dev.setree.RetrievePath;
 import dev.setree.Strategy;
 import dev.setree.TreeView;
+import dev.setree.eval.Research;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -56,7 +57,8 @@ final class Evaluation {
    */
   static SystemSpec system(String name) {
     String[] parts = name.split("\\+");
-    RetrieveOptions.Builder b = RetrieveOptions.builder().strategy(base(parts[0]));
+    RetrieveOptions.Builder b = Research.BASELINES.contains(parts[0])
+        ? Research.baseline(RetrieveOptions.builder(), parts[0]) : RetrieveOptions.builder().strategy(base(parts[0]));
     for (int i = 1; i < parts.length; i++) {
       switch (parts[i]) {
         case "clustering" -> b.intentionalClustering(true);
@@ -79,15 +81,13 @@ final class Evaluation {
       case "flat" -> Strategy.FLAT;
       case "bm25" -> Strategy.BM25;
       case "hybrid" -> Strategy.HYBRID;
-      case "collapsed" -> Strategy.COLLAPSED;
-      case "recency" -> Strategy.RECENCY;
       default -> throw new IllegalArgumentException("unknown system '" + name + "' (known: "
           + String.join(", ", BASE_SYSTEMS) + ")");
     };
   }
 
   /**
-   * TreeView-cover variants for a sweep such as {@code beta=0,0.1;overview_share=0.05,0.1}: the cartesian
+   * Tree-cover variants for a sweep such as {@code beta=0,0.1;overview_share=0.05,0.1}: the cartesian
    * product, each named {@code setree[beta=0,overview_share=0.05]}.
    */
   static List<SystemSpec> sweep(String spec) {

@@ -1,9 +1,9 @@
 package dev.setree.cli;
 
+import dev.setree.LlmConfig;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
 import dev.setree.cli.host.WebHost;
-import dev.setree.LlmConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;

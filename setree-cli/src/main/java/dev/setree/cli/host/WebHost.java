@@ -2,9 +2,9 @@ package dev.setree.cli.host;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.setree.SETree;
 import dev.setree.LlmChat;
 import dev.setree.LlmConfig;
+import dev.setree.SETree;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.setree.SETree;
 import dev.setree.BuildProgress;
+import dev.setree.SETree;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.StubLlmServer;
 import dev.setree.testing.StubReply;

@@ -2,10 +2,10 @@ package dev.setree.cli.host;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.setree.SETree;
-import dev.setree.SETreeConfig;
 import dev.setree.BuildProgress;
 import dev.setree.LlmConfig;
+import dev.setree.SETree;
+import dev.setree.SETreeConfig;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;

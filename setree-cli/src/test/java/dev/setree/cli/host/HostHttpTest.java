@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.setree.testing.StubLlmServer;
-import dev.setree.testing.StubRequest;
 import dev.setree.testing.StubReply;
+import dev.setree.testing.StubRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

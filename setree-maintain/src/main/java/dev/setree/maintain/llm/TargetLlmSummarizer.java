@@ -1,10 +1,10 @@
 package dev.setree.maintain.llm;
 
+import dev.setree.maintain.TextCut;
 import dev.setree.spi.Passage;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.SummarizerException;
 import dev.setree.spi.TokenCounter;
-import dev.setree.maintain.TextCut;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

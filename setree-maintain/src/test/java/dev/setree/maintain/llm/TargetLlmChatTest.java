@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.spi.SummarizerException;
 import dev.setree.maintain.llm.TargetLlmChat.Message;
+import dev.setree.spi.SummarizerException;
 import dev.setree.testing.StubLlmServer;
-import dev.setree.testing.StubRequest;
 import dev.setree.testing.StubReply;
+import dev.setree.testing.StubRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
