@@ -2,6 +2,7 @@ package dev.setree;
 
 import dev.setree.core.ContextFormat;
 import dev.setree.core.Tree;
+import dev.setree.embed.WordPieceTokenizer;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
@@ -12,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -193,6 +193,15 @@ public final class SETree implements AutoCloseable {
     ensureWritable();
     Objects.requireNonNull(leafId, "leafId");
     return mutations.delete(leafId);
+  }
+
+  /**
+   * Loads the default token counter (MiniLM's WordPiece pieces, without special tokens), for a config whose
+   * embedder is the host's own ({@link SETreeConfig.Builder#tokenCounter}). Thread-safe; it holds a native
+   * tokenizer for as long as it is reachable.
+   */
+  public static TokenCounter defaultTokenCounter() {
+    return WordPieceTokenizer.load();
   }
 
   /**

@@ -15,7 +15,7 @@ import java.util.Objects;
  * give a stable one that changes whenever the model does.
  *
  * <p>SETree also needs a token counter with a custom embedder ({@code SETreeConfig.Builder#tokenCounter});
- * {@code dev.setree.embed.WordPieceTokenizer.load()} is the default one.
+ * {@code SETree.defaultTokenCounter()} is the default one.
  */
 public final class LangChain4jEmbedder implements Embedder {
   private final EmbeddingModel model;
