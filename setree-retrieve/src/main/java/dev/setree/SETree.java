@@ -210,7 +210,7 @@ public final class SETree implements AutoCloseable {
    * reachability check the command line and the MCP tools share.
    *
    * @param config the configuration a knowledge base is (or will be) opened with
-   * @throws dev.setree.maintain.llm.LlmUnavailableException naming the URL when the endpoint does not answer
+   * @throws dev.setree.spi.SummarizerException naming the URL when the endpoint does not answer
    */
   public static void checkLlmReachable(SETreeConfig config) {
     if (config.llm() == null || config.summarizer() != null) {

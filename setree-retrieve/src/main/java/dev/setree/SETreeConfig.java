@@ -287,16 +287,6 @@ public final class SETreeConfig {
     return secondHop;
   }
 
-  /**
-   * The second hop as {@code "off"}, {@code "1"} or {@code "2"}.
-   *
-   * @deprecated the setting is an int; use {@link #secondHopLeaves()}
-   */
-  @Deprecated
-  public String secondHop() {
-    return secondHop == 0 ? "off" : Integer.toString(secondHop);
-  }
-
   /** The host's embedder, or null for the bundled MiniLM. */
   public Embedder embedder() {
     return embedder;
@@ -485,18 +475,6 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#secondHopLeaves()}: 0 (off), 1 or 2. */
     public Builder secondHop(int v) {
       secondHop = v;
-      return this;
-    }
-
-    /**
-     * See {@link SETreeConfig#secondHopLeaves()}: {@code "off"}, {@code "1"} or {@code "2"}.
-     *
-     * @throws IllegalArgumentException for any other value
-     * @deprecated the setting is an int; use {@link #secondHop(int)}
-     */
-    @Deprecated
-    public Builder secondHop(String v) {
-      secondHop = Settings.SECOND_HOP.parse(v);
       return this;
     }
 

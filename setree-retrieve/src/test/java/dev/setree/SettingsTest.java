@@ -172,18 +172,13 @@ class SettingsTest {
         .overviewTemperature(0).build()));
   }
 
-  /** second_hop has one type, an int; the string API stays, deprecated, for source compatibility. */
+  /** second_hop has one type, an int (the deprecated string API is gone with issue 17's surface work). */
   @Test
-  @SuppressWarnings("deprecation")
   void secondHopIsAnInt() {
     assertEquals(0, SETreeConfig.defaults().secondHopLeaves());
-    assertEquals("off", SETreeConfig.defaults().secondHop());
-    SETreeConfig two = SETreeConfig.builder().secondHop("2").build();
-    assertEquals(2, two.secondHopLeaves());
-    assertEquals("2", two.secondHop());
-    assertEquals(0, SETreeConfig.builder().secondHop(1).secondHop("off").build().secondHopLeaves());
-    assertEquals("second_hop must be \"off\", 1 or 2 (0 is off), got 'on'",
-        message(() -> SETreeConfig.builder().secondHop("on")));
+    assertEquals(2, SETreeConfig.builder().secondHop(2).build().secondHopLeaves());
+    assertEquals("second_hop must be \"off\", 1 or 2 (0 is off), got 3",
+        message(() -> SETreeConfig.builder().secondHop(3).build()));
   }
 
   /**
