@@ -2,7 +2,6 @@ package dev.setree;
 
 import dev.setree.core.Tree;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -124,19 +123,9 @@ public final class TreeView {
     return tree.leavesUnder(v);
   }
 
-  /** The leaves under {@code v}, in tree order. */
-  public List<Integer> leavesOf(int v) {
-    return tree.leavesOf(v);
-  }
-
   /** A copy of node v's embedding (a leaf's, or its summary's). */
   public float[] embedding(int v) {
     return tree.embedding(v);
-  }
-
-  /** A copy of the node's leaf-centroid (a leaf's own embedding for leaves). */
-  public float[] centroid(int v) {
-    return tree.centroid(v);
   }
 
   /** Loss: how far an internal node's summary drifts from its leaves, in [0, 2] (0 for leaves). */
@@ -147,16 +136,6 @@ public final class TreeView {
   /** Faithfulness: {@code round(100 * cos(summary, centroid))} in [-100, 100], or {@link #UNKNOWN_FAITHFULNESS}. */
   public int faithfulness(int v) {
     return tree.faithfulness(v);
-  }
-
-  /** Number of leaves quoted whole in the summary of {@code v}. */
-  public int sourceCount(int v) {
-    return tree.sourceCount(v);
-  }
-
-  /** The {@code i}-th leaf quoted whole in the summary of {@code v}. */
-  public int source(int v, int i) {
-    return tree.source(v, i);
   }
 
   /**
