@@ -10,8 +10,10 @@ import dev.setree.testing.TempKnowledgeBase;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** {@link SETree#tree()} is read-only: what a caller does to it never reaches the snapshot retrieves read. */
+@ExtendWith(TempKnowledgeBase.class)
 class TreeViewTest {
 
   @Test
