@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.setree.maintain.llm.LlmSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +33,7 @@ public final class ConfigFile {
   /** The environment variable naming a config file when {@code --config} is not given. */
   public static final String ENV_VAR = "SETREE_CONFIG";
 
-  /** The {@code llm} section's keys; {@code LlmSettings} checks their values. */
+  /** The {@code llm} section's keys; {@link LlmConfig} checks their values. */
   private static final List<String> LLM = List.of("base_url", "model", "api_key", "api_key_env",
       "connect_timeout_ms", "read_timeout_ms", "max_retries", "max_concurrency");
 
@@ -167,7 +166,7 @@ public final class ConfigFile {
   }
 
   /** The {@code llm} section; its window is the top-level {@code context_window}, set by the config. */
-  private LlmSettings llm(ObjectNode l, Map<String, String> env) {
+  private LlmConfig llm(ObjectNode l, Map<String, String> env) {
     checkKeys(l, "llm.", LLM);
     if (!l.has("base_url")) {
       throw new IllegalArgumentException("config key 'llm.base_url' is required in " + file + " when 'llm' is given");
@@ -176,7 +175,7 @@ public final class ConfigFile {
       throw new IllegalArgumentException("config key 'llm.model' is required in " + file + " when 'llm' is given"
           + " (any name for llama-server; the pulled model's name for Ollama)");
     }
-    LlmSettings.Builder s = LlmSettings.builder()
+    LlmConfig.Builder s = LlmConfig.builder()
         .baseUrl(string(l.get("base_url"), "llm.base_url"))
         .model(string(l.get("model"), "llm.model"));
     if (l.has("api_key") && l.has("api_key_env")) {

@@ -1,6 +1,6 @@
 package dev.setree;
 
-import dev.setree.core.Embedder;
+import dev.setree.spi.Embedder;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

@@ -1,7 +1,5 @@
 package dev.setree;
 
-import dev.setree.core.Tree;
-
 /**
  * A knowledge base as {@link SETree#inspect} read it, for tools that show a tree (the command line's
  * {@code inspect}): the committed tree and what the file says about it.
@@ -11,4 +9,4 @@ import dev.setree.core.Tree;
  * @param dimension the embedding dimension
  * @param pendingMutations inserts and deletes stored but not yet applied by a maintenance run
  */
-public record Inspection(Tree tree, String modelId, int dimension, int pendingMutations) {}
+public record Inspection(TreeView tree, String modelId, int dimension, int pendingMutations) {}

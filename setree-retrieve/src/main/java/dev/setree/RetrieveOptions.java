@@ -1,5 +1,6 @@
 package dev.setree;
 
+import dev.setree.eval.Research;
 import java.util.Objects;
 
 /**
@@ -10,6 +11,10 @@ import java.util.Objects;
 public final class RetrieveOptions {
   private static final RetrieveOptions DEFAULTS = builder().build();
 
+  static {
+    Research.install((b, name) -> b.baseline = Baseline.valueOf(name)); // the evaluation's door (ADR 0021)
+  }
+
   private final Strategy strategy;
   private final Double beta;
   private final Double tau;
@@ -19,9 +24,12 @@ public final class RetrieveOptions {
   private final Integer secondHop;
   private final Boolean intentionalClustering;
   private final RetrievePath path;
+  /** An evaluation baseline instead of the strategy, or null. */
+  private final Baseline baseline;
 
   private RetrieveOptions(Builder b) {
-    this.strategy = b.strategy;
+    this.strategy = b.baseline != null ? Strategy.FLAT : b.strategy; // a baseline is no tree cover
+    this.baseline = b.baseline;
     this.beta = check(Settings.BETA, b.beta);
     this.tau = check(Settings.TAU, b.tau);
     this.epsilon = check(Settings.EPSILON, b.epsilon);
@@ -117,7 +125,13 @@ public final class RetrieveOptions {
     b.secondHop = 0;
     b.intentionalClustering = false;
     b.path = path;
+    b.baseline = baseline;
     return b.build();
+  }
+
+  /** The evaluation baseline asked for instead of the strategy, or null. */
+  Baseline baseline() {
+    return baseline;
   }
 
   /** True when no calibration value of the walk is overridden. */
@@ -127,13 +141,14 @@ public final class RetrieveOptions {
 
   @Override
   public String toString() {
-    return "RetrieveOptions[strategy=" + strategy + ", beta=" + beta + ", tau=" + tau + ", epsilon=" + epsilon
+    return "RetrieveOptions[strategy=" + (baseline != null ? baseline : strategy) + ", beta=" + beta + ", tau=" + tau + ", epsilon=" + epsilon
         + ", overviewShare=" + overviewShare + ", secondHop=" + secondHop + ", intentionalClustering=" + intentionalClustering + ", path=" + path + "]";
   }
 
   /** Builds {@link RetrieveOptions}. */
   public static final class Builder {
     private Strategy strategy = Strategy.TREE_COVER;
+    private Baseline baseline;
     private Double beta;
     private Double tau;
     private Double epsilon;

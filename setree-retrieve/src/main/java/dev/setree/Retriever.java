@@ -2,7 +2,6 @@ package dev.setree;
 
 import dev.setree.core.ContextFormat;
 import dev.setree.core.Cover;
-import dev.setree.core.Embedder;
 import dev.setree.core.LeafNeighbours;
 import dev.setree.core.LeafRelevance;
 import dev.setree.core.Ranking;
@@ -10,6 +9,7 @@ import dev.setree.core.Tree;
 import dev.setree.core.TreeCoverWalk;
 import dev.setree.core.Vectors;
 import dev.setree.core.WalkTables;
+import dev.setree.spi.Embedder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -29,17 +29,15 @@ final class Retriever {
   /** Best BM25 hits scored on the candidate path. */
   static final int LEXICAL_CANDIDATES = 512;
 
-  static Context retrieve(Snapshot s, String prompt, float[] q, int budget, Strategy strategy, double tau,
-      int secondHop, ClusterSelection clustering, Embedder embedder, TreeCoverWalk walk, ContextFormat format,
-      boolean approximate, Words words, long t0) {
+  static Context retrieve(Snapshot s, String prompt, float[] q, int budget, Strategy strategy, Baseline baseline,
+      double tau, int secondHop, ClusterSelection clustering, Embedder embedder, TreeCoverWalk walk,
+      ContextFormat format, boolean approximate, Words words, long t0) {
     Tree tree = s.tree();
-    switch (strategy) {
-      case COLLAPSED:
-        return collapsed(tree, q, budget, format, t0);
-      case RECENCY:
-        return recency(tree, budget, format, t0);
-      default:
-        break;
+    if (baseline == Baseline.COLLAPSED) {
+      return collapsed(tree, q, budget, format, t0);
+    }
+    if (baseline == Baseline.RECENCY) {
+      return recency(tree, budget, format, t0);
     }
     if (approximate && strategy == Strategy.TREE_COVER) {
       LeafRelevance own = candidates(s, prompt, q, tau, budget, s.walkTables(format), words);

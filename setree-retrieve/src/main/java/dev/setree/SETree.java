@@ -1,38 +1,22 @@
 package dev.setree;
 
-import dev.setree.core.CapabilityScore;
 import dev.setree.core.ContextFormat;
-import dev.setree.core.Embedder;
-import dev.setree.core.Fact;
-import dev.setree.core.Summarizer;
-import dev.setree.core.TokenCounter;
 import dev.setree.core.Tree;
-import dev.setree.core.TreeCoverWalk;
-import dev.setree.core.TreeStore;
-import dev.setree.core.TreeStore.Mutation;
-import dev.setree.embed.MiniLmEmbedder;
-import dev.setree.maintain.BuildOptions;
-import dev.setree.maintain.BuildProgress;
-import dev.setree.maintain.BuildResult;
-import dev.setree.maintain.ExtractiveSummarizer;
-import dev.setree.maintain.Maintainer;
-import dev.setree.maintain.TreeBuilder;
+import dev.setree.embed.WordPieceTokenizer;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Fact;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.TokenCounter;
 import dev.setree.store.SqliteTreeStore;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An open knowledge base: the entry point of the library. It builds a hierarchy of summaries over leaf
@@ -64,34 +48,16 @@ public final class SETree implements AutoCloseable {
   private final Embedder embedder;
   private final boolean ownsEmbedder;
   private final TokenCounter counter;
-  private final Summarizer summarizer;
-  /** The LLM summariser SETree made from {@link SETreeConfig#llm()} (closed with it), or null. */
-  private final TargetLlmSummarizer ownedLlm;
   private final SqliteTreeStore store;
-  private final ContextFormat format;
-  private final TreeCoverWalk walk;
-  /** Serialises this process's writers (build, maintenance runs); taken after the store's writer lock. */
-  private final Object writeLock = new Object();
-  /** Serialises this process's mutation checks and appends. */
-  private final Object mutationLock = new Object();
-  /** Serialises loads of a state another process committed. */
-  private final Object reloadLock = new Object();
-  /** Guards {@link #snapshot} replacement: a snapshot is only ever replaced by a newer generation. */
-  private final Object swapLock = new Object();
-  private final Maintainer maintainer;
-  private final MaintenanceScheduler scheduler;
   private final boolean readOnly;
-  private final ExecutorService refresher;
-  /** Embeds prompts so that {@code retrieve} keeps its deadline. */
-  private final DeadlineEmbedder promptEmbedder;
-  private volatile long latestAccepted;
-  private volatile Snapshot snapshot;
+  private final StateFollower state;
+  private final SingleWriter writer;
+  private final MutationIntake mutations;
+  private final MaintenanceScheduler scheduler;
+  private final PromptRetrieval retrieval;
   private volatile boolean closed;
-  private volatile long lastRefreshCheck;
-  private volatile long lastDataVersion = Long.MIN_VALUE;
-  private final AtomicBoolean refreshQueued = new AtomicBoolean();
 
-  private SETree(Path path, SETreeConfig config, Embedder embedder, boolean ownsEmbedder,
+  SETree(Path path, SETreeConfig config, Embedder embedder, boolean ownsEmbedder,
       TokenCounter counter, SqliteTreeStore store, boolean readOnly) {
     this.path = path;
     this.config = config;
@@ -99,37 +65,15 @@ public final class SETree implements AutoCloseable {
     this.ownsEmbedder = ownsEmbedder;
     this.counter = counter;
     this.readOnly = readOnly;
-    this.promptEmbedder = new DeadlineEmbedder(embedder);
-    if (config.summarizer() != null) {
-      this.summarizer = config.summarizer();
-      this.ownedLlm = null;
-    } else if (config.llm() != null && !readOnly) {
-      this.ownedLlm = new TargetLlmSummarizer(config.llm());
-      this.summarizer = ownedLlm;
-    } else {
-      this.summarizer = new ExtractiveSummarizer();
-      this.ownedLlm = null;
-    }
     this.store = store;
-    this.format = new ContextFormat(counter);
-    this.walk = new TreeCoverWalk(new CapabilityScore((float) config.beta(), (float) config.epsilon()),
-        (float) config.overviewShare(), (float) config.overviewTemperature(), format);
-    TreeStore.State state = store.loadIfChanged(-1, this::loadsOracle);
-    this.snapshot = prepared(Snapshot.of(state.tree(), state.hierarchy(), state.generation()));
-    this.lastDataVersion = store.dataVersion();
-    this.maintainer = new Maintainer(embedder, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
-    this.scheduler = new MaintenanceScheduler(config.quietWindowMillis(), this::maintenanceRun,
-        () -> latestAccepted);
-    noteKnown(state);
-    scheduler.markApplied(state.appliedThrough());
-    this.refresher = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "setree-refresh");
-      t.setDaemon(true);
-      return t;
-    });
-    if (!readOnly && !state.pending().isEmpty()) {
-      scheduler.mutationAccepted(); // apply what this or another process acknowledged
-    }
+    ContextFormat format = new ContextFormat(counter);
+    this.retrieval = new PromptRetrieval(config, embedder, format);
+    this.state = new StateFollower(path, config, store, format, readOnly);
+    this.writer = new SingleWriter(config, embedder, counter, store, state, readOnly);
+    this.scheduler = new MaintenanceScheduler(config.quietWindowMillis(), writer::maintenanceRun,
+        state::latestAccepted);
+    this.mutations = new MutationIntake(store, state, scheduler);
+    state.attach(scheduler);
   }
 
   /** The longest prompt {@link #retrieve} accepts, in characters (as long as the longest fact). */
@@ -147,7 +91,7 @@ public final class SETree implements AutoCloseable {
    *     newer format, or was built with another embedder; the file is then left untouched
    */
   public static SETree open(Path path, SETreeConfig config) {
-    return open(path, config, false);
+    return Opening.open(path, config, false);
   }
 
   /**
@@ -159,7 +103,7 @@ public final class SETree implements AutoCloseable {
    *     corrupt or of a newer format, or was built with another embedder
    */
   public static SETree openReadOnly(Path path, SETreeConfig config) {
-    return open(path, config, true);
+    return Opening.open(path, config, true);
   }
 
   /**
@@ -171,7 +115,7 @@ public final class SETree implements AutoCloseable {
    */
   public static Inspection inspect(Path path) {
     try (SqliteTreeStore store = SqliteTreeStore.openReadOnly(path)) {
-      return new Inspection(store.loadTree(), store.modelId(), store.dimension(), store.pendingMutations().size());
+      return new Inspection(new TreeView(store.loadTree()), store.modelId(), store.dimension(), store.pendingMutations().size());
     }
   }
 
@@ -195,58 +139,7 @@ public final class SETree implements AutoCloseable {
    * {@link SETreeConfig#embedder()} when done. Returns {@code config} itself when it carries an embedder.
    */
   public static SETreeConfig withEmbedder(SETreeConfig config) {
-    if (config.embedder() != null) {
-      return config;
-    }
-    MiniLmEmbedder mini = loadMiniLm(config);
-    return config.toBuilder().embedder(mini)
-        .tokenCounter(config.tokenCounter() != null ? config.tokenCounter() : mini.tokenizer()).build();
-  }
-  /** The MiniLM build {@link SETreeConfig#embedderName()} names (fp32, or int8 for {@code minilm-int8}). */
-  private static MiniLmEmbedder loadMiniLm(SETreeConfig config) {
-    return config.embedderName().equals("minilm-int8") ? MiniLmEmbedder.loadInt8() : MiniLmEmbedder.load();
-  }
-
-
-  private static SETree open(Path path, SETreeConfig config, boolean readOnly) {
-    Objects.requireNonNull(path, "path");
-    Objects.requireNonNull(config, "config");
-    Embedder embedder = config.embedder();
-    boolean owns = false;
-    TokenCounter counter = config.tokenCounter();
-    if (embedder == null) {
-      MiniLmEmbedder mini = loadMiniLm(config);
-      embedder = mini;
-      owns = true;
-      if (counter == null) {
-        counter = mini.tokenizer();
-      }
-    }
-    if (counter == null) {
-      throw new IllegalArgumentException("a custom embedder needs a token counter too (tokenCounter)");
-    }
-    SqliteTreeStore store = null;
-    try {
-      if (readOnly) {
-        store = SqliteTreeStore.openReadOnly(path);
-        if (!store.modelId().equals(embedder.modelId()) || store.dimension() != embedder.dimension()) {
-          throw new dev.setree.store.StoreFormatException(store.path() + " was built with embedder model '"
-              + store.modelId() + "' (dimension " + store.dimension() + "), not with '" + embedder.modelId()
-              + "' (dimension " + embedder.dimension() + ")");
-        }
-      } else {
-        store = SqliteTreeStore.open(path, embedder.modelId(), embedder.dimension());
-      }
-      return new SETree(path, config, embedder, owns, counter, store, readOnly);
-    } catch (RuntimeException e) {
-      if (store != null) {
-        store.close();
-      }
-      if (owns) {
-        embedder.close();
-      }
-      throw e;
-    }
+    return Opening.withEmbedder(config);
   }
 
   /** Builds the tree from plain texts (ids {@code f0, f1, ...}); see {@link #build(Collection, BuildProgress)}. */
@@ -264,19 +157,9 @@ public final class SETree implements AutoCloseable {
    *
    * @throws IllegalArgumentException with fewer than two facts, a blank text, or duplicate ids
    */
-  public BuildResult.Stats build(Collection<Fact> facts, BuildProgress progress) {
+  public BuildReport build(Collection<Fact> facts, BuildProgress progress) {
     ensureWritable();
-    List<Fact> list = List.copyOf(facts);
-    checkLlm(); // a dead endpoint fails the build before anything is written
-    try (SqliteTreeStore.WriterLease lease = store.lockWriter()) {
-      synchronized (writeLock) {
-        TreeBuilder builder = new TreeBuilder(embedder, counter, summarizer, buildOptions());
-        BuildResult result = builder.build(list, progress);
-        store.saveTreeWithHierarchy(result.tree(), result.hierarchy(), 0);
-        install(Snapshot.of(result.tree(), result.hierarchy(), store.generation()));
-        return result.stats();
-      }
-    }
+    return writer.build(List.copyOf(facts), progress);
   }
 
   /** Inserts a fact with a generated id; see {@link #insert(Fact)}. */
@@ -296,29 +179,7 @@ public final class SETree implements AutoCloseable {
   public Ack insert(Fact fact) {
     ensureWritable();
     Objects.requireNonNull(fact, "fact");
-    if (fact.id().startsWith(TreeBuilder.INTERNAL_ID_PREFIX)) {
-      throw new IllegalArgumentException("fact id '" + fact.id() + "' uses the reserved prefix "
-          + TreeBuilder.INTERNAL_ID_PREFIX);
-    }
-    synchronized (mutationLock) {
-      List<Mutation> pending = catchUp();
-      Map<String, Boolean> state = pendingState(pending);
-      Snapshot s = snapshot;
-      String existing = s.idByText().get(fact.text());
-      if (existing != null && !Boolean.FALSE.equals(state.get(existing))) {
-        return new Ack(0, existing, "duplicate: already stored");
-      }
-      for (Mutation m : pending) {
-        if (m.kind() == Mutation.Kind.INSERT && m.text().equals(fact.text())
-            && Boolean.TRUE.equals(state.get(m.leafId()))) {
-          return new Ack(0, m.leafId(), "duplicate: already stored");
-        }
-      }
-      if (exists(fact.id(), s, state)) {
-        throw new IllegalArgumentException("leaf id '" + fact.id() + "' already exists");
-      }
-      return accept(new Mutation(0, Mutation.Kind.INSERT, fact.id(), fact.text(), fact.time()), "insert queued");
-    }
+    return mutations.insert(fact);
   }
 
   /**
@@ -331,54 +192,16 @@ public final class SETree implements AutoCloseable {
   public Ack delete(String leafId) {
     ensureWritable();
     Objects.requireNonNull(leafId, "leafId");
-    synchronized (mutationLock) {
-      List<Mutation> pending = catchUp();
-      if (!exists(leafId, snapshot, pendingState(pending))) {
-        throw new IllegalArgumentException("unknown leaf id '" + leafId + "'");
-      }
-      return accept(new Mutation(0, Mutation.Kind.DELETE, leafId, null, null), "delete queued");
-    }
-  }
-
-  private Ack accept(Mutation m, String message) {
-    long seq = store.appendMutation(m);
-    latestAccepted = Math.max(latestAccepted, seq);
-    scheduler.mutationAccepted();
-    return new Ack(seq, m.leafId(), message);
+    return mutations.delete(leafId);
   }
 
   /**
-   * Makes the snapshot current with what is committed (loading a tree another process saved) and returns
-   * the pending mutations of every process, so that a mutation is checked against the latest state.
+   * Loads the default token counter (MiniLM's WordPiece pieces, without special tokens), for a config whose
+   * embedder is the host's own ({@link SETreeConfig.Builder#tokenCounter}). Thread-safe; it holds a native
+   * tokenizer for as long as it is reachable.
    */
-  private List<Mutation> catchUp() {
-    TreeStore.State st = reloadIfNewer();
-    return st.pending();
-  }
-
-  /** Per leaf id touched by a pending mutation: true if its last pending mutation inserts, false if it deletes. */
-  private static Map<String, Boolean> pendingState(List<Mutation> pending) {
-    Map<String, Boolean> state = new HashMap<>();
-    for (Mutation m : pending) {
-      state.put(m.leafId(), m.kind() == Mutation.Kind.INSERT);
-    }
-    return state;
-  }
-
-  private static boolean exists(String id, Snapshot s, Map<String, Boolean> state) {
-    Boolean p = state.get(id);
-    if (p != null) {
-      return p;
-    }
-    int v = s.tree().indexOf(id);
-    return v >= 0 && s.tree().isLeaf(v);
-  }
-
-  /** Fails with {@code LlmUnavailableException} (naming the URL) when the Target LLM cannot be reached. */
-  private void checkLlm() {
-    if (summarizer instanceof TargetLlmSummarizer llm) {
-      llm.checkReachable();
-    }
+  public static TokenCounter defaultTokenCounter() {
+    return WordPieceTokenizer.load();
   }
 
   /**
@@ -387,13 +210,13 @@ public final class SETree implements AutoCloseable {
    * reachability check the command line and the MCP tools share.
    *
    * @param config the configuration a knowledge base is (or will be) opened with
-   * @throws dev.setree.maintain.llm.LlmUnavailableException naming the URL when the endpoint does not answer
+   * @throws dev.setree.spi.SummarizerException naming the URL when the endpoint does not answer
    */
   public static void checkLlmReachable(SETreeConfig config) {
     if (config.llm() == null || config.summarizer() != null) {
       return;
     }
-    try (TargetLlmSummarizer llm = new TargetLlmSummarizer(config.llm())) {
+    try (TargetLlmSummarizer llm = new TargetLlmSummarizer(config.llmSettings())) {
       llm.checkReachable();
     }
   }
@@ -402,8 +225,8 @@ public final class SETree implements AutoCloseable {
    * The last error of the Target LLM this knowledge base summarises with (the reason for the latest
    * extractive fall-back), or empty when it has none or summarises without an LLM. Thread-safe.
    */
-  public java.util.Optional<String> lastLlmFailure() {
-    return summarizer instanceof TargetLlmSummarizer llm ? llm.lastFailure() : java.util.Optional.empty();
+  public Optional<String> lastLlmFailure() {
+    return writer.lastLlmFailure();
   }
 
   /** Asks for a maintenance run now instead of after the quiet window. */
@@ -435,144 +258,9 @@ public final class SETree implements AutoCloseable {
     return store.pendingMutations().size();
   }
 
-  /**
-   * One atomic maintenance run over all pending mutations, as the single writer: holds the knowledge
-   * base's cross-process writer lock, starts from the committed state (loading it if another process
-   * saved since this one's snapshot), applies the pending mutations of every process in sequence order,
-   * saves only what changed together with the removal of exactly the applied mutations, then swaps the
-   * snapshot. Returns the sequence number through which every mutation is applied.
-   */
-  private long maintenanceRun() {
-    try (SqliteTreeStore.WriterLease lease = store.lockWriter()) {
-      synchronized (writeLock) {
-        long t0 = System.nanoTime();
-        TreeStore.State st = reloadIfNewer();
-        Snapshot base = snapshot;
-        List<Mutation> batch = st.pending();
-        if (batch.isEmpty() || base.generation() != st.generation()) {
-          return base.generation() == st.generation() ? st.appliedThrough() : 0;
-        }
-        checkLlm(); // a dead endpoint fails the run; the mutations stay pending and the run is retried
-        Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch);
-        long[] seqs = batch.stream().mapToLong(Mutation::seq).toArray();
-        long s0 = System.nanoTime();
-        long generation = store.saveChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy(),
-            base.generation(), seqs);
-        long saveNanos = System.nanoTime() - s0;
-        install(base.next(r.tree(), r.hierarchy(), generation));
-        Instant visibleAt = Instant.now();
-        lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
-            r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(), System.nanoTime() - t0,
-            saveNanos, store.lastSaveBytes(), visibleAt);
-        return st.lastSeq();
-      }
-    }
-  }
-
-  /**
-   * Loads the committed state if its generation is newer than the snapshot's, and installs it; returns
-   * what was read (tree null when the snapshot was current), and marks as applied every mutation the
-   * committed state no longer lists as pending.
-   */
-  private TreeStore.State reloadIfNewer() {
-    synchronized (reloadLock) {
-      TreeStore.State st = store.loadIfChanged(snapshot.generation(), this::loadsOracle);
-      if (st.tree() != null && st.generation() > snapshot.generation()) {
-        install(Snapshot.of(st.tree(), st.hierarchy(), st.generation()));
-      }
-      noteKnown(st);
-      if (st.generation() == snapshot.generation()) {
-        scheduler.markApplied(st.appliedThrough());
-      }
-      return st;
-    }
-  }
-
-  /**
-   * Mutations pending in the store, whoever accepted them, are ones {@link #awaitMaintenance} waits for
-   * once this process has seen them.
-   */
-  private void noteKnown(TreeStore.State st) {
-    if (!st.pending().isEmpty()) {
-      latestAccepted = Math.max(latestAccepted, st.pending().get(st.pending().size() - 1).seq());
-    }
-  }
-
-  /**
-   * Whether a load of {@code tree} includes the oracle: always for a writer (maintenance needs it); for a
-   * reader only when its retrieves take the candidate path, which searches the oracle's level-0 kNN graph.
-   */
-  private boolean loadsOracle(Tree tree) {
-    return !readOnly || RetrieveOptions.defaults().approximate(config, tree.leafCount());
-  }
-
-  /** Derives the walk's tables (and the nearest-leaf index where retrieves will use it) off the query path. */
-  private Snapshot prepared(Snapshot s) {
-    return s.prepare(format, RetrieveOptions.defaults().approximate(config, s.tree().leafCount()));
-  }
-
-  /** Replaces the snapshot unless it is already at this generation or a newer one. */
-  private void install(Snapshot next) {
-    prepared(next);
-    synchronized (swapLock) {
-      if (next.generation() > snapshot.generation() || next.generation() == 0 && snapshot.generation() == 0) {
-        snapshot = next;
-      }
-    }
-  }
-
-  /**
-   * On retrieve: notices, at most every {@value #REFRESH_CHECK_MILLIS} ms and without blocking, that
-   * another connection committed ({@code PRAGMA data_version}), and then loads the newer state in the
-   * background; retrieves go on with the current snapshot meanwhile.
-   */
-  private void maybeRefresh() {
-    long now = System.nanoTime();
-    if (now - lastRefreshCheck < REFRESH_CHECK_MILLIS * 1_000_000L) {
-      return;
-    }
-    lastRefreshCheck = now;
-    if (refreshQueued.get()) {
-      return; // a load is under way
-    }
-    long dv;
-    try {
-      dv = store.pollDataVersion();
-    } catch (RuntimeException e) {
-      return; // a closing store: nothing to refresh
-    }
-    if (dv == Long.MIN_VALUE || dv == lastDataVersion || !refreshQueued.compareAndSet(false, true)) {
-      return; // the reader connection is busy (ask again later), or nothing new
-    }
-    lastDataVersion = dv;
-    refresher.execute(() -> {
-      try {
-        TreeStore.State st = reloadIfNewer();
-        if (!readOnly && !st.pending().isEmpty()) {
-          scheduler.mutationAccepted(); // another process's mutations: apply them after the quiet window
-        }
-      } catch (RuntimeException e) {
-        // Retrieves go on with the current snapshot; the next commit noticed tries again.
-        System.getLogger(SETree.class.getName()).log(System.Logger.Level.WARNING,
-            "cannot load the newer state of " + path + ": " + e.getMessage(), e);
-      } finally {
-        refreshQueued.set(false);
-      }
-    });
-  }
-
-  private static final long REFRESH_CHECK_MILLIS = 50;
-
-  private volatile MaintenanceReport lastRun;
-
   /** What the last maintenance run since open did, or null if none ran. */
   public MaintenanceReport lastMaintenanceRun() {
-    return lastRun;
-  }
-
-  private BuildOptions buildOptions() {
-    return new BuildOptions(config.knnK(), config.targetArity(), 42L, config.maxConcurrency(),
-        config.topSummaryTokens(), config.summaryTokens());
+    return writer.lastRun();
   }
 
   /** Retrieves with the configured {@link SETreeConfig#defaultBudget() default budget}. */
@@ -616,45 +304,18 @@ public final class SETree implements AutoCloseable {
     }
     Objects.requireNonNull(options, "options");
     long t0 = System.nanoTime();
-    maybeRefresh();
-    Snapshot s = snapshot;
-    if (s.tree().isEmpty()) {
-      return new Context("", List.of(), 0, budget, true, new Context.Stats(0, 0, System.nanoTime() - t0));
-    }
-    long deadline = t0 + config.retrieveDeadlineMillis() * 1_000_000L;
-    boolean approximate = options.approximate(config, s.tree().leafCount());
-    java.util.concurrent.Future<float[]> embedding = promptEmbedder.start(prompt);
-    // While the prompt is embedded, the candidate path looks up the prompt's words (two cores overlap them).
-    Retriever.Words words = approximate && options.strategy() == Strategy.TREE_COVER && options.tau(config) > 0
-        ? Retriever.words(s, prompt) : null;
-    float[] q = promptEmbedder.finish(embedding, deadline);
-    boolean cutShort = q == null;
-    if (cutShort) {
-      // No embedding in time: relevance from the prompt's words alone; no second hop, no clustering.
-      q = new float[embedder.dimension()];
-      options = options.lexicalOnly();
-    }
-    TreeCoverWalk w = options.usesConfigCalibration() ? walk : new TreeCoverWalk(
-        new CapabilityScore((float) options.beta(config), (float) options.epsilon(config)),
-        (float) options.overviewShare(config), (float) options.overviewTemperature(config), format);
-    ClusterSelection clustering = options.intentionalClustering(config)
-        ? new ClusterSelection((float) config.clusterEdgeWeightFloor(), config.clusterDiversityTarget(),
-            config.fallbackToScore())
-        : null;
-    Context ctx = Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.tau(config),
-        options.secondHop(config), clustering, embedder, w, format, approximate, words, t0);
-    return cutShort ? ctx.markCutShort() : ctx;
+    state.maybeRefresh();
+    return retrieval.retrieve(state.snapshot(), prompt, budget, options, t0);
   }
-
 
   /** The snapshot retrieves read now (for tests in this package). */
   Snapshot currentSnapshot() {
-    return snapshot;
+    return state.snapshot();
   }
 
-  /** The current snapshot of the tree (immutable). */
-  public Tree tree() {
-    return snapshot.tree();
+  /** A read-only view of the current tree (immutable: a later maintenance run makes a new one). */
+  public TreeView tree() {
+    return new TreeView(state.snapshot().tree());
   }
 
   /** The token counter every budget of this knowledge base is measured in. */
@@ -674,7 +335,7 @@ public final class SETree implements AutoCloseable {
 
   /** Summary figures of the current tree. */
   public Stats stats() {
-    Tree t = snapshot.tree();
+    Tree t = state.snapshot().tree();
     int internal = t.size() - t.leafCount();
     double arity = internal == 0 ? 0 : (t.size() - 1) / (double) internal;
     return new Stats(t.leafCount(), t.size(), t.depth(), internal, arity,
@@ -722,17 +383,11 @@ public final class SETree implements AutoCloseable {
     closed = true;
     try {
       scheduler.close();
-      refresher.shutdown();
-      promptEmbedder.close();
-      try {
-        refresher.awaitTermination(60, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      state.shutdown();
+      retrieval.close();
+      state.awaitTermination();
       store.close();
-      if (ownedLlm != null) {
-        ownedLlm.close();
-      }
+      writer.close();
     } finally {
       if (ownsEmbedder) {
         embedder.close();

@@ -1,9 +1,9 @@
 package dev.setree;
 
-import dev.setree.core.Embedder;
-import dev.setree.core.Summarizer;
-import dev.setree.core.TokenCounter;
 import dev.setree.maintain.llm.LlmSettings;
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.TokenCounter;
 import java.util.Objects;
 
 /**
@@ -33,7 +33,7 @@ public final class SETreeConfig {
   private final RetrievePath retrievePath;
   private final int approximateFromLeaves;
   private final String embedderName;
-  private final LlmSettings llm;
+  private final LlmConfig llm;
   private final boolean useIntentionalClustering;
   private final double clusterEdgeWeightFloor;
   private final int clusterDiversityTarget;
@@ -66,29 +66,14 @@ public final class SETreeConfig {
     this.clusterDiversityTarget = Settings.CLUSTER_DIVERSITY_TARGET.checkInt(b.clusterDiversityTarget);
     this.fallbackToScore = b.fallbackToScore;
     this.secondHop = Settings.SECOND_HOP.check(b.secondHop);
-    this.contextWindow = contextWindow(b);
-    this.llm = b.llm == null || b.llm.contextWindow() == contextWindow ? b.llm
-        : b.llm.toBuilder().contextWindow(contextWindow).build();
+    this.contextWindow = Settings.CONTEXT_WINDOW.checkInt(b.contextWindow);
+    this.llm = b.llm;
+    if (llm != null) {
+      llm.settings(contextWindow); // the window's floor with an LLM
+    }
     this.embedder = b.embedder;
     this.tokenCounter = b.tokenCounter;
     this.summarizer = b.summarizer;
-  }
-
-  /**
-   * The one context window: the config's, which the LLM's settings take. A window set only in the given
-   * {@link LlmSettings} (the config's at its default) is taken from there; set in both and different, refused.
-   */
-  private static int contextWindow(Builder b) {
-    int window = Settings.CONTEXT_WINDOW.checkInt(b.contextWindow);
-    if (b.llm == null || b.llmWindowFromConfig || b.llm.contextWindow() == window
-        || b.llm.contextWindow() == LlmSettings.DEFAULT_CONTEXT_WINDOW) {
-      return window;
-    }
-    if (window == Settings.CONTEXT_WINDOW.defaultValue) {
-      return b.llm.contextWindow();
-    }
-    throw new IllegalArgumentException(Settings.CONTEXT_WINDOW.key + " is set twice: " + window + " in the config and "
-        + b.llm.contextWindow() + " in its LlmSettings; set it once, with SETreeConfig.Builder.contextWindow");
   }
 
   /** The embedded default configuration. */
@@ -128,7 +113,6 @@ public final class SETreeConfig {
     b.clusterDiversityTarget = clusterDiversityTarget;
     b.fallbackToScore = fallbackToScore;
     b.secondHop = secondHop;
-    b.llmWindowFromConfig = true;
     b.embedder = embedder;
     b.tokenCounter = tokenCounter;
     b.summarizer = summarizer;
@@ -167,9 +151,8 @@ public final class SETreeConfig {
 
   /**
    * Context window of the Target LLM in the knowledge base's tokens ({@code context_window}, default 8192); at
-   * least {@value LlmSettings#MIN_CONTEXT_WINDOW} with an LLM. It is the window {@link #llm()} carries: the
-   * {@link LlmSettings} given to the builder take it (a window set only there, with this one at its default,
-   * is kept and returned here; set in both and different, {@link Builder#build()} refuses).
+   * least {@value LlmSettings#MIN_CONTEXT_WINDOW} with an LLM; children that do not fit are summarised in
+   * chunks.
    */
   public int contextWindow() {
     return contextWindow;
@@ -259,10 +242,15 @@ public final class SETreeConfig {
    * {@link #summarizer()} is given, {@link SETree} summarises with a {@code TargetLlmSummarizer} on these
    * settings; it checks the endpoint before each build (a dead endpoint fails the build, nothing written)
    * and each maintenance run (the run is retried later, the mutations stay pending). Retrieve never calls it.
-   * The settings carry this config's {@link #contextWindow()}.
+   * The LLM works within this config's {@link #contextWindow()}.
    */
-  public LlmSettings llm() {
+  public LlmConfig llm() {
     return llm;
+  }
+
+  /** The LLM client's settings: {@link #llm()} with this config's context window; null for no LLM. */
+  LlmSettings llmSettings() {
+    return llm == null ? null : llm.settings(contextWindow);
   }
 
   /**
@@ -297,16 +285,6 @@ public final class SETreeConfig {
    */
   public int secondHopLeaves() {
     return secondHop;
-  }
-
-  /**
-   * The second hop as {@code "off"}, {@code "1"} or {@code "2"}.
-   *
-   * @deprecated the setting is an int; use {@link #secondHopLeaves()}
-   */
-  @Deprecated
-  public String secondHop() {
-    return secondHop == 0 ? "off" : Integer.toString(secondHop);
   }
 
   /** The host's embedder, or null for the bundled MiniLM. */
@@ -344,9 +322,7 @@ public final class SETreeConfig {
     private RetrievePath retrievePath = RetrievePath.parse(Settings.RETRIEVE_PATH.key, Settings.RETRIEVE_PATH.defaultValue);
     private int approximateFromLeaves = Settings.APPROXIMATE_FROM_LEAVES.defaultValue.intValue();
     private String embedderName = Settings.EMBEDDER.defaultValue;
-    private LlmSettings llm;
-    /** The llm came from {@link #toBuilder()}: its window is the config's, which a setter may change. */
-    private boolean llmWindowFromConfig;
+    private LlmConfig llm;
     private boolean useIntentionalClustering = Settings.USE_INTENTIONAL_CLUSTERING.defaultValue;
     private double clusterEdgeWeightFloor = Settings.CLUSTER_EDGE_WEIGHT_FLOOR.defaultValue;
     private int clusterDiversityTarget = Settings.CLUSTER_DIVERSITY_TARGET.defaultValue.intValue();
@@ -394,7 +370,7 @@ public final class SETreeConfig {
       return this;
     }
 
-    /** See {@link SETreeConfig#contextWindow()}: the window the LLM's settings take. */
+    /** See {@link SETreeConfig#contextWindow()}: the LLM's window. */
     public Builder contextWindow(int v) {
       contextWindow = v;
       return this;
@@ -467,9 +443,8 @@ public final class SETreeConfig {
     }
 
     /** See {@link SETreeConfig#llm()}; null for no LLM. */
-    public Builder llm(LlmSettings v) {
+    public Builder llm(LlmConfig v) {
       llm = v;
-      llmWindowFromConfig = false;
       return this;
     }
 
@@ -503,18 +478,6 @@ public final class SETreeConfig {
       return this;
     }
 
-    /**
-     * See {@link SETreeConfig#secondHopLeaves()}: {@code "off"}, {@code "1"} or {@code "2"}.
-     *
-     * @throws IllegalArgumentException for any other value
-     * @deprecated the setting is an int; use {@link #secondHop(int)}
-     */
-    @Deprecated
-    public Builder secondHop(String v) {
-      secondHop = Settings.SECOND_HOP.parse(v);
-      return this;
-    }
-
     /** Uses the host's embedder (not closed by SETree); null for the bundled MiniLM. */
     public Builder embedder(Embedder e) {
       embedder = e;
@@ -537,7 +500,7 @@ public final class SETreeConfig {
      * Checks every value and builds the config.
      *
      * @throws IllegalArgumentException naming the first bad key and its value ({@code KEY must be RANGE, got
-     *     VALUE}), or when the context window is set differently here and in the {@link LlmSettings}
+     *     VALUE}), or a context window below {@value LlmSettings#MIN_CONTEXT_WINDOW} with an LLM
      */
     public SETreeConfig build() {
       return new SETreeConfig(this);

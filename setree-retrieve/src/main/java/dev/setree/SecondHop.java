@@ -1,10 +1,10 @@
 package dev.setree;
 
-import dev.setree.core.Embedder;
 import dev.setree.core.LeafRelevance;
 import dev.setree.core.Ranking;
 import dev.setree.core.Tree;
 import dev.setree.core.Vectors;
+import dev.setree.spi.Embedder;
 import java.util.function.BiFunction;
 
 /**

@@ -226,16 +226,6 @@ abstract class Setting<T> {
       return "must be \"off\", 1 or 2 (0 is off), got " + got;
     }
 
-    /** Reads the spelling of the deprecated string API and the file: "off", "1" or "2". */
-    int parse(String v) {
-      return switch (v == null ? "null" : v) {
-        case "off", "0" -> 0;
-        case "1" -> 1;
-        case "2" -> 2;
-        default -> throw new IllegalArgumentException(key + " " + refusal(v == null ? "null" : "'" + v + "'"));
-      };
-    }
-
     @Override
     Read<Integer> read(JsonNode v) {
       if (v.isTextual() && v.asText().equals("off")) {

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The table of {@link SETreeConfig}'s settings: one entry per key of docs/config.md (the {@code llm} section's
- * numbers at the end, which {@code LlmSettings} checks again), in the order the keys are documented. Each entry
+ * numbers at the end, which {@link LlmConfig} checks), in the order the keys are documented. Each entry
  * is the one definition of its key, Java type, default and check; {@link SETreeConfig.Builder},
  * {@link RetrieveOptions} and {@link ConfigFile} all go through it, and the command line's flags set the
  * builder.
@@ -70,7 +70,7 @@ final class Settings {
       USE_INTENTIONAL_CLUSTERING, CLUSTER_EDGE_WEIGHT_FLOOR, CLUSTER_DIVERSITY_TARGET, FALLBACK_TO_SCORE,
       SECOND_HOP);
 
-  /** The {@code llm} section's numbers, checked when read from the file. */
+  /** The {@code llm} section's numbers: {@link LlmConfig.Builder#build()} and the file check them here. */
   static final Setting.Whole LLM_CONNECT_TIMEOUT_MS = llm("connect_timeout_ms", 10_000, 1, 3_600_000L);
   static final Setting.Whole LLM_READ_TIMEOUT_MS = llm("read_timeout_ms", 120_000, 1, 3_600_000L);
   static final Setting.Whole LLM_MAX_RETRIES = llm("max_retries", 3, 0, 10);
@@ -78,9 +78,9 @@ final class Settings {
 
   private static Setting.Whole llm(String name, long defaultValue, long min, long max) {
     return new Setting.Whole("llm." + name, defaultValue, min, max, (b, v) -> {
-      throw new UnsupportedOperationException("llm." + name + " is set through LlmSettings");
+      throw new UnsupportedOperationException("llm." + name + " is set through LlmConfig");
     }, c -> {
-      throw new UnsupportedOperationException("llm." + name + " is read from LlmSettings");
+      throw new UnsupportedOperationException("llm." + name + " is read from LlmConfig");
     });
   }
 

@@ -12,13 +12,5 @@ public enum Strategy {
   /** Lucene BM25 (EnglishAnalyzer) over leaves, packed in score order. */
   BM25,
   /** One list: {@code cos + tau * bm25 / max bm25}, packed in score order. */
-  HYBRID,
-  /**
-   * RAPTOR's collapsed-tree retrieval over SETree's own tree (Sarthi et al., "RAPTOR: Recursive
-   * Abstractive Processing for Tree-Organized Retrieval", ICLR 2024): every node, leaves and summaries,
-   * ranked by cosine to the prompt and packed in score order.
-   */
-  COLLAPSED,
-  /** The most recent leaves (by time stamp, else by insertion order) that fit. */
-  RECENCY
+  HYBRID
 }

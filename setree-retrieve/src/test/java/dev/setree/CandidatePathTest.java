@@ -5,12 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
 import dev.setree.core.HierarchyState;
 import dev.setree.core.LeafNeighbours;
 import dev.setree.core.Ranking;
 import dev.setree.core.Tree;
-import dev.setree.maintain.BuildProgress;
+import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;

@@ -75,7 +75,7 @@ class ConfigFileTest {
     assertEquals(0.55, c.clusterEdgeWeightFloor());
     assertEquals(4, c.clusterDiversityTarget());
     assertEquals(2, c.secondHopLeaves());
-    LlmSettings l = c.llm();
+    LlmSettings l = c.llmSettings();
     assertEquals("http://localhost:11434/v1", l.baseUrl());
     assertEquals("qwen2.5:3b", l.model());
     assertEquals("sk-from-env", l.apiKey());
@@ -127,7 +127,7 @@ class ConfigFileTest {
     SETreeConfig c = load("""
         {"llm": {"base_url": "http://localhost:8080/v1", "model": "local", "api_key": "sk-inline"},
          "calibration": {"faithfulness_threshold": 60.0}, "default_budget": 2e3}""");
-    assertEquals("sk-inline", c.llm().apiKey());
+    assertEquals("sk-inline", c.llmSettings().apiKey());
     assertEquals(60, c.faithfulnessThreshold());
     assertEquals(2000, c.defaultBudget());
   }

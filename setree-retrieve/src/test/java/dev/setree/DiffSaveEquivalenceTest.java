@@ -5,9 +5,8 @@ import static dev.setree.testing.TreeAssert.assertSameTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
 import dev.setree.core.TreeStore;
-import dev.setree.maintain.BuildProgress;
+import dev.setree.spi.Fact;
 import dev.setree.store.SqliteTreeStore;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.TempKnowledgeBase;
@@ -39,7 +38,7 @@ class DiffSaveEquivalenceTest {
     try (SETree t = SETree.open(kb, LiveKnowledgeBaseTest.config(3_600_000))) {
       t.build(pool.subList(0, 150), BuildProgress.NONE);
       try (SqliteTreeStore s = SqliteTreeStore.open(full, "hash-48", 48)) {
-        s.saveTreeWithHierarchy(t.tree(), t.currentSnapshot().hierarchy(), 0);
+        s.saveTreeWithHierarchy(t.tree().tree(), t.currentSnapshot().hierarchy(), 0);
         fullBytes = s.lastSaveBytes();
       }
       for (int i = 0; i < 150; i++) {

@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
 import dev.setree.core.HierarchyState;
 import dev.setree.core.Tree;
 import dev.setree.core.TreeStore;
-import dev.setree.maintain.BuildProgress;
+import dev.setree.spi.Fact;
 import dev.setree.store.SqliteTreeStore;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
@@ -177,7 +176,7 @@ class LiveKnowledgeBaseTest {
           readers.add(pool.submit(() -> {
             int n = 0;
             while (!stop.get()) {
-              Tree tree = t.tree();
+              Tree tree = t.tree().tree();
               assertEquals(tree.leafCount(), tree.leavesUnder(tree.root()));
               Context c = t.retrieve("Emil reads history with friends", 150);
               assertTrue(c.tokensUsed() <= 150);

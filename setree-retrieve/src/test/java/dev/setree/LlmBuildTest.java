@@ -4,18 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
 import dev.setree.core.Tree;
-import dev.setree.maintain.BuildProgress;
-import dev.setree.maintain.BuildResult;
 import dev.setree.maintain.llm.LlmSettings;
 import dev.setree.maintain.llm.LlmUnavailableException;
 import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
 import dev.setree.testing.StubLlmServer;
-import dev.setree.testing.StubLlmServer.Reply;
+import dev.setree.testing.StubReply;
 import dev.setree.testing.TempKnowledgeBase;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,12 +64,12 @@ class LlmBuildTest {
     List<Fact> facts = Corpora.personal();
     try (StubLlmServer stub = StubLlmServer.start();
         TargetLlmSummarizer llm = new TargetLlmSummarizer(settings(stub.baseUrl()))) {
-      stub.defaultReply(Reply.summary(CANNED));
+      stub.defaultReply(StubReply.summary(CANNED));
       llm.checkReachable();
       try (SETree t = SETree.open(kb, config(llm))) {
-        BuildResult.Stats stats = t.build(facts, BuildProgress.NONE);
+        BuildReport stats = t.build(facts, BuildProgress.NONE);
         assertEquals(0, stats.summaryFallbacks());
-        Tree tree = t.tree();
+        Tree tree = t.tree().tree();
         int internal = tree.size() - tree.leafCount();
         assertTrue(internal > 10, "a real hierarchy: " + internal);
         for (int v = tree.leafCount(); v < tree.size(); v++) {
@@ -102,7 +100,7 @@ class LlmBuildTest {
       }
       // The kinds survive the database.
       try (SETree t = SETree.open(kb, config(null))) {
-        Tree tree = t.tree();
+        Tree tree = t.tree().tree();
         for (int v = tree.leafCount(); v < tree.size(); v++) {
           assertEquals("llm", tree.summarizerKind(v));
         }
@@ -115,12 +113,12 @@ class LlmBuildTest {
     List<Fact> facts = Corpora.personal();
     try (StubLlmServer stub = StubLlmServer.start();
         TargetLlmSummarizer llm = new TargetLlmSummarizer(settings(stub.baseUrl()))) {
-      stub.defaultReply(Reply.summary("The user has many hobbies."))
-          .when(r -> r.userMessage().toLowerCase().contains("gnocchi"), Reply.html())
-          .when(r -> r.userMessage().toLowerCase().contains("piano"), Reply.truncatedJson());
+      stub.defaultReply(StubReply.summary("The user has many hobbies."))
+          .when(r -> r.userMessage().toLowerCase().contains("gnocchi"), StubReply.html())
+          .when(r -> r.userMessage().toLowerCase().contains("piano"), StubReply.truncatedJson());
       try (SETree t = SETree.open(kb, config(llm))) {
-        BuildResult.Stats stats = t.build(facts, BuildProgress.NONE);
-        Tree tree = t.tree();
+        BuildReport stats = t.build(facts, BuildProgress.NONE);
+        Tree tree = t.tree().tree();
         int extractive = 0;
         int fromLlm = 0;
         for (int v = tree.leafCount(); v < tree.size(); v++) {

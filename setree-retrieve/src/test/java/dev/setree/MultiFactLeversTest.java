@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.core.IntentionalClustering;
 import dev.setree.core.Tree;
-import dev.setree.maintain.BuildProgress;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
@@ -49,7 +48,7 @@ class MultiFactLeversTest {
   @Test
   void interleaveAlternatesTheTwoRankings(@TempKnowledgeBase.File Path kb) {
     try (SETree t = open(kb)) {
-      Snapshot s = Snapshot.of(t.tree());
+      Snapshot s = Snapshot.of(t.tree().tree());
       HashEmbedder e = new HashEmbedder(48);
       Random r = new Random(3);
       for (int trial = 0; trial < 20; trial++) {
@@ -107,7 +106,7 @@ class MultiFactLeversTest {
   @Test
   void clusteringPromotesOneRepresentativePerCluster(@TempKnowledgeBase.File Path kb) {
     try (SETree t = open(kb)) {
-      Tree tree = t.tree();
+      Tree tree = t.tree().tree();
       ClusterSelection sel = new ClusterSelection(0.4f, 3, true);
       float[] rel = new float[tree.leafCount()];
       Random r = new Random(5);

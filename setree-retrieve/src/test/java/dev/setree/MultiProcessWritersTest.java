@@ -3,9 +3,8 @@ package dev.setree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
 import dev.setree.core.Tree;
-import dev.setree.maintain.BuildProgress;
+import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.TempKnowledgeBase;
 import java.io.BufferedReader;
@@ -74,7 +73,7 @@ class MultiProcessWritersTest {
       server.insert(new Fact("server-2", "the agent noted that Mara owns a kayak", null));
       server.triggerMaintain();
       server.awaitMaintenance().get(60, TimeUnit.SECONDS);
-      Tree t = server.tree();
+      Tree t = server.tree().tree();
       assertTrue(t.indexOf("cli-0") >= 0, "the other process's insert is kept");
       assertEquals(-1, t.indexOf("f5"), "the other process's delete is kept");
       assertTrue(t.indexOf("server-1") >= 0 && t.indexOf("server-2") >= 0);
@@ -134,7 +133,7 @@ class MultiProcessWritersTest {
         t.triggerMaintain();
         t.awaitMaintenance().get(120, TimeUnit.SECONDS);
       }
-      Tree tree = t.tree();
+      Tree tree = t.tree().tree();
       for (String id : acked) {
         assertTrue(tree.indexOf(id) >= 0, "acknowledged insert " + id + " was lost");
       }

@@ -3,9 +3,8 @@ package dev.setree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
 import dev.setree.core.Tree;
-import dev.setree.maintain.BuildProgress;
+import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,7 +97,7 @@ class PersonalKnowledgeBaseTest {
   void broadPromptCoversEveryTopicWithSummaries() {
     Context c = kb.retrieve("What do you know about me?", 512, RetrieveOptions.builder().overviewShare(0.25).build());
     assertTrue(c.complete());
-    Tree t = kb.tree();
+    Tree t = kb.tree().tree();
     Set<String> topicsUnderSummaries = new HashSet<>();
     int summaries = 0;
     for (Context.Item it : c.items()) {

@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
-import dev.setree.core.Summarizer;
-import dev.setree.maintain.BuildProgress;
 import dev.setree.maintain.ExtractiveSummarizer;
+import dev.setree.spi.Fact;
+import dev.setree.spi.Summarizer;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;

@@ -1,12 +1,12 @@
 package dev.setree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.setree.maintain.llm.LlmSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -172,40 +172,51 @@ class SettingsTest {
         .overviewTemperature(0).build()));
   }
 
-  /** second_hop has one type, an int; the string API stays, deprecated, for source compatibility. */
+  /** second_hop has one type, an int (the deprecated string API is gone with issue 17's surface work). */
   @Test
-  @SuppressWarnings("deprecation")
   void secondHopIsAnInt() {
     assertEquals(0, SETreeConfig.defaults().secondHopLeaves());
-    assertEquals("off", SETreeConfig.defaults().secondHop());
-    SETreeConfig two = SETreeConfig.builder().secondHop("2").build();
-    assertEquals(2, two.secondHopLeaves());
-    assertEquals("2", two.secondHop());
-    assertEquals(0, SETreeConfig.builder().secondHop(1).secondHop("off").build().secondHopLeaves());
-    assertEquals("second_hop must be \"off\", 1 or 2 (0 is off), got 'on'",
-        message(() -> SETreeConfig.builder().secondHop("on")));
+    assertEquals(2, SETreeConfig.builder().secondHop(2).build().secondHopLeaves());
+    assertEquals("second_hop must be \"off\", 1 or 2 (0 is off), got 3",
+        message(() -> SETreeConfig.builder().secondHop(3).build()));
   }
 
-  /** context_window from code is the LLM's window (issue 17: it was ignored unless read from a file). */
+  /**
+   * context_window from code is the LLM's window (issue 17: it was ignored unless read from a file); the
+   * facade's LlmConfig has no window of its own, so the window is set in one place.
+   */
   @Test
   void contextWindowFromCodeIsTheLlmsWindow() {
-    LlmSettings llm = LlmSettings.builder().baseUrl("http://localhost:8080/v1").model("m").build();
+    LlmConfig llm = LlmConfig.builder().baseUrl("http://localhost:8080/v1").model("m").build();
     SETreeConfig c = SETreeConfig.builder().contextWindow(4096).llm(llm).build();
-    assertEquals(4096, c.llm().contextWindow());
-    assertEquals(2048, c.toBuilder().contextWindow(2048).build().llm().contextWindow(), "changed after toBuilder");
-    assertEquals(4096, SETreeConfig.builder().llm(llm).contextWindow(4096).build().llm().contextWindow());
-    assertEquals(8192, SETreeConfig.builder().llm(llm).build().llm().contextWindow());
-
-    SETreeConfig onlyInLlm = SETreeConfig.builder().llm(llm.toBuilder().contextWindow(16384).build()).build();
-    assertEquals(16384, onlyInLlm.contextWindow(), "a window set only in the LlmSettings is kept");
-    assertEquals(16384, onlyInLlm.llm().contextWindow());
-
-    String twice = message(() -> SETreeConfig.builder().contextWindow(4096)
-        .llm(llm.toBuilder().contextWindow(16384).build()).build());
-    assertTrue(twice.startsWith("context_window is set twice: 4096") && twice.contains("16384"), twice);
+    assertEquals(4096, c.llmSettings().contextWindow());
+    assertEquals(2048, c.toBuilder().contextWindow(2048).build().llmSettings().contextWindow(), "changed after toBuilder");
+    assertEquals(4096, SETreeConfig.builder().llm(llm).contextWindow(4096).build().llmSettings().contextWindow());
+    assertEquals(8192, SETreeConfig.builder().llm(llm).build().llmSettings().contextWindow());
     String tooSmall = message(() -> SETreeConfig.builder().contextWindow(10).llm(llm).build());
     assertTrue(tooSmall.contains("context_window") && tooSmall.contains("10"), tooSmall);
     assertEquals(10, SETreeConfig.builder().contextWindow(10).build().contextWindow(), "no LLM: any window >= 1");
+  }
+
+  /** The llm section's numbers set from code get the file's check and message (one definition, issue 17). */
+  @Test
+  void llmNumbersFromCodeAreCheckedLikeTheFile() {
+    LlmConfig.Builder b = LlmConfig.builder().baseUrl("http://localhost:8080/v1").model("m");
+    assertEquals("llm.max_retries must be in [0, 10], got 11", message(() -> b.maxRetries(11).build()));
+    b.maxRetries(3);
+    assertEquals("llm.max_concurrency must be in [0, 256], got -1", message(() -> b.maxConcurrency(-1).build()));
+    b.maxConcurrency(0);
+    assertEquals("llm.read_timeout_ms must be in [1, 3600000], got 0",
+        message(() -> b.readTimeout(java.time.Duration.ZERO).build()));
+    b.readTimeout(java.time.Duration.ofMillis(1));
+    assertEquals("llm.connect_timeout_ms must be in [1, 3600000], got -5",
+        message(() -> b.connectTimeout(java.time.Duration.ofMillis(-5)).build()));
+    b.connectTimeout(java.time.Duration.ofNanos(10));
+    LlmConfig ok = b.build();
+    assertEquals(ok, ok.toBuilder().build());
+    assertTrue(message(() -> LlmConfig.builder().model("m").build()).contains("llm.base_url"));
+    assertTrue(message(() -> LlmConfig.builder().baseUrl("localhost:8080").model("m").build()).contains("localhost:8080"));
+    assertFalse(ok.toBuilder().apiKey("sk-secret").build().toString().contains("sk-secret"));
   }
 
   private static String message(org.junit.jupiter.api.function.Executable e) {

@@ -3,7 +3,6 @@ package dev.setree;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.core.Tree;
-import dev.setree.maintain.BuildProgress;
 import dev.setree.maintain.ExtractiveSummarizer;
 import dev.setree.testing.Corpora;
 import java.nio.file.Files;
@@ -25,7 +24,7 @@ class TopicSummariesTest {
     try (SETree kb = SETree.open(dir.resolve("kb.db"),
         SETreeConfig.builder().summarizer(new ExtractiveSummarizer(ExtractiveSummarizer.Design.TERMS)).build())) {
       kb.build(Corpora.personal(), BuildProgress.NONE);
-      Tree t = kb.tree();
+      Tree t = kb.tree().tree();
       String root = t.text(t.root());
       // topics named by a term specific to one topic ("guitar": music); "user" or "every" name none
       Set<String> topics = new HashSet<>();

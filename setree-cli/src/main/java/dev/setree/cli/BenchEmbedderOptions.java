@@ -1,8 +1,8 @@
 package dev.setree.cli;
 
-import dev.setree.core.Embedder;
+import dev.setree.spi.Embedder;
 import dev.setree.core.FeatureHashEmbedder;
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.TokenCounter;
 import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.embed.WordPieceTokenizer;
 import picocli.CommandLine.Option;

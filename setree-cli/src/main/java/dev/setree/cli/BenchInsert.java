@@ -1,13 +1,13 @@
 package dev.setree.cli;
 
+import dev.setree.BuildReport;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.MaintenanceReport;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.embed.MiniLmEmbedder;
-import dev.setree.maintain.BuildResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -67,8 +67,8 @@ final class BenchInsert implements Callable<Integer> {
     double[] runRebuildMs = new double[inserts];
     double[] runSaveMs = new double[inserts];
     double[] openMs = new double[3];
-    BuildResult.Stats initial = null;
-    BuildResult.Stats rebuild = null;
+    BuildReport initial = null;
+    BuildReport rebuild = null;
     double initialMs = Double.NaN;
     double rebuildMs = Double.NaN;
     double migrateMs = Double.NaN;

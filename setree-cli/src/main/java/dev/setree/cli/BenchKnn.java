@@ -1,6 +1,6 @@
 package dev.setree.cli;
 
-import dev.setree.core.Embedder;
+import dev.setree.spi.Embedder;
 import dev.setree.maintain.ExactKnn;
 import dev.setree.maintain.KnnGraph;
 import dev.setree.maintain.NnDescent;
@@ -49,7 +49,7 @@ final class BenchKnn implements Callable<Integer> {
     float[][] rows = cached(max);
     if (rows == null) {
       List<String> sentences = BenchLadder.synthetic(BenchCommand.corpus(corpus), max).stream()
-          .map(dev.setree.core.Fact::text).toList(); // the corpus first, then its synthetic variations
+          .map(dev.setree.spi.Fact::text).toList(); // the corpus first, then its synthetic variations
       long t0 = System.nanoTime();
       try (BenchEmbedderOptions.Opened opened = embedderOptions.open()) {
         Embedder e = opened.embedder();

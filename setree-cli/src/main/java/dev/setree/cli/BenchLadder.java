@@ -1,14 +1,14 @@
 package dev.setree.cli;
 
+import dev.setree.BuildReport;
 import dev.setree.Context;
 import dev.setree.SETree;
 import dev.setree.RetrieveOptions;
 import dev.setree.RetrievePath;
 import dev.setree.SETreeConfig;
 import dev.setree.Strategy;
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.core.FeatureHashEmbedder;
-import dev.setree.maintain.BuildResult;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -115,12 +115,12 @@ final class BenchLadder implements Callable<Integer> {
         }
         resetPeaks();
         long t0 = System.nanoTime();
-        BuildResult.Stats s;
+        BuildReport s;
         Row row;
         try (SETree kb = SETree.open(db, cfg)) {
           String label = "rung " + n;
           s = rebuild ? kb.build(facts, (stage, done, total) -> bar.update(label + " " + stage, done, total))
-              : new BuildResult.Stats(0, 0, 0, 0, 0, 0, 0);
+              : new BuildReport(0, 0, 0, 0, 0, 0, 0);
           double buildS = rebuild ? (System.nanoTime() - t0) / 1e9 : 0;
           bar.finish();
           for (int i = 0; i < Math.min(20, held.size()); i++) {

@@ -1,12 +1,10 @@
 package dev.setree.cli;
 
+import dev.setree.BuildReport;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.core.Fact;
-import dev.setree.core.Tree;
-import dev.setree.maintain.BuildResult;
-import dev.setree.maintain.llm.LlmUnavailableException;
-import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.spi.Fact;
+import dev.setree.spi.SummarizerException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -44,14 +42,14 @@ final class BuildCommand implements Callable<Integer> {
     List<Fact> list = FactsFile.read(facts, FactsFile.Format.parse(format));
     try {
       SETree.checkLlmReachable(config);
-    } catch (LlmUnavailableException e) {
+    } catch (SummarizerException e) { // the endpoint does not answer
       throw new IllegalStateException(e.getMessage() + " Nothing was built; " + db + " was not touched.", e);
     }
     ProgressBar bar = ProgressBar.onStderr();
     long t0 = System.nanoTime();
     boolean existed = Files.exists(db);
     try (SETree kb = SETree.open(db, config)) {
-      BuildResult.Stats s;
+      BuildReport s;
       try {
         s = kb.build(list, bar);
       } catch (RuntimeException e) {
@@ -68,17 +66,11 @@ final class BuildCommand implements Callable<Integer> {
           db, st.leaves(), st.nodes(), st.depth(), st.meanArity(), (System.nanoTime() - t0) / 1e9,
           s.embedNanos() / 1e9, s.knnNanos() / 1e9, s.clusterNanos() / 1e9, s.summaryNanos() / 1e9);
       if (config.llm() != null) {
-        Tree tree = kb.tree();
-        int byLlm = 0;
-        for (int v = tree.leafCount(); v < tree.size(); v++) {
-          if (TargetLlmSummarizer.KIND.equals(tree.summarizerKind(v))) {
-            byLlm++;
-          }
-        }
+        int byLlm = kb.tree().summarizerKinds().get("llm");
         System.out.printf("summaries: %d by the LLM (%s), %d fell back to extractive%n", byLlm,
             config.llm().model(), s.summaryFallbacks());
         if (s.summaryFallbacks() > 0) {
-          System.err.println("setree: warning: " + s.summaryFallbacks() + " of " + (tree.size() - tree.leafCount())
+          System.err.println("setree: warning: " + s.summaryFallbacks() + " of " + st.internalNodes()
               + " summaries fell back to extractive; last LLM error: " + kb.lastLlmFailure().orElse("(none)"));
         }
       }

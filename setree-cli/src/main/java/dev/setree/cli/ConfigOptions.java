@@ -1,17 +1,16 @@
 package dev.setree.cli;
 
 import dev.setree.ConfigFile;
+import dev.setree.LlmConfig;
 import dev.setree.SETreeConfig;
-import dev.setree.maintain.llm.LlmModels;
-import dev.setree.maintain.llm.LlmSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The options every command that opens a knowledge base shares: {@code --config PATH}, {@code --embedder},
@@ -64,14 +63,14 @@ final class ConfigOptions {
       return b;
     }
     SETreeConfig fromFile = b.build();
-    LlmSettings llm = fromFile.llm();
+    LlmConfig llm = fromFile.llm();
     if (llm == null && llmBaseUrl == null) {
       throw new IllegalArgumentException("--llm-model needs --llm-base-url (or llm.base_url in the config file)");
     }
     if (llm == null && llmModel == null) {
       llmModel = discoverModel(llmBaseUrl);
     }
-    LlmSettings.Builder lb = llm != null ? llm.toBuilder() : LlmSettings.builder(); // the config sets the window
+    LlmConfig.Builder lb = llm != null ? llm.toBuilder() : LlmConfig.builder(); // the config sets the window
     if (llmBaseUrl != null) {
       lb.baseUrl(llmBaseUrl);
     }
@@ -86,7 +85,7 @@ final class ConfigOptions {
    * standard error.
    */
   private static String discoverModel(String baseUrl) {
-    List<String> models = LlmModels.list(baseUrl, null, Duration.ofSeconds(10));
+    List<String> models = LlmConfig.serverModels(baseUrl, Duration.ofSeconds(10));
     String chosen = models.get(0);
     System.err.println("setree: no --llm-model given; using '" + chosen + "', "
         + (models.size() == 1 ? "the only model" : "the first of " + models.size() + " models "

@@ -3,8 +3,8 @@ package dev.setree.cli;
 import dev.setree.Context;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.core.Fact;
-import dev.setree.maintain.ExtractiveSummarizer;
+import dev.setree.eval.Research;
+import dev.setree.spi.Fact;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -29,7 +29,7 @@ final class DemoCommand implements Callable<Integer> {
 
   @Option(names = "--summary-design", hidden = true, description = "Experiment: the extractive summary design"
       + " (SENTENCE, TERMS, CLAUSES, TOPICS).")
-  ExtractiveSummarizer.Design summaryDesign;
+  Research.SummaryDesign summaryDesign;
 
   @Override
   public Integer call() throws Exception {
@@ -48,7 +48,7 @@ final class DemoCommand implements Callable<Integer> {
     ProgressBar bar = ProgressBar.onStderr();
     SETreeConfig.Builder config = SETreeConfig.builder();
     if (summaryDesign != null) {
-      config.summarizer(new ExtractiveSummarizer(summaryDesign));
+      config.summarizer(Research.extractive(summaryDesign));
     }
     try (SETree kb = SETree.open(db, config.build())) {
       long t0 = System.nanoTime();

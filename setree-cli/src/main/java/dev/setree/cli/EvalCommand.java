@@ -7,10 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.Context;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.core.Embedder;
-import dev.setree.core.Fact;
-import dev.setree.maintain.ExtractiveSummarizer;
-import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.eval.Research;
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Fact;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,7 +89,7 @@ final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--summary-design", hidden = true, description = "Experiment: the extractive summary design"
       + " (SENTENCE, TERMS, CLAUSES, TOPICS); ignored with an LLM summariser.")
-  ExtractiveSummarizer.Design summaryDesign;
+  Research.SummaryDesign summaryDesign;
 
   @Mixin
   ConfigOptions options = new ConfigOptions();
@@ -117,11 +116,10 @@ final class EvalCommand implements Callable<Integer> {
     long buildNanos = 0;
     SETreeConfig.Builder cb = options.builder();
     SETree.checkLlmReachable(cb.build());
-    // One summariser and one embedder for every knowledge base of the run.
-    TargetLlmSummarizer llm = cb.build().llm() == null ? null : new TargetLlmSummarizer(cb.build().llm());
+    // One embedder for every knowledge base of the run (each makes its LLM summariser, if any).
     SETreeConfig withEmbedder = SETree.withEmbedder(cb.build());
     try (Embedder embedder = withEmbedder.embedder()) {
-      SETreeConfig config = config(cb, withEmbedder, llm);
+      SETreeConfig config = config(cb, withEmbedder);
       for (int k = 0; k < facts.size(); k++) {
         List<Fact> fs = FactsFile.read(facts.get(k));
         List<Evaluation.Query> qs = new ArrayList<>(readQueries(queries.get(k)));
@@ -155,10 +153,6 @@ final class EvalCommand implements Callable<Integer> {
         } finally {
           deleteTree(dir);
         }
-      }
-    } finally {
-      if (llm != null) {
-        llm.close();
       }
     }
     bar.finish();
@@ -210,12 +204,10 @@ final class EvalCommand implements Callable<Integer> {
     return baseline == null ? 0 : QualityGuard.check(baseline, perVariant, System.out);
   }
 
-  private SETreeConfig config(SETreeConfig.Builder cb, SETreeConfig withEmbedder, TargetLlmSummarizer llm) {
+  private SETreeConfig config(SETreeConfig.Builder cb, SETreeConfig withEmbedder) {
     cb.embedder(withEmbedder.embedder()).tokenCounter(withEmbedder.tokenCounter());
-    if (llm != null) {
-      cb.summarizer(llm);
-    } else if (summaryDesign != null) {
-      cb.summarizer(new ExtractiveSummarizer(summaryDesign));
+    if (withEmbedder.llm() == null && summaryDesign != null) {
+      cb.summarizer(Research.extractive(summaryDesign)); // with an LLM, SETree summarises with it
     }
     if (targetArity != null) {
       cb.targetArity(targetArity);

@@ -6,7 +6,8 @@ import dev.setree.Context;
 import dev.setree.RetrieveOptions;
 import dev.setree.RetrievePath;
 import dev.setree.Strategy;
-import dev.setree.core.Tree;
+import dev.setree.TreeView;
+import dev.setree.eval.Research;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -56,7 +57,8 @@ final class Evaluation {
    */
   static SystemSpec system(String name) {
     String[] parts = name.split("\\+");
-    RetrieveOptions.Builder b = RetrieveOptions.builder().strategy(base(parts[0]));
+    RetrieveOptions.Builder b = Research.BASELINES.contains(parts[0])
+        ? Research.baseline(RetrieveOptions.builder(), parts[0]) : RetrieveOptions.builder().strategy(base(parts[0]));
     for (int i = 1; i < parts.length; i++) {
       switch (parts[i]) {
         case "clustering" -> b.intentionalClustering(true);
@@ -79,8 +81,6 @@ final class Evaluation {
       case "flat" -> Strategy.FLAT;
       case "bm25" -> Strategy.BM25;
       case "hybrid" -> Strategy.HYBRID;
-      case "collapsed" -> Strategy.COLLAPSED;
-      case "recency" -> Strategy.RECENCY;
       default -> throw new IllegalArgumentException("unknown system '" + name + "' (known: "
           + String.join(", ", BASE_SYSTEMS) + ")");
     };
@@ -144,7 +144,7 @@ final class Evaluation {
   }
 
   /** Scores one context against a query. */
-  static Outcome score(String kb, Query q, Context ctx, Map<String, String> textById, Tree tree, double ms) {
+  static Outcome score(String kb, Query q, Context ctx, Map<String, String> textById, TreeView tree, double ms) {
     String text = ctx.text();
     int hit = 0;
     for (String g : q.gold()) {
@@ -162,7 +162,7 @@ final class Evaluation {
   }
 
   /** Share of the gold leaves' distinct top-level subtrees that hold an item of the context (root excluded). */
-  static double coverage(Query q, Context ctx, Tree tree) {
+  static double coverage(Query q, Context ctx, TreeView tree) {
     Set<Integer> wanted = new HashSet<>();
     for (String g : q.gold()) {
       int v = tree.indexOf(g);
@@ -189,7 +189,7 @@ final class Evaluation {
     return n / (double) wanted.size();
   }
 
-  private static int topLevel(Tree tree, int v) {
+  private static int topLevel(TreeView tree, int v) {
     while (tree.parent(v) >= 0 && tree.parent(v) != tree.root()) {
       v = tree.parent(v);
     }

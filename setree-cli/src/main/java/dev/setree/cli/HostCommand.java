@@ -1,9 +1,9 @@
 package dev.setree.cli;
 
+import dev.setree.LlmConfig;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
 import dev.setree.cli.host.WebHost;
-import dev.setree.maintain.llm.LlmSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -43,7 +43,7 @@ final class HostCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--llm-timeout must be >= 1 second, got " + llmTimeoutSeconds);
     }
     SETreeConfig config = options.builder().build(); // no embedder given: SETree loads MiniLM (--embedder)
-    LlmSettings llm = config.llm() == null ? null : config.llm().toBuilder()
+    LlmConfig llm = config.llm() == null ? null : config.llm().toBuilder()
         .readTimeout(Duration.ofSeconds(llmTimeoutSeconds)).build();
     try (SETree kb = SETree.open(db, config);
         WebHost host = WebHost.start(kb, WebHost.Options.withLlm(port, llm, db.toString()))) {

@@ -2,7 +2,7 @@ package dev.setree.cli;
 
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.core.Embedder;
+import dev.setree.spi.Embedder;
 import dev.setree.mcp.KnowledgeBaseTools;
 import dev.setree.mcp.SetreeMcpServer;
 import java.io.PrintStream;

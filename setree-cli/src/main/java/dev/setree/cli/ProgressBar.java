@@ -1,6 +1,6 @@
 package dev.setree.cli;
 
-import dev.setree.maintain.BuildProgress;
+import dev.setree.BuildProgress;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,11 +3,9 @@ package dev.setree.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.SETree;
-import dev.setree.core.Tree;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,18 +26,6 @@ final class StatsCommand implements Callable<Integer> {
   @Mixin
   ConfigOptions options = new ConfigOptions();
 
-  /** Internal nodes per summariser kind; always holds {@code extractive} and {@code llm}. */
-  static Map<String, Integer> summarizerKinds(Tree tree) {
-    Map<String, Integer> kinds = new TreeMap<>();
-    kinds.put("extractive", 0);
-    kinds.put("llm", 0);
-    for (int v = tree.leafCount(); v < tree.size(); v++) {
-      String k = tree.summarizerKind(v);
-      kinds.merge(k == null ? "unknown" : k, 1, Integer::sum);
-    }
-    return kinds;
-  }
-
   @Override
   public Integer call() throws Exception {
     var config = options.builder().build();
@@ -48,7 +34,7 @@ final class StatsCommand implements Callable<Integer> {
     }
     try (SETree kb = SETree.openReadOnly(db, config)) { // a read path never writes
       SETree.Stats s = kb.stats();
-      Map<String, Integer> kinds = summarizerKinds(kb.tree());
+      Map<String, Integer> kinds = kb.tree().summarizerKinds();
       if (json) {
         ObjectMapper m = new ObjectMapper();
         ObjectNode o = m.createObjectNode();

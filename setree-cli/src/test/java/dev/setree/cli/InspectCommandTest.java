@@ -11,8 +11,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
+import dev.setree.TreeView;
 import dev.setree.cli.CommandLineTest.Run;
-import dev.setree.core.Tree;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
@@ -42,7 +42,7 @@ class InspectCommandTest {
   @TempDir
   static Path dir;
   static Path db;
-  static Tree tree;
+  static TreeView tree;
   static String sha;
   static FileTime mtime;
 
@@ -51,7 +51,7 @@ class InspectCommandTest {
     SETreeConfig config = SETreeConfig.builder().embedder(new HashEmbedder(48))
         .tokenCounter(new SimpleTokenCounter()).build();
     try (SETree kb = SETree.open(file, config)) {
-      kb.build(Corpora.personal().subList(0, facts), dev.setree.maintain.BuildProgress.NONE);
+      kb.build(Corpora.personal().subList(0, facts), dev.setree.BuildProgress.NONE);
     }
     return file;
   }
@@ -204,8 +204,8 @@ class InspectCommandTest {
         assertEquals(tree.summarizerKind(v), n.get("summarizer").asText());
         assertEquals(tree.loss(v), n.get("loss").floatValue(), 1e-6);
         int f = tree.faithfulness(v);
-        assertEquals(f == Tree.UNKNOWN_FAITHFULNESS, n.get("faithfulness").isNull());
-        if (f != Tree.UNKNOWN_FAITHFULNESS) {
+        assertEquals(f == TreeView.UNKNOWN_FAITHFULNESS, n.get("faithfulness").isNull());
+        if (f != TreeView.UNKNOWN_FAITHFULNESS) {
           assertEquals(f, n.get("faithfulness").asInt());
         }
       }

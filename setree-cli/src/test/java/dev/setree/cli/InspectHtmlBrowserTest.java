@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.core.Tree;
+import dev.setree.TreeView;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
 import java.io.IOException;
@@ -38,7 +38,7 @@ class InspectHtmlBrowserTest {
   void pageRendersEveryNodeAndSearches(@TempDir Path dir) throws Exception {
     String chromium = findChromium();
     Path db = InspectCommandTest.buildKnowledgeBase(dir.resolve("kb.db"), 60);
-    Tree tree;
+    TreeView tree;
     try (SETree kb = SETree.open(db, SETreeConfig.builder().embedder(new HashEmbedder(48))
         .tokenCounter(new SimpleTokenCounter()).build())) {
       tree = kb.tree();

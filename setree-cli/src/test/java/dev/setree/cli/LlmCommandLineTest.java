@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.setree.cli.CommandLineTest.Run;
 import dev.setree.testing.StubLlmServer;
-import dev.setree.testing.StubLlmServer.Reply;
+import dev.setree.testing.StubReply;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -59,7 +59,7 @@ class LlmCommandLineTest {
     Path facts = writeFacts(dir);
     Path db = dir.resolve("kb.db");
     try (StubLlmServer stub = StubLlmServer.start()) {
-      stub.defaultReply(Reply.summary("The user has hobbies."));
+      stub.defaultReply(StubReply.summary("The user has hobbies."));
       Run b = run("build", "--db", db.toString(), "--facts", facts.toString(), "--llm-base-url", stub.baseUrl(),
           "--llm-model", "stub-model");
       assertEquals(0, b.code(), b.err());
@@ -94,7 +94,7 @@ class LlmCommandLineTest {
         + "\"events\": [\"The user practises zymurgy.\"]}"));
     Path out = dir.resolve("eval.json");
     try (StubLlmServer stub = StubLlmServer.start()) {
-      stub.defaultReply(Reply.summary("The user practises zymurgy."));
+      stub.defaultReply(StubReply.summary("The user practises zymurgy."));
       Run e = run("eval", "--facts", facts.toString(), "--queries", queries.toString(), "--broad", broad.toString(),
           "--budgets", "256", "--systems", "setree,hybrid", "--json", out.toString(),
           "--llm-base-url", stub.baseUrl(), "--llm-model", "stub");
@@ -122,8 +122,8 @@ class LlmCommandLineTest {
     Path facts = writeFacts(dir);
     Path db = dir.resolve("kb.db");
     try (StubLlmServer stub = StubLlmServer.start()) {
-      stub.defaultReply(Reply.summary("The user has hobbies."))
-          .when(r -> r.userMessage().toLowerCase().contains("bread"), Reply.html());
+      stub.defaultReply(StubReply.summary("The user has hobbies."))
+          .when(r -> r.userMessage().toLowerCase().contains("bread"), StubReply.html());
       Run b = run("build", "--db", db.toString(), "--facts", facts.toString(), "--llm-base-url", stub.baseUrl(),
           "--llm-model", "m");
       assertEquals(0, b.code(), b.err());

@@ -1,6 +1,7 @@
 package dev.setree.core;
 
 import java.util.List;
+import dev.setree.spi.TokenCounter;
 
 /**
  * How a tree cover is written out: one line per visible node, in tree order, indented two spaces per

@@ -3,6 +3,7 @@ package dev.setree.core;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import dev.setree.spi.Embedder;
 
 /**
  * A fast deterministic {@link Embedder} by feature hashing (Weinberger, Dasgupta, Langford, Smola and

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import dev.setree.spi.TokenCounter;
 
 /**
  * Random valid {@link Tree}s for property tests, built the way the real builder does: leaves first, then

@@ -4,7 +4,7 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-import dev.setree.core.Embedder;
+import dev.setree.spi.Embedder;
 import dev.setree.core.Vectors;
 import java.io.IOException;
 import java.io.InputStream;
@@ -189,7 +189,7 @@ public final class MiniLmEmbedder implements Embedder {
     return DIMENSION;
   }
 
-  /** The tokenizer's piece counter: the default {@link dev.setree.core.TokenCounter}. */
+  /** The tokenizer's piece counter: the default {@link dev.setree.spi.TokenCounter}. */
   public WordPieceTokenizer tokenizer() {
     return tokenizer;
   }

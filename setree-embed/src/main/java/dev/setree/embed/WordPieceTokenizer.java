@@ -2,7 +2,7 @@ package dev.setree.embed;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.TokenCounter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -3,7 +3,7 @@ package dev.setree.langchain4j;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.setree.core.Embedder;
+import dev.setree.spi.Embedder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -15,7 +15,7 @@ import java.util.Objects;
  * give a stable one that changes whenever the model does.
  *
  * <p>SETree also needs a token counter with a custom embedder ({@code SETreeConfig.Builder#tokenCounter});
- * {@code dev.setree.embed.WordPieceTokenizer.load()} is the default one.
+ * {@code SETree.defaultTokenCounter()} is the default one.
  */
 public final class LangChain4jEmbedder implements Embedder {
   private final EmbeddingModel model;

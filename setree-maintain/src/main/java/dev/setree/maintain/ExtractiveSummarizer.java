@@ -1,8 +1,8 @@
 package dev.setree.maintain;
 
-import dev.setree.core.Passage;
-import dev.setree.core.Summarizer;
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.Passage;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.TokenCounter;
 import dev.setree.core.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;

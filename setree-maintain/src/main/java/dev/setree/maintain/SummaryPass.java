@@ -1,10 +1,10 @@
 package dev.setree.maintain;
 
-import dev.setree.core.Embedder;
-import dev.setree.core.Passage;
-import dev.setree.core.Summarizer;
-import dev.setree.core.SummarizerException;
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Passage;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.SummarizerException;
+import dev.setree.spi.TokenCounter;
 import dev.setree.core.Tree;
 import dev.setree.core.Vectors;
 import java.util.ArrayList;

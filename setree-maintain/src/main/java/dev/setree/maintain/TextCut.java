@@ -1,6 +1,6 @@
 package dev.setree.maintain;
 
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.TokenCounter;
 import java.util.Arrays;
 
 /**

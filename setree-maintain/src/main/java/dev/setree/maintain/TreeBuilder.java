@@ -1,10 +1,10 @@
 package dev.setree.maintain;
 
-import dev.setree.core.Embedder;
-import dev.setree.core.Fact;
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Fact;
 import dev.setree.core.HierarchyState;
-import dev.setree.core.Summarizer;
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.TokenCounter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

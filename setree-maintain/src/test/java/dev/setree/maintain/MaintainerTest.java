@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.core.HierarchyState;
-import dev.setree.core.Summarizer;
+import dev.setree.spi.Summarizer;
 import dev.setree.core.Tree;
 import dev.setree.core.TreeStore.Mutation;
 import dev.setree.core.Vectors;

@@ -3,7 +3,7 @@ package dev.setree.maintain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.core.HierarchyState;
 import dev.setree.core.Tree;
 import dev.setree.core.TreeStore.Mutation;

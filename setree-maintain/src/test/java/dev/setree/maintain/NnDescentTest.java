@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.core.Vectors;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;

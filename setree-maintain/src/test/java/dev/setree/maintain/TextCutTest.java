@@ -3,7 +3,7 @@ package dev.setree.maintain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.TokenCounter;
 import dev.setree.testing.SimpleTokenCounter;
 import java.util.Arrays;
 import java.util.Random;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.core.HierarchyState;
-import dev.setree.core.Summarizer;
-import dev.setree.core.SummarizerException;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.SummarizerException;
 import dev.setree.core.Tree;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;

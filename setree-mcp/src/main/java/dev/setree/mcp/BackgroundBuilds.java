@@ -8,9 +8,9 @@ import static dev.setree.mcp.ToolResults.log;
 import static dev.setree.mcp.ToolResults.message;
 import static dev.setree.mcp.ToolResults.ok;
 
-import dev.setree.core.Fact;
-import dev.setree.maintain.BuildProgress;
+import dev.setree.BuildProgress;
 import dev.setree.mcp.ToolArguments.BadArgument;
+import dev.setree.spi.Fact;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.ArrayList;
 import java.util.List;

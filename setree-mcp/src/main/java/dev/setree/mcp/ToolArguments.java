@@ -1,6 +1,6 @@
 package dev.setree.mcp;
 
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

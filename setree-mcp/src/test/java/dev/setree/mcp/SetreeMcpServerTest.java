@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.setree.BuildProgress;
 import dev.setree.SETree;
-import dev.setree.maintain.BuildProgress;
 import dev.setree.testing.Corpora;
 import java.io.BufferedReader;
 import java.io.IOException;

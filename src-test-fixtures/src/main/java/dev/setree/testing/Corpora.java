@@ -1,6 +1,6 @@
 package dev.setree.testing;
 
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

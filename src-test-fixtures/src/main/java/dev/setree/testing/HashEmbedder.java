@@ -1,6 +1,6 @@
 package dev.setree.testing;
 
-import dev.setree.core.Embedder;
+import dev.setree.spi.Embedder;
 import dev.setree.core.FeatureHashEmbedder;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.setree.testing;
 
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.TokenCounter;
 
 /**
  * A deterministic {@link TokenCounter} for tests: one token per run of letters or digits and one per

@@ -1,10 +1,6 @@
 package dev.setree.testing;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.MissingNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -16,15 +12,12 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
-import mockwebserver3.SocketEffect;
 
 /**
  * A scriptable OpenAI-compatible LLM server for tests, on loopback: answers {@code POST /v1/chat/completions}
@@ -34,8 +27,8 @@ import mockwebserver3.SocketEffect;
  *
  * <pre>{@code
  * try (StubLlmServer llm = StubLlmServer.start()) {
- *   llm.defaultReply(StubLlmServer.Reply.summary("The user cooks."));
- *   llm.enqueue(StubLlmServer.Reply.status(500));          // the first request fails, the next succeed
+ *   llm.defaultReply(StubReply.summary("The user cooks."));
+ *   llm.enqueue(StubReply.status(500));          // the first request fails, the next succeed
  *   LlmSettings s = LlmSettings.builder().baseUrl(llm.baseUrl()).model("stub").build();
  *   ...
  *   String prompt = llm.chatRequests().get(0).userMessage();
@@ -59,20 +52,20 @@ public final class StubLlmServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final MockWebServer server = new MockWebServer();
-  private final Deque<Reply> queue = new ArrayDeque<>();
+  private final Deque<StubReply> queue = new ArrayDeque<>();
   private final List<Rule> rules = new ArrayList<>();
   private final List<StubRequest> log = new ArrayList<>();
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger maxInFlight = new AtomicInteger();
   private final AtomicInteger completions = new AtomicInteger();
-  private volatile Reply fallback = Reply.summary(DEFAULT_SUMMARY);
+  private volatile StubReply fallback = StubReply.summary(DEFAULT_SUMMARY);
   private volatile boolean closed;
   /** While not null, chat replies wait for it (see {@link #holdReplies()}). */
   private volatile CountDownLatch gate;
   private volatile int modelsStatus = 200;
   private volatile List<String> models = List.of(MODEL);
 
-  private record Rule(Predicate<StubRequest> when, Reply reply) {}
+  private record Rule(Predicate<StubRequest> when, StubReply reply) {}
 
   private StubLlmServer() {}
 
@@ -121,27 +114,27 @@ public final class StubLlmServer implements AutoCloseable {
   }
 
   /** The reply of every chat request that no queued reply or rule answers. */
-  public StubLlmServer defaultReply(Reply reply) {
+  public StubLlmServer defaultReply(StubReply reply) {
     fallback = Objects.requireNonNull(reply);
     return this;
   }
 
   /** Queues one-shot replies for the next chat requests, in order. */
-  public synchronized StubLlmServer enqueue(Reply... replies) {
-    for (Reply r : replies) {
+  public synchronized StubLlmServer enqueue(StubReply... replies) {
+    for (StubReply r : replies) {
       queue.add(Objects.requireNonNull(r));
     }
     return this;
   }
 
   /** Answers every chat request matching {@code when} with {@code reply} (first matching rule wins). */
-  public synchronized StubLlmServer when(Predicate<StubRequest> when, Reply reply) {
+  public synchronized StubLlmServer when(Predicate<StubRequest> when, StubReply reply) {
     rules.add(new Rule(Objects.requireNonNull(when), Objects.requireNonNull(reply)));
     return this;
   }
 
   /** Answers every chat request whose user message contains {@code text} with {@code reply}. */
-  public StubLlmServer whenUserMessageContains(String text, Reply reply) {
+  public StubLlmServer whenUserMessageContains(String text, StubReply reply) {
     return when(r -> r.userMessage().contains(text), reply);
   }
 
@@ -204,7 +197,7 @@ public final class StubLlmServer implements AutoCloseable {
     String path = rr.getUrl().encodedPath();
     String body = rr.getBody() == null ? "" : rr.getBody().utf8();
     StubRequest req = new StubRequest(rr.getMethod(), path, rr.getHeaders().get("Authorization"), body);
-    Reply reply;
+    StubReply reply;
     synchronized (this) {
       log.add(req);
       if (!req.isChatCompletion()) {
@@ -269,7 +262,7 @@ public final class StubLlmServer implements AutoCloseable {
     }
   }
 
-  private static MockResponse json(int code, String body) {
+  static MockResponse json(int code, String body) {
     return new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json").body(body).build();
   }
 
@@ -279,261 +272,5 @@ public final class StubLlmServer implements AutoCloseable {
     closed = true;
     releaseReplies();
     server.close();
-  }
-
-  /**
-   * One request as received.
-   *
-   * @param method the HTTP method
-   * @param path the URL path, for example {@code /v1/chat/completions}
-   * @param authorization the {@code Authorization} header, or null
-   * @param body the request body as text
-   */
-  public record StubRequest(String method, String path, String authorization, String body) {
-
-    /** Whether this is a {@code POST /v1/chat/completions}. */
-    public boolean isChatCompletion() {
-      return "POST".equals(method) && path.equals("/v1/chat/completions");
-    }
-
-    /** Whether this is a {@code GET /v1/models}. */
-    public boolean isModels() {
-      return "GET".equals(method) && path.equals("/v1/models");
-    }
-
-    /** The body as JSON (a missing node when it is not JSON). */
-    public JsonNode json() {
-      try {
-        return body.isBlank() ? MissingNode.getInstance() : JSON.readTree(body);
-      } catch (JsonProcessingException e) {
-        return MissingNode.getInstance();
-      }
-    }
-
-    /** The content of the first message with role {@code system} ("" when none). */
-    public String systemPrompt() {
-      return message("system");
-    }
-
-    /** The content of the last message with role {@code user} ("" when none). */
-    public String userMessage() {
-      return message("user");
-    }
-
-    /** The {@code model} asked for. */
-    public String model() {
-      return json().path("model").asText("");
-    }
-
-    /** Whether the request asks for a streamed answer ({@code "stream": true}). */
-    public boolean streamed() {
-      return json().path("stream").asBoolean(false);
-    }
-
-    /** The {@code max_tokens} asked for (-1 when absent). */
-    public int maxTokens() {
-      return json().path("max_tokens").asInt(-1);
-    }
-
-    /** The lines between {@code <facts>} and {@code </facts>} in the user message. */
-    public List<String> factLines() {
-      List<String> out = new ArrayList<>();
-      boolean in = false;
-      for (String line : userMessage().split("\n")) {
-        if (line.strip().equals("<facts>")) {
-          in = true;
-        } else if (line.strip().equals("</facts>")) {
-          in = false;
-        } else if (in) {
-          out.add(line);
-        }
-      }
-      return out;
-    }
-
-    private String message(String role) {
-      String found = "";
-      for (JsonNode m : json().path("messages")) {
-        if (role.equals(m.path("role").asText())) {
-          found = m.path("content").asText("");
-          if (role.equals("system")) {
-            return found;
-          }
-        }
-      }
-      return found;
-    }
-  }
-
-  /** A scripted answer: build one with the static factories, optionally {@linkplain #delayed delayed}. */
-  public static final class Reply {
-    private final Function<StubRequest, MockResponse> respond;
-    private final Duration delay;
-
-    private Reply(Function<StubRequest, MockResponse> respond, Duration delay) {
-      this.respond = respond;
-      this.delay = delay;
-    }
-
-    private static Reply of(Function<StubRequest, MockResponse> respond) {
-      return new Reply(respond, Duration.ZERO);
-    }
-
-    /** The same reply, sent after {@code delay} (the request counts as in flight meanwhile). */
-    public Reply delayed(Duration delay) {
-      return new Reply(respond, Objects.requireNonNull(delay));
-    }
-
-    /**
-     * The same reply, its body sent at most {@code bytes} every {@code period}: a streamed answer then
-     * arrives piece by piece, as from a real model.
-     */
-    public Reply throttled(long bytes, Duration period) {
-      Function<StubRequest, MockResponse> plain = respond;
-      return new Reply(r -> plain.apply(r).newBuilder()
-          .throttleBody(bytes, period.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS).build(), delay);
-    }
-
-    /** A valid chat completion with {@code text} as content and {@code finish_reason "stop"}. */
-    public static Reply summary(String text) {
-      return summary(r -> text);
-    }
-
-    /** A valid chat completion whose content is computed from the request. */
-    public static Reply summary(Function<StubRequest, String> text) {
-      return of(r -> completion(r, text.apply(r), "stop"));
-    }
-
-    /** A whole chat completion with {@code text}, even when the request asks for a stream (a server that does not stream). */
-    public static Reply unstreamed(String text) {
-      return of(r -> completion(r, text, "stop", false));
-    }
-
-    /** A chat completion cut off by the token limit: {@code finish_reason "length"} with {@code partial}. */
-    public static Reply cutOff(String partial) {
-      return of(r -> completion(r, partial, "length"));
-    }
-
-    /** A valid chat completion whose content is empty. */
-    public static Reply emptyContent() {
-      return of(r -> completion(r, "", "stop"));
-    }
-
-    /** An HTTP status with an OpenAI-style error body. */
-    public static Reply status(int code) {
-      return of(r -> json(code, "{\"error\":{\"message\":\"stub error " + code + "\",\"type\":\"server_error\"}}"));
-    }
-
-    /** HTTP 429 with a {@code Retry-After} of {@code seconds}. */
-    public static Reply tooManyRequests(int seconds) {
-      return of(r -> new MockResponse.Builder().code(429).setHeader("Retry-After", seconds)
-          .setHeader("Content-Type", "application/json")
-          .body("{\"error\":{\"message\":\"rate limited\",\"type\":\"rate_limit\"}}").build());
-    }
-
-    /** HTTP 200 with an HTML page, as a proxy or a captive portal would send. */
-    public static Reply html() {
-      return of(r -> new MockResponse.Builder().code(200).setHeader("Content-Type", "text/html")
-          .body("<!DOCTYPE html><html><body><h1>Welcome to nginx!</h1></body></html>").build());
-    }
-
-    /** HTTP 200 with plain text that is not JSON. */
-    public static Reply notJson() {
-      return of(r -> new MockResponse.Builder().code(200).setHeader("Content-Type", "text/plain")
-          .body("The user likes cooking.").build());
-    }
-
-    /** HTTP 200 with a JSON document cut off in the middle. */
-    public static Reply truncatedJson() {
-      return of(r -> json(200, "{\"id\":\"chatcmpl-1\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
-          + "\"content\":\"The user li"));
-    }
-
-    /** HTTP 200 with valid JSON that has no {@code choices}. */
-    public static Reply noChoices() {
-      return of(r -> json(200, "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"choices\":[]}"));
-    }
-
-    /** HTTP 200 with an empty body. */
-    public static Reply emptyBody() {
-      return of(r -> new MockResponse.Builder().code(200).setHeader("Content-Type", "application/json").body("")
-          .build());
-    }
-
-    /** Closes the connection without answering (an I/O error on the client). */
-    public static Reply disconnect() {
-      return of(r -> new MockResponse.Builder().onResponseStart(new SocketEffect.CloseSocket()).build());
-    }
-
-    /** Any response a test builds itself. */
-    public static Reply raw(Function<StubRequest, MockResponse> respond) {
-      return of(Objects.requireNonNull(respond));
-    }
-
-    private static MockResponse completion(StubRequest r, String text, String finish) {
-      return completion(r, text, finish, r.streamed());
-    }
-
-    private static MockResponse completion(StubRequest r, String text, String finish, boolean streamed) {
-      if (streamed) {
-        return events(r, text, finish);
-      }
-      ObjectNode root = JSON.createObjectNode();
-      root.put("id", "chatcmpl-stub");
-      root.put("object", "chat.completion");
-      root.put("created", 1_700_000_000L);
-      root.put("model", r.model().isEmpty() ? MODEL : r.model());
-      ObjectNode choice = root.putArray("choices").addObject();
-      choice.put("index", 0);
-      choice.putObject("message").put("role", "assistant").put("content", text);
-      choice.put("finish_reason", finish);
-      ObjectNode usage = root.putObject("usage");
-      usage.put("prompt_tokens", r.body().length() / 4);
-      usage.put("completion_tokens", text.length() / 4);
-      try {
-        return json(200, JSON.writeValueAsString(root));
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-
-    /**
-     * The answer as server-sent events, the way a server answers {@code stream: true}: one
-     * {@code chat.completion.chunk} per word (with its following space), one with the finish reason, then
-     * {@code data: [DONE]}.
-     */
-    private static MockResponse events(StubRequest r, String text, String finish) {
-      StringBuilder body = new StringBuilder();
-      java.util.regex.Matcher words = java.util.regex.Pattern.compile("\\S+\\s*|\\s+").matcher(text);
-      while (words.find()) {
-        body.append(chunk(r, words.group(), null));
-      }
-      body.append(chunk(r, null, finish)).append("data: [DONE]\n\n");
-      return new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
-          .setHeader("Cache-Control", "no-cache").body(body.toString()).build();
-    }
-
-    private static String chunk(StubRequest r, String piece, String finish) {
-      ObjectNode root = JSON.createObjectNode();
-      root.put("id", "chatcmpl-stub");
-      root.put("object", "chat.completion.chunk");
-      root.put("model", r.model().isEmpty() ? MODEL : r.model());
-      ObjectNode choice = root.putArray("choices").addObject();
-      choice.put("index", 0);
-      ObjectNode delta = choice.putObject("delta");
-      if (piece != null) {
-        delta.put("content", piece);
-      }
-      if (finish == null) {
-        choice.putNull("finish_reason");
-      } else {
-        choice.put("finish_reason", finish);
-      }
-      try {
-        return "data: " + JSON.writeValueAsString(root) + "\n\n";
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException(e);
-      }
-    }
   }
 }

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import dev.setree.Context;
+import dev.setree.LlmChat.Message;
+import dev.setree.LlmChat;
 import dev.setree.SETree;
-import dev.setree.core.SummarizerException;
-import dev.setree.maintain.llm.TargetLlmChat;
-import dev.setree.maintain.llm.TargetLlmChat.Message;
+import dev.setree.spi.SummarizerException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -48,11 +48,11 @@ final class ChatRelay {
       "Answer from the context. If it does not hold the answer, say so. Be brief.");
 
   private final SETree kb;
-  private final TargetLlmChat chat;
+  private final LlmChat chat;
   private final String hint;
   private final Semaphore slots = new Semaphore(MAX_CHATS);
 
-  ChatRelay(SETree kb, TargetLlmChat chat, String hint) {
+  ChatRelay(SETree kb, LlmChat chat, String hint) {
     this.kb = kb;
     this.chat = chat;
     this.hint = hint;
@@ -105,7 +105,7 @@ final class ChatRelay {
         }
       });
       event(out, "done", Exchanges.JSON.createObjectNode().put("chars", whole.length())
-          .put("answer_ms", (System.nanoTime() - t0) / 1e6).put("model", chat.settings().model()));
+          .put("answer_ms", (System.nanoTime() - t0) / 1e6).put("model", chat.config().model()));
     } catch (UncheckedIOException e) {
       throw e.getCause();
     } catch (SummarizerException e) { // LlmUnavailableException included

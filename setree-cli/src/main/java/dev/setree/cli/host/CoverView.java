@@ -3,7 +3,7 @@ package dev.setree.cli.host;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.Context;
-import dev.setree.core.Tree;
+import dev.setree.TreeView;
 import java.util.Locale;
 
 /**
@@ -23,11 +23,11 @@ final class CoverView {
     }
   }
 
-  private final Tree tree;
+  private final TreeView tree;
   private final Context ctx;
   private final Status[] status;
 
-  private CoverView(Tree tree, Context ctx) {
+  private CoverView(TreeView tree, Context ctx) {
     this.tree = tree;
     this.ctx = ctx;
     this.status = new Status[tree.size()];
@@ -45,7 +45,7 @@ final class CoverView {
   }
 
   /** The cover of {@code ctx} on {@code tree} (the snapshot the retrieve read, or the one after it). */
-  static CoverView of(Tree tree, Context ctx) {
+  static CoverView of(TreeView tree, Context ctx) {
     return new CoverView(tree, ctx);
   }
 

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.Context;
+import dev.setree.LlmChat;
 import dev.setree.SETree;
+import dev.setree.TreeView;
 import dev.setree.cli.inspect.TreeInspector;
-import dev.setree.core.Tree;
-import dev.setree.maintain.llm.TargetLlmChat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntPredicate;
@@ -23,9 +23,9 @@ final class KnowledgeBaseRoutes {
   static final int MAX_LISTED = 200;
 
   private final SETree kb;
-  private final TargetLlmChat chat;
+  private final LlmChat chat;
 
-  KnowledgeBaseRoutes(SETree kb, TargetLlmChat chat) {
+  KnowledgeBaseRoutes(SETree kb, LlmChat chat) {
     this.kb = kb;
     this.chat = chat;
   }
@@ -39,7 +39,7 @@ final class KnowledgeBaseRoutes {
       JsonNode body = Exchanges.body(ex);
       String prompt = Exchanges.text(body, "prompt");
       int budget = Exchanges.integer(body, "budget", kb.config().defaultBudget());
-      Tree tree = kb.tree();
+      TreeView tree = kb.tree();
       Context ctx = kb.retrieve(prompt, budget);
       Exchanges.json(ex, 200, CoverView.of(tree, ctx).toJson(prompt));
     });
@@ -47,7 +47,7 @@ final class KnowledgeBaseRoutes {
 
   private ObjectNode info() {
     SETree.Stats s = kb.stats();
-    Tree tree = kb.tree();
+    TreeView tree = kb.tree();
     ObjectNode o = Exchanges.JSON.createObjectNode();
     o.put("db", kb.path().toString());
     o.put("leaves", s.leaves());
@@ -71,7 +71,7 @@ final class KnowledgeBaseRoutes {
     if (chat == null) {
       o.putNull("llm");
     } else {
-      o.putObject("llm").put("base_url", chat.settings().baseUrl()).put("model", chat.settings().model());
+      o.putObject("llm").put("base_url", chat.config().baseUrl()).put("model", chat.config().model());
     }
     return o;
   }
@@ -91,7 +91,7 @@ final class KnowledgeBaseRoutes {
   /** The nodes of one level, in tree order, at most {@value #MAX_LISTED}. */
   private ObjectNode level(Map<String, String> q) {
     int level = parse(q.getOrDefault("level", "0"), "level");
-    Tree tree = kb.tree();
+    TreeView tree = kb.tree();
     ObjectNode o = listing(tree, v -> tree.level(v) == level, false, "nodes");
     o.put("level", level);
     return o;
@@ -103,7 +103,7 @@ final class KnowledgeBaseRoutes {
     if (needle.isEmpty()) {
       throw new Exchanges.HttpError(400, "give the words to search for in q");
     }
-    Tree tree = kb.tree();
+    TreeView tree = kb.tree();
     ObjectNode o = listing(tree, v -> tree.isLeaf(v) && tree.text(v).toLowerCase(Locale.ROOT).contains(needle),
         true, "leaves");
     o.put("q", needle);
@@ -111,7 +111,7 @@ final class KnowledgeBaseRoutes {
   }
 
   /** The nodes that match, in tree order, at most {@value #MAX_LISTED} under {@code field}, and their total. */
-  private static ObjectNode listing(Tree tree, IntPredicate match, boolean withPath, String field) {
+  private static ObjectNode listing(TreeView tree, IntPredicate match, boolean withPath, String field) {
     ObjectNode o = Exchanges.JSON.createObjectNode();
     ArrayNode nodes = o.putArray(field);
     int total = 0;
@@ -131,7 +131,7 @@ final class KnowledgeBaseRoutes {
   }
 
   /** A node in a list: id, kind, level, tokens, child count and whole text. */
-  static ObjectNode brief(Tree tree, int v) {
+  static ObjectNode brief(TreeView tree, int v) {
     ObjectNode n = Exchanges.JSON.createObjectNode();
     n.put("id", tree.id(v));
     n.put("kind", tree.isLeaf(v) ? "leaf" : "summary");

@@ -2,9 +2,9 @@ package dev.setree.cli.host;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.setree.LlmChat;
+import dev.setree.LlmConfig;
 import dev.setree.SETree;
-import dev.setree.maintain.llm.LlmSettings;
-import dev.setree.maintain.llm.TargetLlmChat;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -37,7 +37,7 @@ public final class WebHost implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor;
   private final String token;
-  private final TargetLlmChat chat;
+  private final LlmChat chat;
   private final Map<String, Route> routes = new HashMap<>();
   private final HostGuard guard;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -50,7 +50,7 @@ public final class WebHost implements AutoCloseable {
    *     configure one)
    * @param howToConfigureLlm what the chat says when {@code llm} is null: the flags to pass
    */
-  public record Options(int port, LlmSettings llm, String howToConfigureLlm) {
+  public record Options(int port, LlmConfig llm, String howToConfigureLlm) {
     /** Checks the port. */
     public Options {
       if (port < 0 || port > 65535) {
@@ -65,12 +65,12 @@ public final class WebHost implements AutoCloseable {
     }
 
     /** This LLM (or none, when null, with the {@code setree host} flags as the hint). */
-    public static Options withLlm(int port, LlmSettings llm) {
+    public static Options withLlm(int port, LlmConfig llm) {
       return new Options(port, llm, ChatRelay.hint("FILE"));
     }
 
     /** This LLM (or none, when null, with the {@code setree host} flags for {@code db} as the hint). */
-    public static Options withLlm(int port, LlmSettings llm, String db) {
+    public static Options withLlm(int port, LlmConfig llm, String db) {
       return new Options(port, llm, ChatRelay.hint(db));
     }
   }
@@ -86,7 +86,7 @@ public final class WebHost implements AutoCloseable {
     InetAddress loopback = InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
     this.server = HttpServer.create(new InetSocketAddress(loopback, options.port()), 64);
     this.guard = new HostGuard(server.getAddress().getPort(), token);
-    this.chat = options.llm() == null ? null : new TargetLlmChat(options.llm());
+    this.chat = options.llm() == null ? null : new LlmChat(options.llm());
     AtomicInteger n = new AtomicInteger();
     this.executor = Executors.newFixedThreadPool(THREADS, r -> {
       Thread t = new Thread(r, "setree-host-" + n.incrementAndGet());

@@ -3,7 +3,7 @@ package dev.setree.cli.inspect;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.setree.core.Tree;
+import dev.setree.TreeView;
 import java.io.PrintWriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ import java.util.Objects;
 /**
  * Renders a read-only view of a knowledge base's summary hierarchy for people ({@code tree}, {@code flat},
  * {@code top}) and for tools ({@code json}, and the data behind the HTML page); the engine of
- * {@code setree inspect}. It only reads a {@link Tree} snapshot, so it never touches the database.
+ * {@code setree inspect}. It only reads a {@link TreeView} snapshot, so it never touches the database.
  *
  * <p>A view starts at the root, or at the node given by {@link #selectNode(String)}, and goes at most
  * {@code maxDepth} edges down from it ({@code -1}: no limit). Nodes are listed in tree order (pre-order,
@@ -25,7 +25,7 @@ public final class TreeInspector {
   /** Words of a summary or leaf shown by the {@code tree} view. */
   static final int FIRST_WORDS = 12;
 
-  private final Tree tree;
+  private final TreeView tree;
   private final Meta meta;
   private int start;
   private int maxDepth = -1;
@@ -46,7 +46,7 @@ public final class TreeInspector {
    * @param tree the snapshot to show (may be empty)
    * @param meta the file's facts for headers and JSON
    */
-  public TreeInspector(Tree tree, Meta meta) {
+  public TreeInspector(TreeView tree, Meta meta) {
     this.tree = Objects.requireNonNull(tree, "tree");
     this.meta = Objects.requireNonNull(meta, "meta");
     this.start = tree.isEmpty() ? -1 : tree.root();
@@ -236,7 +236,7 @@ public final class TreeInspector {
       o.put("leaves", tree.leavesUnder(v));
       o.put("tokens", tree.tokens(v));
       int f = tree.faithfulness(v);
-      if (leaf || f == Tree.UNKNOWN_FAITHFULNESS) {
+      if (leaf || f == TreeView.UNKNOWN_FAITHFULNESS) {
         o.putNull("faithfulness");
       } else {
         o.put("faithfulness", f);
@@ -264,7 +264,7 @@ public final class TreeInspector {
 
   /** Faithfulness as printed: the integer, or {@code ?} when unknown. */
   static String faithfulnessText(int f) {
-    return f == Tree.UNKNOWN_FAITHFULNESS ? "?" : Integer.toString(f);
+    return f == TreeView.UNKNOWN_FAITHFULNESS ? "?" : Integer.toString(f);
   }
 
   /** The text with every run of whitespace (newlines included) collapsed to one space. */

@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.setree.Context;
-import dev.setree.core.Tree;
+import dev.setree.TreeView;
 import dev.setree.testing.StubLlmServer;
+import dev.setree.testing.StubReply;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +71,7 @@ class HostBrowserTest {
 
   @Test
   void loadsAndBrowsesTheTree() throws IOException {
-    Tree tree = f.kb.tree();
+    TreeView tree = f.kb.tree();
     assertEquals(f.kb.path().toString(), browser.text("document.getElementById('kb-name').textContent"));
     assertTrue(browser.text("document.getElementById('kb-stats').textContent").startsWith(tree.leafCount() + " leaves"));
     String rootId = tree.id(tree.root());
@@ -135,7 +136,7 @@ class HostBrowserTest {
   void chatStreamsAnAnswerAndShowsItsContext() throws IOException {
     String answer = "The user grinds Blue Heron coffee beans every morning for a pour-over.";
     // About 200 bytes an event, 400 bytes every 100 ms: the answer takes about half a second to arrive.
-    f.llm.whenUserMessageContains("coffee", StubLlmServer.Reply.summary(answer)
+    f.llm.whenUserMessageContains("coffee", StubReply.summary(answer)
         .throttled(400, Duration.ofMillis(100)));
     browser.eval("document.querySelector('.tab[data-tab=chat]').click()");
     type("chat-message", "what coffee does the user drink?");
@@ -157,7 +158,7 @@ class HostBrowserTest {
     browser.screenshot(Path.of("target", "host-chat.png"));
 
     // The second turn sends the first as history.
-    f.llm.defaultReply(StubLlmServer.Reply.summary("Stub answer."));
+    f.llm.defaultReply(StubReply.summary("Stub answer."));
     type("chat-message", "and in the evening?");
     submit("chat-form");
     browser.waitFor("document.querySelectorAll('.turn.assistant')[1]?.dataset.state === 'done'", WAIT);
@@ -169,7 +170,7 @@ class HostBrowserTest {
   @Test
   void aSlowLlmEndsTheTurnWithAMessage() {
     // The fixture's LLM read timeout is 2 s; this answer would come after 10 s.
-    f.llm.enqueue(StubLlmServer.Reply.summary("too late").delayed(Duration.ofSeconds(10)));
+    f.llm.enqueue(StubReply.summary("too late").delayed(Duration.ofSeconds(10)));
     browser.eval("document.querySelector('.tab[data-tab=chat]').click()");
     type("chat-message", "anything slow?");
     submit("chat-form");

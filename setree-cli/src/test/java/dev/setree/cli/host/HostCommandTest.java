@@ -6,10 +6,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.setree.BuildProgress;
 import dev.setree.SETree;
-import dev.setree.maintain.BuildProgress;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.StubLlmServer;
+import dev.setree.testing.StubReply;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -46,7 +47,7 @@ class HostCommandTest {
       kb.build(Corpora.personal().subList(0, 60), BuildProgress.NONE);
     }
     try (StubLlmServer llm = StubLlmServer.start()) {
-      llm.defaultReply(StubLlmServer.Reply.summary("Blue Heron beans, ground fresh."));
+      llm.defaultReply(StubReply.summary("Blue Heron beans, ground fresh."));
       List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"), "dev.setree.cli.Main", "host",
           "--db", db.toString(), "--port", "0", "--llm-base-url", llm.baseUrl());

@@ -2,10 +2,10 @@ package dev.setree.cli.host;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.setree.BuildProgress;
+import dev.setree.LlmConfig;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.maintain.BuildProgress;
-import dev.setree.maintain.llm.LlmSettings;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
@@ -47,14 +47,14 @@ final class HostFixture implements AutoCloseable {
   }
 
   /** The chat's LLM: the stub's base URL and short timeouts. */
-  static final Function<StubLlmServer, LlmSettings> STUB = s -> stubSettings(s.baseUrl());
+  static final Function<StubLlmServer, LlmConfig> STUB = s -> stubSettings(s.baseUrl());
 
   /**
    * Builds {@code facts} facts into {@code dir/kb.db} and serves them.
    *
    * @param llmFor the chat's LLM settings given the fixture's stub LLM, or null to serve without an LLM
    */
-  HostFixture(Path dir, int facts, Function<StubLlmServer, LlmSettings> llmFor) throws IOException {
+  HostFixture(Path dir, int facts, Function<StubLlmServer, LlmConfig> llmFor) throws IOException {
     llm = StubLlmServer.start();
     SETreeConfig config = SETreeConfig.builder().embedder(new HashEmbedder(48))
         .tokenCounter(new SimpleTokenCounter()).quietWindowMillis(20).build();
@@ -64,8 +64,8 @@ final class HostFixture implements AutoCloseable {
   }
 
   /** Settings for an LLM at {@code baseUrl} with short timeouts. */
-  static LlmSettings stubSettings(String baseUrl) {
-    return LlmSettings.builder().baseUrl(baseUrl).model(StubLlmServer.MODEL)
+  static LlmConfig stubSettings(String baseUrl) {
+    return LlmConfig.builder().baseUrl(baseUrl).model(StubLlmServer.MODEL)
         .connectTimeout(Duration.ofSeconds(2)).readTimeout(Duration.ofSeconds(2)).maxRetries(0).build();
   }
 

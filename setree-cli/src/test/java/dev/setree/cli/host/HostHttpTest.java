@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.setree.testing.StubLlmServer;
+import dev.setree.testing.StubReply;
+import dev.setree.testing.StubRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -193,7 +195,7 @@ class HostHttpTest {
 
   @Test
   void chatStreamsTheAnswerAfterItsContext() throws IOException {
-    f.llm.whenUserMessageContains("coffee", StubLlmServer.Reply.summary("He grinds Blue Heron beans each morning."));
+    f.llm.whenUserMessageContains("coffee", StubReply.summary("He grinds Blue Heron beans each morning."));
     HostFixture.Answer a = f.call("POST", "/api/chat", "{\"message\":\"what coffee does the user drink?\"}");
     assertEquals(200, a.status(), a.body());
     assertTrue(a.header("Content-Type").startsWith("text/event-stream"));
@@ -210,7 +212,7 @@ class HostHttpTest {
     }
     assertEquals("He grinds Blue Heron beans each morning.", answer.toString());
     assertTrue(pieces > 1, "streamed in pieces, got " + pieces);
-    StubLlmServer.StubRequest asked = f.llm.chatRequests().get(f.llm.chatRequests().size() - 1);
+    StubRequest asked = f.llm.chatRequests().get(f.llm.chatRequests().size() - 1);
     assertTrue(asked.streamed(), "the host asks for a stream");
     assertTrue(asked.userMessage().contains("<context>"), asked.userMessage());
     String contextText = HostFixture.JSON.readTree(events.get(0)[1]).path("text").asText();
@@ -235,7 +237,7 @@ class HostHttpTest {
   void aSlowLlmTimesOutWithAClearMessage() throws IOException {
     try (HostFixture slow = new HostFixture(dir.resolve("slow"), 20,
         stub -> HostFixture.stubSettings(stub.baseUrl()).toBuilder().readTimeout(Duration.ofMillis(500)).build())) {
-      slow.llm.defaultReply(StubLlmServer.Reply.summary("too late").delayed(Duration.ofSeconds(5)));
+      slow.llm.defaultReply(StubReply.summary("too late").delayed(Duration.ofSeconds(5)));
       long t0 = System.nanoTime();
       HostFixture.Answer a = slow.call("POST", "/api/chat", "{\"message\":\"hello\"}");
       long ms = (System.nanoTime() - t0) / 1_000_000;

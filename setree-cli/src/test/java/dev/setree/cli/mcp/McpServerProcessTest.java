@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.setree.mcp.KnowledgeBaseTools;
-import dev.setree.core.Fact;
+import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;

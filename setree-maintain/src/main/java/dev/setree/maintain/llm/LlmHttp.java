@@ -3,7 +3,7 @@ package dev.setree.maintain.llm;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.setree.core.SummarizerException;
+import dev.setree.spi.SummarizerException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;

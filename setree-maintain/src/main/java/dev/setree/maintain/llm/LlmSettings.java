@@ -7,7 +7,9 @@ import java.util.Objects;
 
 /**
  * The connection settings of the Target LLM: where the OpenAI-compatible chat-completions endpoint is, which
- * model to ask, and how patiently. Immutable and checked when built.
+ * model to ask, and how patiently: the LLM clients' own form of the facade's {@code LlmConfig}, which checks the
+ * numbers against their one definition (the facade's table of settings, docs/config.md) before it makes
+ * these. Immutable; the URL, the model name and the context window's floor are checked here.
  *
  * <p>The API key is a secret: it is sent only in the {@code Authorization} header, never appears in
  * {@link #toString()}, in an exception message or in a log, and SETree never writes it to a database.
@@ -18,7 +20,7 @@ import java.util.Objects;
  * @param apiKey the bearer token, or null for none
  * @param connectTimeout how long to wait for a connection
  * @param readTimeout how long to wait for an answer (LLMs on a CPU are slow: the default is two minutes)
- * @param maxRetries retries of one request after a connection error, HTTP 429 or a 5xx answer, in [0, 10]
+ * @param maxRetries retries of one request after a connection error, HTTP 429 or a 5xx answer
  * @param maxConcurrency requests in flight at once; 0 = {@value #DEFAULT_CONCURRENCY}
  * @param contextWindow the model's context window in tokens of the knowledge base's token counter; children
  *     that do not fit are summarised in chunks
@@ -44,7 +46,7 @@ public record LlmSettings(
   /** The smallest context window accepted. */
   public static final int MIN_CONTEXT_WINDOW = 64;
 
-  /** Checks every value; messages name the setting and the value (never the API key). */
+  /** Checks the URL, the model and the window; messages name the setting and the value (never the API key). */
   public LlmSettings {
     Objects.requireNonNull(baseUrl, "llm.base_url");
     baseUrl = normaliseUrl(baseUrl);
@@ -55,17 +57,11 @@ public record LlmSettings(
     if (apiKey != null && apiKey.isBlank()) {
       apiKey = null;
     }
-    connectTimeout = positive("llm.connect_timeout_ms", connectTimeout);
-    readTimeout = positive("llm.read_timeout_ms", readTimeout);
+    Objects.requireNonNull(connectTimeout, "llm.connect_timeout_ms");
+    Objects.requireNonNull(readTimeout, "llm.read_timeout_ms");
     retryBackoff = Objects.requireNonNull(retryBackoff, "retryBackoff");
     if (retryBackoff.isNegative()) {
       throw new IllegalArgumentException("retry backoff must be >= 0, got " + retryBackoff);
-    }
-    if (maxRetries < 0 || maxRetries > 10) {
-      throw new IllegalArgumentException("llm.max_retries must be in [0, 10], got " + maxRetries);
-    }
-    if (maxConcurrency < 0 || maxConcurrency > 256) {
-      throw new IllegalArgumentException("llm.max_concurrency must be in [0, 256], got " + maxConcurrency);
     }
     if (contextWindow < MIN_CONTEXT_WINDOW) {
       throw new IllegalArgumentException("context_window must be >= " + MIN_CONTEXT_WINDOW + " for the LLM, got "
@@ -94,14 +90,6 @@ public record LlmSettings(
       throw new IllegalArgumentException("llm.base_url must not hold credentials; use llm.api_key_env");
     }
     return u;
-  }
-
-  private static Duration positive(String key, Duration d) {
-    Objects.requireNonNull(d, key);
-    if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException(key + " must be > 0, got " + d.toMillis());
-    }
-    return d;
   }
 
   /** A builder with the defaults; {@code baseUrl} and {@code model} must be set. */

@@ -1,6 +1,6 @@
 package dev.setree.maintain.llm;
 
-import dev.setree.core.SummarizerException;
+import dev.setree.spi.SummarizerException;
 
 /**
  * Signals that the Target LLM could not be reached: connections refused or timed out, or the server kept

@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.SummarizerException;
 import dev.setree.maintain.llm.TargetLlmChat.Message;
+import dev.setree.spi.SummarizerException;
 import dev.setree.testing.StubLlmServer;
-import dev.setree.testing.StubLlmServer.Reply;
+import dev.setree.testing.StubReply;
+import dev.setree.testing.StubRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,12 +42,12 @@ class TargetLlmChatTest {
 
   @Test
   void streamsThePiecesInOrder() {
-    stub.defaultReply(Reply.summary("Blue Heron beans, ground fresh."));
+    stub.defaultReply(StubReply.summary("Blue Heron beans, ground fresh."));
     List<String> pieces = new ArrayList<>();
     String whole = chat.stream(ASK, 64, pieces::add);
     assertEquals("Blue Heron beans, ground fresh.", whole);
     assertEquals(List.of("Blue ", "Heron ", "beans, ", "ground ", "fresh."), pieces);
-    StubLlmServer.StubRequest r = stub.chatRequests().get(0);
+    StubRequest r = stub.chatRequests().get(0);
     assertTrue(r.streamed());
     assertEquals("chat-model", r.model());
     assertEquals(64, r.maxTokens());
@@ -56,7 +57,7 @@ class TargetLlmChatTest {
 
   @Test
   void aServerThatDoesNotStreamGivesOnePiece() {
-    stub.defaultReply(Reply.unstreamed("All at once."));
+    stub.defaultReply(StubReply.unstreamed("All at once."));
     List<String> pieces = new ArrayList<>();
     assertEquals("All at once.", chat.stream(ASK, 64, pieces::add));
     assertEquals(List.of("All at once."), pieces);
@@ -64,16 +65,16 @@ class TargetLlmChatTest {
 
   @Test
   void failuresSayWhatWentWrong() {
-    stub.enqueue(Reply.status(503));
+    stub.enqueue(StubReply.status(503));
     LlmUnavailableException busy = assertThrows(LlmUnavailableException.class, () -> chat.stream(ASK, 8, p -> { }));
     assertTrue(busy.getMessage().contains("HTTP 503"), busy.getMessage());
     assertEquals(1, stub.chatRequestCount(), "a person waits: no retry");
 
-    stub.enqueue(Reply.status(404));
+    stub.enqueue(StubReply.status(404));
     SummarizerException missing = assertThrows(SummarizerException.class, () -> chat.stream(ASK, 8, p -> { }));
     assertTrue(missing.getMessage().contains("is the base URL right?"), missing.getMessage());
 
-    stub.enqueue(Reply.html());
+    stub.enqueue(StubReply.html());
     SummarizerException html = assertThrows(SummarizerException.class, () -> chat.stream(ASK, 8, p -> { }));
     assertTrue(html.getMessage().contains("neither an event stream nor a chat completion"), html.getMessage());
   }
@@ -84,7 +85,7 @@ class TargetLlmChatTest {
       LlmUnavailableException e = assertThrows(LlmUnavailableException.class, () -> dead.stream(ASK, 8, p -> { }));
       assertTrue(e.getMessage().contains("connection refused"), e.getMessage());
     }
-    stub.defaultReply(Reply.summary("late").delayed(Duration.ofSeconds(3)));
+    stub.defaultReply(StubReply.summary("late").delayed(Duration.ofSeconds(3)));
     try (TargetLlmChat impatient = new TargetLlmChat(settings(stub.baseUrl(), Duration.ofMillis(300)))) {
       long t0 = System.nanoTime();
       LlmUnavailableException e = assertThrows(LlmUnavailableException.class,
@@ -97,7 +98,7 @@ class TargetLlmChatTest {
 
   @Test
   void aConsumerThatFailsStopsTheAnswer() {
-    stub.defaultReply(Reply.summary("one two three four"));
+    stub.defaultReply(StubReply.summary("one two three four"));
     List<String> pieces = new ArrayList<>();
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> chat.stream(ASK, 8, p -> {
       pieces.add(p);

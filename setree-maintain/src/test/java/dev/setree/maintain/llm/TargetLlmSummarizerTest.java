@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Passage;
-import dev.setree.core.Summarizer;
-import dev.setree.core.SummarizerException;
-import dev.setree.core.TokenCounter;
+import dev.setree.spi.Passage;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.SummarizerException;
+import dev.setree.spi.TokenCounter;
 import dev.setree.testing.SimpleTokenCounter;
 import dev.setree.testing.StubLlmServer;
-import dev.setree.testing.StubLlmServer.Reply;
-import dev.setree.testing.StubLlmServer.StubRequest;
+import dev.setree.testing.StubReply;
+import dev.setree.testing.StubRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,7 +75,7 @@ class TargetLlmSummarizerTest {
 
   @Test
   void writesTheCannedSummaryAndSendsAWellFormedRequest() {
-    stub.defaultReply(Reply.summary("The user cooks and bakes at home."));
+    stub.defaultReply(StubReply.summary("The user cooks and bakes at home."));
     Summarizer.Summary s = llm().summarize(request());
     assertEquals("The user cooks and bakes at home.", s.text());
     assertEquals(List.of(), s.sourceLeafIds());
@@ -123,7 +123,7 @@ class TargetLlmSummarizerTest {
 
   @Test
   void timeoutIsRetriedThenUnavailable() {
-    stub.defaultReply(Reply.summary("late.").delayed(Duration.ofMillis(1500)));
+    stub.defaultReply(StubReply.summary("late.").delayed(Duration.ofMillis(1500)));
     TargetLlmSummarizer t = llm(settings().readTimeout(Duration.ofMillis(200)).maxRetries(1).build());
     LlmUnavailableException e = assertThrows(LlmUnavailableException.class, () -> t.summarize(request()));
     assertTrue(e.getMessage().contains("read timeout of 200 ms"), e.getMessage());
@@ -133,21 +133,21 @@ class TargetLlmSummarizerTest {
 
   @Test
   void serverErrorThenSuccess() {
-    stub.enqueue(Reply.status(500)).defaultReply(Reply.summary("Recovered."));
+    stub.enqueue(StubReply.status(500)).defaultReply(StubReply.summary("Recovered."));
     assertEquals("Recovered.", llm().summarize(request()).text());
     assertEquals(2, stub.chatRequestCount());
   }
 
   @Test
   void rateLimitedIsRetried() {
-    stub.enqueue(Reply.tooManyRequests(0), Reply.tooManyRequests(0)).defaultReply(Reply.summary("After the wait."));
+    stub.enqueue(StubReply.tooManyRequests(0), StubReply.tooManyRequests(0)).defaultReply(StubReply.summary("After the wait."));
     assertEquals("After the wait.", llm().summarize(request()).text());
     assertEquals(3, stub.chatRequestCount());
   }
 
   @Test
   void retriesAreBounded() {
-    stub.defaultReply(Reply.status(503));
+    stub.defaultReply(StubReply.status(503));
     LlmUnavailableException e = assertThrows(LlmUnavailableException.class, () -> llm().summarize(request()));
     assertTrue(e.getMessage().contains("HTTP 503"), e.getMessage());
     assertTrue(e.getMessage().contains(stub.baseUrl() + "/chat/completions"), e.getMessage());
@@ -156,14 +156,14 @@ class TargetLlmSummarizerTest {
 
   @Test
   void droppedConnectionIsRetried() {
-    stub.enqueue(Reply.disconnect()).defaultReply(Reply.summary("Second time lucky."));
+    stub.enqueue(StubReply.disconnect()).defaultReply(StubReply.summary("Second time lucky."));
     assertEquals("Second time lucky.", llm().summarize(request()).text());
     assertEquals(2, stub.chatRequestCount());
   }
 
   @Test
   void clientErrorIsNotRetriedAndHintsAtTheCause() {
-    stub.defaultReply(Reply.status(404));
+    stub.defaultReply(StubReply.status(404));
     SummarizerException e = assertThrows(SummarizerException.class, () -> llm().summarize(request()));
     assertFalse(e instanceof LlmUnavailableException);
     assertTrue(e.getMessage().contains("HTTP 404"), e.getMessage());
@@ -175,17 +175,17 @@ class TargetLlmSummarizerTest {
   /** Each kind of garbage: a SummarizerException naming the URL and the problem, no retry. */
   @Test
   void garbageAnswersAreErrorsNamingUrlAndProblem() {
-    record Case(Reply reply, String problem) {}
+    record Case(StubReply reply, String problem) {}
     List<Case> cases = List.of(
-        new Case(Reply.html(), "HTML instead of JSON"),
-        new Case(Reply.notJson(), "not valid JSON"),
-        new Case(Reply.truncatedJson(), "not valid JSON"),
-        new Case(Reply.emptyContent(), "empty summary"),
-        new Case(Reply.emptyBody(), "empty body"),
-        new Case(Reply.noChoices(), "without choices[0].message.content"),
-        new Case(Reply.cutOff("The user bakes bread and"), "finish_reason \"length\""),
-        new Case(Reply.cutOff(""), "finish_reason \"length\""),
-        new Case(Reply.summary("<think>The facts are about food.</think>"), "empty summary"));
+        new Case(StubReply.html(), "HTML instead of JSON"),
+        new Case(StubReply.notJson(), "not valid JSON"),
+        new Case(StubReply.truncatedJson(), "not valid JSON"),
+        new Case(StubReply.emptyContent(), "empty summary"),
+        new Case(StubReply.emptyBody(), "empty body"),
+        new Case(StubReply.noChoices(), "without choices[0].message.content"),
+        new Case(StubReply.cutOff("The user bakes bread and"), "finish_reason \"length\""),
+        new Case(StubReply.cutOff(""), "finish_reason \"length\""),
+        new Case(StubReply.summary("<think>The facts are about food.</think>"), "empty summary"));
     TargetLlmSummarizer t = llm();
     int before = 0;
     for (Case c : cases) {
@@ -202,13 +202,13 @@ class TargetLlmSummarizerTest {
 
   @Test
   void cutOffAnswerKeepsItsWholeSentences() {
-    stub.enqueue(Reply.cutOff("The user bakes bread. The user makes gnocchi from a family rec"));
+    stub.enqueue(StubReply.cutOff("The user bakes bread. The user makes gnocchi from a family rec"));
     assertEquals("The user bakes bread.", llm().summarize(request()).text());
   }
 
   @Test
   void wrappersAreRemoved() {
-    stub.enqueue(Reply.summary("<think>hmm</think>\n\"Summary: The user cooks.\""));
+    stub.enqueue(StubReply.summary("<think>hmm</think>\n\"Summary: The user cooks.\""));
     assertEquals("The user cooks.", llm().summarize(request()).text());
   }
 
@@ -216,7 +216,7 @@ class TargetLlmSummarizerTest {
   void tooLongAnswerIsAskedAgainThenCutAtASentence() {
     String longText = "The user cooks Italian food at home. The user bakes sourdough bread on Sundays and"
         + " shares it with neighbours. The user keeps homemade chili oil.";
-    stub.defaultReply(Reply.summary(longText));
+    stub.defaultReply(StubReply.summary(longText));
     int cap = 12;
     Summarizer.Summary s = llm().summarize(request(FACTS, cap));
     assertEquals("The user cooks Italian food at home.", s.text());
@@ -231,14 +231,14 @@ class TargetLlmSummarizerTest {
 
   @Test
   void tooLongAnswerReplacedByTheShorterSecondAnswer() {
-    stub.enqueue(Reply.summary("The user cooks Italian food, bakes sourdough bread on Sundays, and keeps oil."),
-        Reply.summary("The user cooks."));
+    stub.enqueue(StubReply.summary("The user cooks Italian food, bakes sourdough bread on Sundays, and keeps oil."),
+        StubReply.summary("The user cooks."));
     assertEquals("The user cooks.", llm().summarize(request(FACTS, 8)).text());
   }
 
   @Test
   void tooLongAnswerWithoutSentenceEndIsCutAtAWord() {
-    stub.defaultReply(Reply.summary("the user cooks italian food and bakes bread and keeps chili oil"));
+    stub.defaultReply(StubReply.summary("the user cooks italian food and bakes bread and keeps chili oil"));
     String text = llm().summarize(request(FACTS, 5)).text();
     assertEquals("the user cooks italian food", text);
   }
@@ -289,7 +289,7 @@ class TargetLlmSummarizerTest {
     for (int i = 0; i < 30; i++) {
       many.add("the user visited city number " + i + " during the long summer trip across the country");
     }
-    stub.defaultReply(Reply.summary(r -> "Partial " + r.factLines().size() + "."));
+    stub.defaultReply(StubReply.summary(r -> "Partial " + r.factLines().size() + "."));
     int cap = 10;
     int window = COUNTER.count(TargetLlmSummarizer.systemPrompt()) + 200;
     TargetLlmSummarizer t = llm(settings().contextWindow(window).build());
@@ -335,7 +335,7 @@ class TargetLlmSummarizerTest {
    * are in flight at once, then lets them all go; returns the most that were in flight together.
    */
   int maxInFlightWith(int bound, int threads, int awaited) throws Exception {
-    stub.defaultReply(Reply.summary("Slow summary."));
+    stub.defaultReply(StubReply.summary("Slow summary."));
     stub.holdReplies();
     // A held reply must not time out while the other threads are still connecting.
     TargetLlmSummarizer t = llm(settings().maxConcurrency(bound).readTimeout(Duration.ofSeconds(60)).build());
@@ -361,7 +361,7 @@ class TargetLlmSummarizerTest {
   @Test
   void apiKeyIsSentButNeverShown() {
     String key = "sk-secret-123456";
-    stub.enqueue(Reply.status(401));
+    stub.enqueue(StubReply.status(401));
     TargetLlmSummarizer t = llm(settings().apiKey(key).build());
     SummarizerException e = assertThrows(SummarizerException.class, () -> t.summarize(request()));
     assertEquals("Bearer " + key, stub.chatRequests().get(0).authorization());
@@ -379,9 +379,7 @@ class TargetLlmSummarizerTest {
         () -> LlmSettings.builder().baseUrl("localhost:8080").model("m").build());
     assertTrue(url.getMessage().contains("localhost:8080"), url.getMessage());
     assertThrows(IllegalArgumentException.class, () -> settings().model(" ").build());
-    assertThrows(IllegalArgumentException.class, () -> settings().maxRetries(11).build());
-    assertThrows(IllegalArgumentException.class, () -> settings().maxConcurrency(-1).build());
-    assertThrows(IllegalArgumentException.class, () -> settings().readTimeout(Duration.ZERO).build());
+    // the numbers' ranges are the facade's (LlmConfig, docs/config.md): LlmConfigTest checks them
     assertThrows(IllegalArgumentException.class, () -> settings().contextWindow(10).build());
     LlmSettings s = settings().baseUrl("http://localhost:11434/v1/").build();
     assertEquals("http://localhost:11434/v1", s.baseUrl());

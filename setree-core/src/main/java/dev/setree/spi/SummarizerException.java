@@ -1,4 +1,4 @@
-package dev.setree.core;
+package dev.setree.spi;
 
 /** Signals that a {@link Summarizer} could not summarise a node; the builder then falls back. */
 public class SummarizerException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.setree.core;
+package dev.setree.spi;
 
 /**
  * A piece of text with its embedding, as handed to a {@link Summarizer}: a leaf fact or a child's summary.

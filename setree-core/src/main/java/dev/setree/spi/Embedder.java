@@ -1,4 +1,4 @@
-package dev.setree.core;
+package dev.setree.spi;
 
 import java.util.List;
 

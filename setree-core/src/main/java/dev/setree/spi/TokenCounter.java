@@ -1,4 +1,4 @@
-package dev.setree.core;
+package dev.setree.spi;
 
 /**
  * Service interface for counting tokens: the single measure of every budget in the library (summary

@@ -1,0 +1,20 @@
+package dev.setree;
+
+/**
+ * Receives the progress of a long {@link SETree#build}: the stage's name and how far it is. Called from the
+ * build thread.
+ */
+@FunctionalInterface
+public interface BuildProgress {
+  /** Ignores progress. */
+  BuildProgress NONE = (stage, done, total) -> { };
+
+  /**
+   * Reports progress.
+   *
+   * @param stage one of {@code embed}, {@code knn}, {@code cluster}, {@code summaries}
+   * @param done units done
+   * @param total units in the stage
+   */
+  void update(String stage, long done, long total);
+}

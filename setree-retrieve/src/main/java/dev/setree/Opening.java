@@ -1,0 +1,75 @@
+package dev.setree;
+
+import dev.setree.embed.MiniLmEmbedder;
+import dev.setree.spi.Embedder;
+import dev.setree.spi.TokenCounter;
+import dev.setree.store.SqliteTreeStore;
+import dev.setree.store.StoreFormatException;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Opens a knowledge base for {@link SETree}: loads the bundled MiniLM the config names when it carries no
+ * embedder (closed with the knowledge base), opens the store read-write or read-only (checking that the file
+ * was built with this embedder), and closes what it opened when opening fails.
+ */
+final class Opening {
+  private Opening() {}
+
+  /** See {@link SETree#withEmbedder(SETreeConfig)}. */
+  static SETreeConfig withEmbedder(SETreeConfig config) {
+    if (config.embedder() != null) {
+      return config;
+    }
+    MiniLmEmbedder mini = loadMiniLm(config);
+    return config.toBuilder().embedder(mini)
+        .tokenCounter(config.tokenCounter() != null ? config.tokenCounter() : mini.tokenizer()).build();
+  }
+
+  /** The MiniLM build {@link SETreeConfig#embedderName()} names (fp32, or int8 for {@code minilm-int8}). */
+  private static MiniLmEmbedder loadMiniLm(SETreeConfig config) {
+    return config.embedderName().equals("minilm-int8") ? MiniLmEmbedder.loadInt8() : MiniLmEmbedder.load();
+  }
+
+  /** See {@link SETree#open(Path, SETreeConfig)} and {@link SETree#openReadOnly}. */
+  static SETree open(Path path, SETreeConfig config, boolean readOnly) {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(config, "config");
+    Embedder embedder = config.embedder();
+    boolean owns = false;
+    TokenCounter counter = config.tokenCounter();
+    if (embedder == null) {
+      MiniLmEmbedder mini = loadMiniLm(config);
+      embedder = mini;
+      owns = true;
+      if (counter == null) {
+        counter = mini.tokenizer();
+      }
+    }
+    if (counter == null) {
+      throw new IllegalArgumentException("a custom embedder needs a token counter too (tokenCounter)");
+    }
+    SqliteTreeStore store = null;
+    try {
+      if (readOnly) {
+        store = SqliteTreeStore.openReadOnly(path);
+        if (!store.modelId().equals(embedder.modelId()) || store.dimension() != embedder.dimension()) {
+          throw new StoreFormatException(store.path() + " was built with embedder model '"
+              + store.modelId() + "' (dimension " + store.dimension() + "), not with '" + embedder.modelId()
+              + "' (dimension " + embedder.dimension() + ")");
+        }
+      } else {
+        store = SqliteTreeStore.open(path, embedder.modelId(), embedder.dimension());
+      }
+      return new SETree(path, config, embedder, owns, counter, store, readOnly);
+    } catch (RuntimeException e) {
+      if (store != null) {
+        store.close();
+      }
+      if (owns) {
+        embedder.close();
+      }
+      throw e;
+    }
+  }
+}

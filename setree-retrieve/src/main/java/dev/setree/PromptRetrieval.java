@@ -1,0 +1,71 @@
+package dev.setree;
+
+import dev.setree.core.CapabilityScore;
+import dev.setree.core.ContextFormat;
+import dev.setree.core.TreeCoverWalk;
+import dev.setree.spi.Embedder;
+import java.util.List;
+import java.util.concurrent.Future;
+
+/**
+ * One knowledge base's retrieves, within the deadline: embeds the prompt (abandoned past
+ * {@code retrieve_deadline_ms}, when the prompt's words alone choose the cover), looks up the prompt's words
+ * meanwhile on the candidate path, sets up the walk and the optional clustering a call's options ask for, and
+ * hands the rest to {@link Retriever}. Lock-free; never calls a summariser or an LLM.
+ */
+final class PromptRetrieval implements AutoCloseable {
+  private final SETreeConfig config;
+  private final Embedder embedder;
+  /** Embeds prompts so that {@code retrieve} keeps its deadline. */
+  private final DeadlineEmbedder promptEmbedder;
+  private final ContextFormat format;
+  private final TreeCoverWalk walk;
+
+  PromptRetrieval(SETreeConfig config, Embedder embedder, ContextFormat format) {
+    this.config = config;
+    this.embedder = embedder;
+    this.promptEmbedder = new DeadlineEmbedder(embedder);
+    this.format = format;
+    this.walk = new TreeCoverWalk(new CapabilityScore((float) config.beta(), (float) config.epsilon()),
+        (float) config.overviewShare(), (float) config.overviewTemperature(), format);
+  }
+
+  /**
+   * The context for a checked prompt and budget on snapshot {@code s}; {@code t0} is when the call began
+   * (its deadline and elapsed time count from there).
+   */
+  Context retrieve(Snapshot s, String prompt, int budget, RetrieveOptions options, long t0) {
+    if (s.tree().isEmpty()) {
+      return new Context("", List.of(), 0, budget, true, new Context.Stats(0, 0, System.nanoTime() - t0));
+    }
+    long deadline = t0 + config.retrieveDeadlineMillis() * 1_000_000L;
+    boolean approximate = options.approximate(config, s.tree().leafCount());
+    Future<float[]> embedding = promptEmbedder.start(prompt);
+    // While the prompt is embedded, the candidate path looks up the prompt's words (two cores overlap them).
+    Retriever.Words words = approximate && options.strategy() == Strategy.TREE_COVER && options.tau(config) > 0
+        ? Retriever.words(s, prompt) : null;
+    float[] q = promptEmbedder.finish(embedding, deadline);
+    boolean cutShort = q == null;
+    if (cutShort) {
+      // No embedding in time: relevance from the prompt's words alone; no second hop, no clustering.
+      q = new float[embedder.dimension()];
+      options = options.lexicalOnly();
+    }
+    TreeCoverWalk w = options.usesConfigCalibration() ? walk : new TreeCoverWalk(
+        new CapabilityScore((float) options.beta(config), (float) options.epsilon(config)),
+        (float) options.overviewShare(config), (float) options.overviewTemperature(config), format);
+    ClusterSelection clustering = options.intentionalClustering(config)
+        ? new ClusterSelection((float) config.clusterEdgeWeightFloor(), config.clusterDiversityTarget(),
+            config.fallbackToScore())
+        : null;
+    Context ctx = Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.baseline(),
+        options.tau(config), options.secondHop(config), clustering, embedder, w, format, approximate, words, t0);
+    return cutShort ? ctx.markCutShort() : ctx;
+  }
+
+  /** Stops the prompt embedder's thread. */
+  @Override
+  public void close() {
+    promptEmbedder.close();
+  }
+}

@@ -1,0 +1,139 @@
+package dev.setree;
+
+import dev.setree.core.TreeStore.Mutation;
+import dev.setree.core.TreeStore;
+import dev.setree.maintain.BuildOptions;
+import dev.setree.maintain.BuildResult;
+import dev.setree.maintain.ExtractiveSummarizer;
+import dev.setree.maintain.Maintainer;
+import dev.setree.maintain.TreeBuilder;
+import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Fact;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.TokenCounter;
+import dev.setree.store.SqliteTreeStore;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * This process's writer of a knowledge base: builds and maintenance runs, each holding the knowledge base's
+ * cross-process writer lock and then this process's write lock, each saved in one transaction and then
+ * installed as the new snapshot. It owns the summariser writes use: the config's, else a Target LLM
+ * summariser on {@link SETreeConfig#llm()} (closed with it), else the extractive one.
+ */
+final class SingleWriter implements AutoCloseable {
+  private final SETreeConfig config;
+  private final Embedder embedder;
+  private final TokenCounter counter;
+  private final Summarizer summarizer;
+  /** The LLM summariser made from {@link SETreeConfig#llm()} (closed with this), or null. */
+  private final TargetLlmSummarizer ownedLlm;
+  private final SqliteTreeStore store;
+  private final StateFollower state;
+  private final Maintainer maintainer;
+  /** Serialises this process's writers (build, maintenance runs); taken after the store's writer lock. */
+  private final Object writeLock = new Object();
+  private volatile MaintenanceReport lastRun;
+
+  SingleWriter(SETreeConfig config, Embedder embedder, TokenCounter counter, SqliteTreeStore store,
+      StateFollower state, boolean readOnly) {
+    this.config = config;
+    this.embedder = embedder;
+    this.counter = counter;
+    this.store = store;
+    this.state = state;
+    if (config.summarizer() != null) {
+      this.summarizer = config.summarizer();
+      this.ownedLlm = null;
+    } else if (config.llm() != null && !readOnly) {
+      this.ownedLlm = new TargetLlmSummarizer(config.llmSettings());
+      this.summarizer = ownedLlm;
+    } else {
+      this.summarizer = new ExtractiveSummarizer();
+      this.ownedLlm = null;
+    }
+    this.maintainer = new Maintainer(embedder, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
+  }
+
+  /** See {@link SETree#build(java.util.Collection, BuildProgress)}. */
+  BuildReport build(List<Fact> facts, BuildProgress progress) {
+    checkLlm(); // a dead endpoint fails the build before anything is written
+    try (SqliteTreeStore.WriterLease lease = store.lockWriter()) {
+      synchronized (writeLock) {
+        TreeBuilder builder = new TreeBuilder(embedder, counter, summarizer, buildOptions());
+        BuildResult result = builder.build(facts, progress::update);
+        store.saveTreeWithHierarchy(result.tree(), result.hierarchy(), 0);
+        state.install(Snapshot.of(result.tree(), result.hierarchy(), store.generation()));
+        BuildResult.Stats st = result.stats();
+        return new BuildReport(st.embedNanos(), st.knnNanos(), st.clusterNanos(), st.summaryNanos(), st.levels(),
+            st.summaryFallbacks(), st.summarized());
+      }
+    }
+  }
+
+  /**
+   * One atomic maintenance run over all pending mutations, as the single writer: holds the knowledge
+   * base's cross-process writer lock, starts from the committed state (loading it if another process
+   * saved since this one's snapshot), applies the pending mutations of every process in sequence order,
+   * saves only what changed together with the removal of exactly the applied mutations, then swaps the
+   * snapshot. Returns the sequence number through which every mutation is applied.
+   */
+  long maintenanceRun() {
+    try (SqliteTreeStore.WriterLease lease = store.lockWriter()) {
+      synchronized (writeLock) {
+        long t0 = System.nanoTime();
+        TreeStore.State st = state.reloadIfNewer();
+        Snapshot base = state.snapshot();
+        List<Mutation> batch = st.pending();
+        if (batch.isEmpty() || base.generation() != st.generation()) {
+          return base.generation() == st.generation() ? st.appliedThrough() : 0;
+        }
+        checkLlm(); // a dead endpoint fails the run; the mutations stay pending and the run is retried
+        Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch);
+        long[] seqs = batch.stream().mapToLong(Mutation::seq).toArray();
+        long s0 = System.nanoTime();
+        long generation = store.saveChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy(),
+            base.generation(), seqs);
+        long saveNanos = System.nanoTime() - s0;
+        state.install(base.next(r.tree(), r.hierarchy(), generation));
+        Instant visibleAt = Instant.now();
+        lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
+            r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(), System.nanoTime() - t0,
+            saveNanos, store.lastSaveBytes(), visibleAt);
+        return st.lastSeq();
+      }
+    }
+  }
+
+  /** What the last maintenance run since open did, or null if none ran. */
+  MaintenanceReport lastRun() {
+    return lastRun;
+  }
+
+  /** Fails with {@code LlmUnavailableException} (naming the URL) when the Target LLM cannot be reached. */
+  private void checkLlm() {
+    if (summarizer instanceof TargetLlmSummarizer llm) {
+      llm.checkReachable();
+    }
+  }
+
+  /** See {@link SETree#lastLlmFailure()}. */
+  Optional<String> lastLlmFailure() {
+    return summarizer instanceof TargetLlmSummarizer llm ? llm.lastFailure() : Optional.empty();
+  }
+
+  private BuildOptions buildOptions() {
+    return new BuildOptions(config.knnK(), config.targetArity(), 42L, config.maxConcurrency(),
+        config.topSummaryTokens(), config.summaryTokens());
+  }
+
+  /** Closes the LLM summariser this writer made, if any. */
+  @Override
+  public void close() {
+    if (ownedLlm != null) {
+      ownedLlm.close();
+    }
+  }
+}
