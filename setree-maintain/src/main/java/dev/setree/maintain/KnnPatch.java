@@ -14,6 +14,8 @@ import java.util.List;
  * @param recomputed how many rows were recomputed in full
  */
 record KnnPatch(KnnGraph graph, int recomputed) {
+  /** At most this many similarities to moved members are kept for reuse (64 MB). */
+  private static final long SHARED_SIMILARITIES = 1L << 24;
 
   /**
    * Patches the oracle level {@code old}'s graph for the {@code m} members with {@code centroids}.
@@ -37,6 +39,18 @@ record KnnPatch(KnnGraph graph, int recomputed) {
         movedIdx.add(i);
       }
     }
+    // Each moved member's similarity to every member, computed once: its own row's exact query and every
+    // kept row's admission test need the same dot products (same operands in the same order: bit for bit).
+    float[][] simToMoved = new float[m][];
+    if ((long) movedIdx.size() * m <= SHARED_SIMILARITIES) {
+      for (int j : movedIdx) {
+        float[] sims = new float[m];
+        for (int c = 0; c < m; c++) {
+          sims[c] = Vectors.dot(centroids, c * dim, centroids, j * dim, dim);
+        }
+        simToMoved[j] = sims;
+      }
+    }
     int recomputed = 0;
     float[] scores = new float[Math.max(1, k)];
     for (int i = 0; i < m; i++) {
@@ -54,6 +68,18 @@ record KnnPatch(KnnGraph graph, int recomputed) {
           }
         }
       }
+      if (full && simToMoved[i] != null) { // ExactKnn.query's scan, on the similarities computed above
+        float[] sims = simToMoved[i];
+        ExactKnn.TopK top = new ExactKnn.TopK(k);
+        for (int c = 0; c < m && k > 0; c++) {
+          if (c != i && top.accepts(sims[c], c)) {
+            top.insert(sims[c], c);
+          }
+        }
+        top.writeSorted(neighbors, weights, i * k);
+        recomputed++;
+        continue;
+      }
       if (full) {
         int[] idx = ExactKnn.query(centroids, m, dim, Vectors.row(centroids, i, dim), k, i, scores);
         System.arraycopy(idx, 0, neighbors, i * k, idx.length);
@@ -69,7 +95,7 @@ record KnnPatch(KnnGraph graph, int recomputed) {
       }
       for (int j : movedIdx) {
         if (j != i) {
-          float s = Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
+          float s = simToMoved[j] != null ? simToMoved[j][i] : Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
           if (top.accepts(s, j)) {
             top.insert(s, j);
           }
