@@ -84,6 +84,11 @@ public final class ExtractiveSummarizer implements Summarizer {
     return design;
   }
 
+  /** Whether {@link #forCorpus} makes a different summariser: the designs that weigh terms. */
+  public boolean usesCorpus() {
+    return design != Design.SENTENCE;
+  }
+
   /**
    * The same design with term statistics of a whole knowledge base (its leaves' texts); the summariser
    * itself is unchanged.
