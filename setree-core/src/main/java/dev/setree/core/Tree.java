@@ -140,11 +140,7 @@ public final class Tree {
         firstLeaf[parent[v]] = Math.min(firstLeaf[parent[v]], firstLeaf[v]);
       }
     }
-    Integer[] order = new Integer[n];
-    for (int v = 0; v < n; v++) {
-      order[v] = v;
-    }
-    Arrays.sort(order, (a, b) -> Integer.compare(firstLeaf[a], firstLeaf[b]));
+    int[] order = byFirstLeaf(firstLeaf, leafCount);
     this.children = new int[Math.max(0, n - 1)];
     int[] fill = Arrays.copyOf(count, n);
     for (int v : order) {
@@ -194,6 +190,30 @@ public final class Tree {
         }
       }
     }
+  }
+
+  /**
+   * The nodes ordered by their first leaf, ties in index order: a stable counting sort (first leaves are
+   * leaf indexes, or {@code Integer.MAX_VALUE} for a node without leaves), linear in the nodes.
+   */
+  private static int[] byFirstLeaf(int[] firstLeaf, int leafCount) {
+    int n = firstLeaf.length;
+    int[] start = new int[leafCount + 2];
+    for (int v = 0; v < n; v++) {
+      start[bucket(firstLeaf[v], leafCount) + 1]++;
+    }
+    for (int b = 0; b <= leafCount; b++) {
+      start[b + 1] += start[b];
+    }
+    int[] order = new int[n];
+    for (int v = 0; v < n; v++) {
+      order[start[bucket(firstLeaf[v], leafCount)]++] = v;
+    }
+    return order;
+  }
+
+  private static int bucket(int firstLeaf, int leafCount) {
+    return firstLeaf == Integer.MAX_VALUE ? leafCount : firstLeaf;
   }
 
   private static void requireLength(String what, int actual, int expected) {

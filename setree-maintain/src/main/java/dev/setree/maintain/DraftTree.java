@@ -4,9 +4,7 @@ import dev.setree.core.Tree;
 import dev.setree.core.Vectors;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The mutable hierarchy a build or a maintenance run works on, before it is frozen into a {@link Tree}.
@@ -43,6 +41,15 @@ final class DraftTree {
     /** Its leaf-centroid changed: faithfulness must be recomputed. */
     boolean centroidChanged;
     long order;
+    /** The children, and their sum arrays, of the last {@link #canonicalSum} of this node, and its result. */
+    Node[] sumOf;
+    float[][] sumOfSums;
+    float[] sumResult;
+    /** Its depth under the root and its wave of the summary pass (scratch of {@link SummaryPass}). */
+    int depth;
+    int wave;
+    /** Its index in the snapshot {@link #toTree} is freezing (scratch; -1 when not in it). */
+    int index = -1;
 
     Node(String id, boolean leaf) {
       this.id = id;
@@ -61,11 +68,16 @@ final class DraftTree {
   }
 
   Node addLeaf(String id, String text, String time, float[] embedding, int tokens) {
+    return addLeaf(id, text, time, embedding, embedding.clone(), tokens);
+  }
+
+  /** A leaf whose sum is {@code sum} (the draft's own copy of the embedding; neither is changed in place). */
+  private Node addLeaf(String id, String text, String time, float[] embedding, float[] sum, int tokens) {
     Node n = new Node(id, true);
     n.text = text;
     n.time = time;
     n.embedding = embedding;
-    n.sum = embedding.clone();
+    n.sum = sum;
     n.tokens = tokens;
     n.faithfulness = 100;
     n.order = nextOrder++;
@@ -93,14 +105,36 @@ final class DraftTree {
       Comparator.comparingInt((Node n) -> n.leaf ? 0 : 1).thenComparingInt(n -> n.leaf ? 0 : n.level)
           .thenComparingLong(n -> n.order);
 
-  /** The sum of the children's sums, added in canonical order. */
+  /**
+   * The sum of the children's sums, added in canonical order. The last sum computed for a node is kept
+   * with the children and the children's sum arrays it was computed from, and returned again while they
+   * are the same (sum arrays are replaced, never changed in place): a run asks for the sum of every
+   * internal node several times and most do not change.
+   */
   float[] canonicalSum(Node v) {
-    List<Node> kids = new ArrayList<>(v.children);
+    List<Node> children = v.children;
+    if (v.sumOf != null && v.sumOf.length == children.size()) {
+      boolean same = true;
+      for (int i = 0; i < v.sumOf.length && same; i++) {
+        Node c = children.get(i);
+        same = v.sumOf[i] == c && v.sumOfSums[i] == c.sum;
+      }
+      if (same) {
+        return v.sumResult;
+      }
+    }
+    List<Node> kids = new ArrayList<>(children);
     kids.sort(CANONICAL);
     float[] s = new float[dim];
     for (Node c : kids) {
       Vectors.addScaled(s, c.sum, 0, dim, 1f);
     }
+    v.sumOf = children.toArray(new Node[0]);
+    v.sumOfSums = new float[v.sumOf.length][];
+    for (int i = 0; i < v.sumOf.length; i++) {
+      v.sumOfSums[i] = v.sumOf[i].sum;
+    }
+    v.sumResult = s;
     return s;
   }
 
@@ -171,9 +205,8 @@ final class DraftTree {
     }
     order.addAll(inner);
     int n = order.size();
-    Map<Node, Integer> index = new HashMap<>(n * 2);
     for (int i = 0; i < n; i++) {
-      index.put(order.get(i), i);
+      order.get(i).index = i;
     }
     String[] ids = new String[n];
     String[] texts = new String[n];
@@ -194,7 +227,7 @@ final class DraftTree {
       kinds[i] = v.kind;
       tokens[i] = v.tokens;
       level[i] = v.leaf ? 0 : v.level;
-      parent[i] = v.parent == null ? -1 : index.get(v.parent);
+      parent[i] = v.parent == null ? -1 : v.parent.index;
       System.arraycopy(v.embedding, 0, embeddings, i * dim, dim);
       if (!v.leaf) {
         System.arraycopy(v.centroid(), 0, centroids, (i - leaves.size()) * dim, dim);
@@ -202,7 +235,7 @@ final class DraftTree {
       faith[i] = v.faithfulness;
       int[] src = new int[v.sources.size()];
       for (int s = 0; s < src.length; s++) {
-        src[s] = index.get(v.sources.get(s));
+        src[s] = v.sources.get(s).index;
       }
       sources[i] = src;
     }
@@ -217,7 +250,8 @@ final class DraftTree {
     for (int v = 0; v < t.size(); v++) {
       Node n;
       if (t.isLeaf(v)) {
-        n = d.addLeaf(t.id(v), t.text(v), t.time(v), t.embedding(v), t.tokens(v));
+        float[] e = t.embedding(v); // a copy: the draft's own
+        n = d.addLeaf(t.id(v), t.text(v), t.time(v), e, e, t.tokens(v));
       } else {
         n = d.addInternal(t.id(v), t.level(v));
         n.structural = false;

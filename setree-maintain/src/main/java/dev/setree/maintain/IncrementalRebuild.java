@@ -72,8 +72,9 @@ final class IncrementalRebuild {
         return clusterFromScratch(draft, members, lvl, ids, progress);
       }
       LevelMatch match = match(old, members, centroids, draft.dim);
+      boolean exact = old.size() <= options.exactKnnLimit() && members.size() <= options.exactKnnLimit();
       KnnPatch patch = KnnPatch.patch(old, members.size(), centroids, match.moved, match.newToOld, match.oldToNew,
-          options.k());
+          options.k(), exact);
       progress.rows += patch.recomputed();
       KnnGraph knn = patch.graph();
       Affected affected = affectedCommunities(old, match, knn);

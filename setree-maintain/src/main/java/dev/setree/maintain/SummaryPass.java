@@ -8,10 +8,8 @@ import dev.setree.spi.TokenCounter;
 import dev.setree.core.Tree;
 import dev.setree.core.Vectors;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -60,15 +58,11 @@ final class SummaryPass {
     if (root == null) {
       return new Result(0, 0);
     }
-    Map<DraftTree.Node, Integer> depth = new HashMap<>();
-    Map<DraftTree.Node, Integer> wave = new HashMap<>();
-    int maxWave = computeDepthAndWave(root, 0, depth, wave);
-    List<String> corpus = new ArrayList<>();
-    for (DraftTree.Node l : leavesUnder(root, new ArrayList<>())) {
-      corpus.add(l.text);
+    for (DraftTree.Node v : draft.internal) {
+      v.wave = 0; // not yet reached from the root
     }
-    ExtractiveSummarizer extractive =
-        (summarizer instanceof ExtractiveSummarizer e ? e : fallback).forCorpus(corpus);
+    int maxWave = computeDepthAndWave(root, 0);
+    ExtractiveSummarizer extractive = forCorpus(summarizer instanceof ExtractiveSummarizer e ? e : fallback, root);
     AtomicInteger fallbacks = new AtomicInteger();
     AtomicInteger summarized = new AtomicInteger();
     int todo = 0;
@@ -87,16 +81,19 @@ final class SummaryPass {
       for (int w = 1; w <= maxWave; w++) {
         List<DraftTree.Node> nodes = new ArrayList<>();
         for (DraftTree.Node v : draft.internal) {
-          if (wave.get(v) == w && needsSummary(v, depth.get(v), faithfulnessThreshold)) {
+          if (v.wave == 0) {
+            throw new IllegalStateException("internal node " + v + " is not under the root " + root);
+          }
+          if (v.wave == w && needsSummary(v, v.depth, faithfulnessThreshold)) {
             nodes.add(v);
-          } else if (wave.get(v) == w && v.centroidChanged) {
+          } else if (v.wave == w && v.centroidChanged) {
             v.faithfulness = faithfulness(v);
             v.centroidChanged = false;
           }
         }
         List<Future<Summarizer.Summary>> futures = new ArrayList<>(nodes.size());
         for (DraftTree.Node v : nodes) {
-          Summarizer.Request req = request(v, depth.get(v), dim);
+          Summarizer.Request req = request(v, v.depth, dim);
           futures.add(pool.submit(() -> {
             Summarizer.Summary s = summarizeSafely(req, v, fallbacks, extractive);
             progress.update("summaries", summarized.incrementAndGet(), Math.max(total, summarized.get()));
@@ -107,7 +104,7 @@ final class SummaryPass {
         for (int i = 0; i < nodes.size(); i++) {
           DraftTree.Node v = nodes.get(i);
           Summarizer.Summary s = await(futures.get(i));
-          int cap = cap(v, depth.get(v));
+          int cap = cap(v, v.depth);
           String text = TextCut.fit(s.text().strip().replaceAll("\\s+", " "), cap, counter);
           if (text.isBlank()) {
             text = shortestChild(v).text;
@@ -141,6 +138,18 @@ final class SummaryPass {
       pool.shutdownNow();
     }
     return new Result(summarized.get(), fallbacks.get());
+  }
+
+  /** The extractive summariser with the term statistics of the leaves under {@code root}, if it uses them. */
+  private static ExtractiveSummarizer forCorpus(ExtractiveSummarizer extractive, DraftTree.Node root) {
+    if (!extractive.usesCorpus()) {
+      return extractive;
+    }
+    List<String> corpus = new ArrayList<>();
+    for (DraftTree.Node l : leavesUnder(root, new ArrayList<>())) {
+      corpus.add(l.text);
+    }
+    return extractive.forCorpus(corpus);
   }
 
   private boolean needsSummary(DraftTree.Node v, int depth, int threshold) {
@@ -220,24 +229,28 @@ final class SummaryPass {
     return out;
   }
 
-  private static int computeDepthAndWave(DraftTree.Node v, int d, Map<DraftTree.Node, Integer> depth,
-      Map<DraftTree.Node, Integer> wave) {
-    depth.put(v, d);
+  /**
+   * Sets each node's depth under the root and, for internal nodes, its wave (1 + the largest wave of its
+   * internal children: children are summarised in an earlier wave); returns the largest wave.
+   */
+  private static int computeDepthAndWave(DraftTree.Node v, int d) {
+    v.depth = d;
     if (v.leaf) {
       return 0;
     }
     int w = 1;
     int maxWave = 0;
     for (DraftTree.Node c : v.children) {
-      int cw = computeDepthAndWave(c, d + 1, depth, wave);
+      int cw = computeDepthAndWave(c, d + 1);
       maxWave = Math.max(maxWave, cw);
       if (!c.leaf) {
-        w = Math.max(w, wave.get(c) + 1);
+        w = Math.max(w, c.wave + 1);
       }
     }
-    wave.put(v, w);
+    v.wave = w;
     return Math.max(maxWave, w);
   }
+
 
   private static String normalise(String s) {
     return s.strip().replaceAll("\\s+", " ");

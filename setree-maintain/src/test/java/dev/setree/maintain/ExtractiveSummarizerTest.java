@@ -13,9 +13,11 @@ import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -121,5 +123,87 @@ class ExtractiveSummarizerTest {
         assertEquals(t.text(v), again.text(v), d + ": deterministic");
       }
     }
+  }
+
+  /**
+   * The lazy MMR order picks exactly what computing every pick first picked (the eager loop it replaced),
+   * whether the caller takes all picks or stops early; random leaves, some with equal relevance, more of
+   * them than the candidate cap.
+   */
+  @Test
+  void lazyMmrOrderEqualsTheEagerOne() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    for (int round = 0; round < 30; round++) {
+      int n = round == 0 ? 4100 + r.nextInt(200) : 1 + r.nextInt(300);
+      int dim = 8 + r.nextInt(24);
+      List<Passage> leaves = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        float[] e = new float[dim];
+        for (int d = 0; d < dim; d++) {
+          e[d] = r.nextInt(4) == 0 ? 0f : (float) r.nextGaussian();
+        }
+        if (i > 0 && r.nextInt(10) == 0) {
+          e = leaves.get(r.nextInt(i)).embedding().clone(); // a duplicate: equal relevance
+        }
+        leaves.add(new Passage("l" + i, "leaf " + i, Vectors.normalize(e)));
+      }
+      float[] centroid = Vectors.normalize(leaves.get(r.nextInt(n)).embedding().clone());
+      int limit = 1 + r.nextInt(80);
+      List<Integer> expected = eagerMmr(leaves, centroid, limit);
+      List<Integer> lazy = new ArrayList<>();
+      ExtractiveSummarizer.mmrOrder(leaves, centroid, limit).forEach(lazy::add);
+      assertEquals(expected, lazy, "seed=" + seed + " round " + round);
+      int stop = r.nextInt(expected.size() + 1);
+      List<Integer> prefix = new ArrayList<>();
+      for (int i : ExtractiveSummarizer.mmrOrder(leaves, centroid, limit)) {
+        if (prefix.size() == stop) {
+          break;
+        }
+        prefix.add(i);
+      }
+      assertEquals(expected.subList(0, stop), prefix, "seed=" + seed + " round " + round);
+    }
+  }
+
+  /** The MMR loop as it was before the picks became lazy: every pick computed up front. */
+  private static List<Integer> eagerMmr(List<Passage> leaves, float[] centroid, int limit) {
+    int n = leaves.size();
+    float[] rel = new float[n];
+    for (int i = 0; i < n; i++) {
+      rel[i] = Vectors.dot(leaves.get(i).embedding(), centroid);
+    }
+    List<Integer> cand = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      cand.add(i);
+    }
+    cand.sort((a, b) -> rel[a] != rel[b] ? Float.compare(rel[b], rel[a]) : Integer.compare(a, b));
+    if (cand.size() > 4096) {
+      cand = new ArrayList<>(cand.subList(0, 4096));
+    }
+    float[] maxSim = new float[n];
+    Arrays.fill(maxSim, -1f);
+    boolean[] taken = new boolean[n];
+    List<Integer> order = new ArrayList<>();
+    while (order.size() < Math.min(limit, cand.size())) {
+      int best = -1;
+      float bestScore = Float.NEGATIVE_INFINITY;
+      for (int i : cand) {
+        if (taken[i]) {
+          continue;
+        }
+        float score = rel[i] - (order.isEmpty() ? 0f : ExtractiveSummarizer.REDUNDANCY * maxSim[i]);
+        if (score > bestScore) {
+          bestScore = score;
+          best = i;
+        }
+      }
+      taken[best] = true;
+      order.add(best);
+      for (int i : cand) {
+        maxSim[i] = Math.max(maxSim[i], Vectors.dot(leaves.get(i).embedding(), leaves.get(best).embedding()));
+      }
+    }
+    return order;
   }
 }

@@ -25,6 +25,12 @@ final class Schema {
   /** The tables of format version 1. */
   static final List<String> V1_TABLES = List.of("meta", "nodes", "hierarchy_levels", "pending_mutations");
 
+  /**
+   * The tables whose size grows with the knowledge base (both versions): open does not {@code quick_check}
+   * them, the load reads every row of them (docs/store-format.md, "What happens on open").
+   */
+  static final List<String> LARGE_TABLES = List.of("nodes", "members", "hierarchy_levels");
+
   static final String PENDING_DDL = "CREATE TABLE pending_mutations ("
       + " seq INTEGER PRIMARY KEY AUTOINCREMENT,"
       + " kind TEXT NOT NULL CHECK (kind IN ('insert', 'delete')),"

@@ -24,8 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * (model id and dimension); {@link #openReadOnly} opens an existing one for reading only and never
  * writes to it. Before SQLite writes anything, opening checks that the file is a SQLite database, that
  * it is a SETree knowledge base of a supported format version, that it was built with the requested
- * embedder and that it passes {@code PRAGMA quick_check}; a refused file is left untouched and a
- * {@link StoreFormatException} names the problem.
+ * embedder and that its structure is sound (SQLite's {@code quick_check} of the schema and the small tables,
+ * a walk of the large tables' indexes; {@link #load} reads and checks every row of the large ones); a
+ * refused file is left untouched and a {@link StoreFormatException} names the problem.
  *
  * <p>While open for writing, the database runs in WAL mode with {@code synchronous=FULL}, so every
  * committed save or mutation survives a power loss; {@link #close} checkpoints and returns the file to

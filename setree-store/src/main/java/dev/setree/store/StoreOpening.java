@@ -106,12 +106,13 @@ final class StoreOpening {
     }
     int version = pragmaInt(c, "user_version");
     FileHeader.checkVersion(path, version);
-    quickCheck(path, c);
-    for (String table : version == 1 ? Schema.V1_TABLES : Schema.TABLES) {
+    List<String> expected = version == 1 ? Schema.V1_TABLES : Schema.TABLES;
+    for (String table : expected) {
       if (!tables.contains(table)) {
         throw new StoreFormatException(path + " is damaged: it has no table '" + table + "'");
       }
     }
+    checkStructure(path, c, expected);
     Map<String, String> meta = new HashMap<>();
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT key, value FROM meta")) {
       while (rs.next()) {
@@ -144,16 +145,46 @@ final class StoreOpening {
     return value;
   }
 
-  static void quickCheck(Path path, Connection c) throws SQLException {
+  /**
+   * The structural check of open, in time independent of the knowledge base's size: SQLite's
+   * {@code quick_check} of the schema and of the small tables, and a walk of the large tables' id indexes
+   * and of their rows' b-tree root. The rows of the large tables are read, and their content checked, by
+   * the load that follows every open; a whole-file {@code quick_check} would read them a second time.
+   */
+  static void checkStructure(Path path, Connection c, List<String> tables) throws SQLException {
     List<String> problems = new ArrayList<>();
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA quick_check(5)")) {
-      while (rs.next()) {
-        problems.add(rs.getString(1));
+    try (Statement st = c.createStatement()) {
+      List<String> checked = new ArrayList<>(List.of("sqlite_schema"));
+      for (String t : tables) {
+        if (!Schema.LARGE_TABLES.contains(t)) {
+          checked.add(t);
+        }
+      }
+      for (String t : checked) {
+        try (ResultSet rs = st.executeQuery("PRAGMA quick_check('" + t + "')")) {
+          while (rs.next()) {
+            if (!"ok".equals(rs.getString(1))) {
+              problems.add(rs.getString(1));
+            }
+          }
+        }
+      }
+      for (String t : tables) {
+        if (Schema.LARGE_TABLES.contains(t)) {
+          st.executeQuery("SELECT count(*) FROM " + t).close(); // its smallest index, each page once
+          st.executeQuery("SELECT max(rowid) FROM " + t).close(); // the table b-tree's root and right edge
+        }
+      }
+    } catch (SQLException e) {
+      if ((e.getErrorCode() & 0xff) == 11 /* SQLITE_CORRUPT */ || (e.getErrorCode() & 0xff) == 26 /* NOTADB */) {
+        problems.add(e.getMessage());
+      } else {
+        throw e;
       }
     }
-    if (!problems.equals(List.of("ok"))) {
-      throw new StoreFormatException(path + " is corrupt: PRAGMA quick_check reports: "
-          + String.join("; ", problems));
+    if (!problems.isEmpty()) {
+      throw new StoreFormatException(path + " is corrupt: SQLite's structural check reports: "
+          + String.join("; ", problems.subList(0, Math.min(5, problems.size()))));
     }
   }
 

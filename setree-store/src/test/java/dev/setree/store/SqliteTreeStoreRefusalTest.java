@@ -113,7 +113,7 @@ class SqliteTreeStoreRefusalTest {
   }
 
   @Test
-  void corruptPageIsRefusedByQuickCheck() throws Exception {
+  void corruptRootPageIsRefusedOnOpen() throws Exception {
     Path file = storeWithNodes(400);
     int rootPage;
     int pageSize;
@@ -134,6 +134,31 @@ class SqliteTreeStoreRefusalTest {
       ch.write(ByteBuffer.wrap(garbage), (long) (rootPage - 1) * pageSize);
     }
     assertRefused(file, "is corrupt");
+  }
+
+  /**
+   * Open checks the structure in time independent of the file's size and the load reads every row: a page
+   * of garbage anywhere in a knowledge base is refused by one or the other, never loaded as a tree.
+   */
+  @Test
+  void corruptPageAnywhereIsRefusedByOpenOrLoad() throws Exception {
+    Path file = storeWithNodes(400);
+    byte[] original = Files.readAllBytes(file);
+    int pageSize = ByteBuffer.wrap(original, 16, 2).getShort() & 0xffff;
+    int pages = original.length / pageSize;
+    assertTrue(pages > 16, "the store should span many pages, has " + pages);
+    Path copy = dir.resolve("copy.db");
+    for (int page = 2; page <= pages; page++) { // page 1 holds the header, checked by its own tests
+      byte[] bytes = original.clone();
+      Arrays.fill(bytes, (page - 1) * pageSize, page * pageSize, (byte) 0xA5);
+      Files.write(copy, bytes);
+      StoreFormatException e = assertThrows(StoreFormatException.class, () -> {
+        try (SqliteTreeStore store = SqliteTreeStore.openReadOnly(copy)) {
+          store.load();
+        }
+      }, "page " + page + " of " + pages);
+      assertTrue(e.getMessage().contains("corrupt"), "page " + page + ": " + e.getMessage());
+    }
   }
 
   @Test
