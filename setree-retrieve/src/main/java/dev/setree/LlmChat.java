@@ -2,7 +2,6 @@ package dev.setree;
 
 import dev.setree.maintain.llm.LlmSettings;
 import dev.setree.maintain.llm.TargetLlmChat;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -55,11 +54,7 @@ public final class LlmChat implements AutoCloseable {
    *     came within the read timeout, or the answer is unusable
    */
   public String stream(List<Message> messages, int maxTokens, Consumer<String> onPiece) {
-    List<TargetLlmChat.Message> out = new ArrayList<>(messages.size());
-    for (Message m : messages) {
-      out.add(new TargetLlmChat.Message(m.role(), m.content()));
-    }
-    return chat.stream(out, maxTokens, onPiece);
+    return chat.stream(messages, Message::role, Message::content, maxTokens, onPiece);
   }
 
   /** Releases the connection pool. */

@@ -4,7 +4,6 @@ import dev.setree.maintain.llm.LlmModels;
 import dev.setree.maintain.llm.LlmSettings;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Where the Target LLM is and how patiently to ask it: an OpenAI-compatible chat-completions endpoint that
@@ -39,21 +38,16 @@ public final class LlmConfig {
 
   /** A builder with the defaults; {@code baseUrl} and {@code model} must be set. */
   public static Builder builder() {
-    return new Builder();
+    return new Builder(LlmSettings.builder()
+        .connectTimeout(Duration.ofMillis(Settings.LLM_CONNECT_TIMEOUT_MS.defaultValue))
+        .readTimeout(Duration.ofMillis(Settings.LLM_READ_TIMEOUT_MS.defaultValue))
+        .maxRetries(Settings.LLM_MAX_RETRIES.defaultValue.intValue())
+        .maxConcurrency(Settings.LLM_MAX_CONCURRENCY.defaultValue.intValue()));
   }
 
   /** A builder starting from this configuration. */
   public Builder toBuilder() {
-    Builder b = new Builder();
-    b.baseUrl = baseUrl();
-    b.model = model();
-    b.apiKey = settings.apiKey();
-    b.connectTimeout = connectTimeout();
-    b.readTimeout = readTimeout();
-    b.maxRetries = maxRetries();
-    b.maxConcurrency = maxConcurrency();
-    b.retryBackoff = retryBackoff();
-    return b;
+    return new Builder(settings.toBuilder());
   }
 
   /** The API root without {@code /chat/completions}, for example {@code http://localhost:8080/v1}. */
@@ -121,67 +115,65 @@ public final class LlmConfig {
         + retryBackoff().toMillis() + "ms]";
   }
 
-  /** Builds an {@link LlmConfig}; every setter returns the builder. Not thread-safe. */
+  /**
+   * Builds an {@link LlmConfig}; every setter returns the builder. Not thread-safe. It fills the LLM clients'
+   * own builder (their settings' form) and checks the numbers against the table of settings when built.
+   */
   public static final class Builder {
-    private String baseUrl;
-    private String model;
-    private String apiKey;
-    private Duration connectTimeout = Duration.ofMillis(Settings.LLM_CONNECT_TIMEOUT_MS.defaultValue);
-    private Duration readTimeout = Duration.ofMillis(Settings.LLM_READ_TIMEOUT_MS.defaultValue);
-    private int maxRetries = Settings.LLM_MAX_RETRIES.defaultValue.intValue();
-    private int maxConcurrency = Settings.LLM_MAX_CONCURRENCY.defaultValue.intValue();
-    private Duration retryBackoff = Duration.ofMillis(500);
+    private final LlmSettings.Builder settings;
 
-    private Builder() {}
+    private Builder(LlmSettings.Builder settings) {
+      this.settings = settings;
+    }
 
     /**
      * The API root without {@code /chat/completions}: {@code http://localhost:8080/v1} (llama-server),
      * {@code http://localhost:11434/v1} (Ollama); a trailing slash is dropped.
      */
     public Builder baseUrl(String v) {
-      baseUrl = v;
+      settings.baseUrl(v);
       return this;
     }
 
     /** The model name sent with every request. */
     public Builder model(String v) {
-      model = v;
+      settings.model(v);
       return this;
     }
 
     /** The bearer token; null or blank for none. */
     public Builder apiKey(String v) {
-      apiKey = v;
+      settings.apiKey(v);
       return this;
     }
 
     /** See {@link LlmConfig#connectTimeout()} (default 10 s). */
     public Builder connectTimeout(Duration v) {
-      connectTimeout = v;
+      settings.connectTimeout(v);
       return this;
     }
 
     /** See {@link LlmConfig#readTimeout()} (default 120 s). */
     public Builder readTimeout(Duration v) {
-      readTimeout = v;
+      settings.readTimeout(v);
       return this;
     }
 
     /** See {@link LlmConfig#maxRetries()} (default 3). */
     public Builder maxRetries(int v) {
-      maxRetries = v;
+      settings.maxRetries(v);
       return this;
     }
 
     /** See {@link LlmConfig#maxConcurrency()} (default 0). */
     public Builder maxConcurrency(int v) {
-      maxConcurrency = v;
+      settings.maxConcurrency(v);
       return this;
     }
 
     /** See {@link LlmConfig#retryBackoff()} (default 500 ms). */
     public Builder retryBackoff(Duration v) {
-      retryBackoff = v;
+      settings.retryBackoff(v);
       return this;
     }
 
@@ -192,19 +184,15 @@ public final class LlmConfig {
      *     [0, 10], got 11})
      */
     public LlmConfig build() {
-      if (baseUrl == null || baseUrl.isBlank()) {
-        throw new IllegalArgumentException("llm.base_url is required");
-      }
-      Settings.LLM_CONNECT_TIMEOUT_MS.check(millis(Settings.LLM_CONNECT_TIMEOUT_MS, connectTimeout));
-      Settings.LLM_READ_TIMEOUT_MS.check(millis(Settings.LLM_READ_TIMEOUT_MS, readTimeout));
-      Settings.LLM_MAX_RETRIES.checkInt(maxRetries);
-      Settings.LLM_MAX_CONCURRENCY.checkInt(maxConcurrency);
-      return new LlmConfig(new LlmSettings(baseUrl, model, apiKey, connectTimeout, readTimeout, maxRetries,
-          maxConcurrency, LlmSettings.DEFAULT_CONTEXT_WINDOW, retryBackoff));
+      LlmSettings s = settings.build();
+      Settings.LLM_CONNECT_TIMEOUT_MS.check(millis(s.connectTimeout()));
+      Settings.LLM_READ_TIMEOUT_MS.check(millis(s.readTimeout()));
+      Settings.LLM_MAX_RETRIES.checkInt(s.maxRetries());
+      Settings.LLM_MAX_CONCURRENCY.checkInt(s.maxConcurrency());
+      return new LlmConfig(s);
     }
 
-    private static long millis(Setting.Whole key, Duration d) {
-      Objects.requireNonNull(d, key.key);
+    private static long millis(Duration d) {
       return d.isNegative() || d.isZero() ? Math.min(0, d.toMillis()) : Math.max(1, d.toMillis());
     }
   }

@@ -4,14 +4,16 @@ import dev.setree.embed.MiniLmEmbedder;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.TokenCounter;
 import dev.setree.store.SqliteTreeStore;
+import dev.setree.store.StoreException;
 import dev.setree.store.StoreFormatException;
 import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * Opens a knowledge base for {@link SETree}: loads the bundled MiniLM the config names when it carries no
+ * Opens knowledge bases for {@link SETree}: loads the bundled MiniLM the config names when it carries no
  * embedder (closed with the knowledge base), opens the store read-write or read-only (checking that the file
- * was built with this embedder), and closes what it opened when opening fails.
+ * was built with this embedder), and closes what it opened when opening fails. Also {@link SETree#inspect}
+ * and {@link SETree#deleteFiles}; a store's failure reaches the caller as a {@link KnowledgeBaseException}.
  */
 final class Opening {
   private Opening() {}
@@ -29,6 +31,25 @@ final class Opening {
   /** The MiniLM build {@link SETreeConfig#embedderName()} names (fp32, or int8 for {@code minilm-int8}). */
   private static MiniLmEmbedder loadMiniLm(SETreeConfig config) {
     return config.embedderName().equals("minilm-int8") ? MiniLmEmbedder.loadInt8() : MiniLmEmbedder.load();
+  }
+
+  /** See {@link SETree#inspect(Path)}. */
+  static Inspection inspect(Path path) {
+    try (SqliteTreeStore store = SqliteTreeStore.openReadOnly(path)) {
+      return new Inspection(new TreeView(store.loadTree()), store.modelId(), store.dimension(),
+          store.pendingMutations().size());
+    } catch (StoreException e) {
+      throw KnowledgeBaseException.of(e);
+    }
+  }
+
+  /** See {@link SETree#deleteFiles(Path)}. */
+  static void deleteFiles(Path path) {
+    try {
+      SqliteTreeStore.deleteFiles(path);
+    } catch (StoreException e) {
+      throw KnowledgeBaseException.of(e);
+    }
   }
 
   /** See {@link SETree#open(Path, SETreeConfig)} and {@link SETree#openReadOnly}. */
@@ -69,7 +90,7 @@ final class Opening {
       if (owns) {
         embedder.close();
       }
-      throw e;
+      throw e instanceof StoreException se ? KnowledgeBaseException.of(se) : e;
     }
   }
 }

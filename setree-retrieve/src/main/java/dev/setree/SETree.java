@@ -87,8 +87,8 @@ public final class SETree implements AutoCloseable {
   /**
    * Opens (or creates) the knowledge base at {@code path}.
    *
-   * @throws dev.setree.store.StoreException if the file is not a SETree database, is corrupt, is of a
-   *     newer format, or was built with another embedder; the file is then left untouched
+   * @throws KnowledgeBaseException if the file is not a SETree database, is corrupt, is of a newer format,
+   *     or was built with another embedder; the file is then left untouched
    */
   public static SETree open(Path path, SETreeConfig config) {
     return Opening.open(path, config, false);
@@ -99,8 +99,8 @@ public final class SETree implements AutoCloseable {
    * is ever written to the file or its folder (both may be read-only), and the mutating methods throw
    * {@link IllegalStateException}. Changes that other processes commit are picked up as by {@link #open}.
    *
-   * @throws dev.setree.store.StoreException if the file does not exist, is not a SETree database, is
-   *     corrupt or of a newer format, or was built with another embedder
+   * @throws KnowledgeBaseException if the file does not exist, is not a SETree database, is corrupt or of a
+   *     newer format, or was built with another embedder
    */
   public static SETree openReadOnly(Path path, SETreeConfig config) {
     return Opening.open(path, config, true);
@@ -111,12 +111,10 @@ public final class SETree implements AutoCloseable {
    * The file is opened read-only and closed before this returns; nothing is written, not even a WAL.
    *
    * @param path the database file
-   * @throws dev.setree.store.StoreException when the file is missing or not a SETree knowledge base
+   * @throws KnowledgeBaseException when the file is missing or not a SETree knowledge base
    */
   public static Inspection inspect(Path path) {
-    try (SqliteTreeStore store = SqliteTreeStore.openReadOnly(path)) {
-      return new Inspection(new TreeView(store.loadTree()), store.modelId(), store.dimension(), store.pendingMutations().size());
-    }
+    return Opening.inspect(path);
   }
 
   /**
@@ -125,10 +123,10 @@ public final class SETree implements AutoCloseable {
    * that failed on a new file, an MCP {@code reset}. Missing files are skipped.
    *
    * @param path the database file
-   * @throws dev.setree.store.StoreException naming the file that could not be deleted
+   * @throws KnowledgeBaseException naming the file that could not be deleted
    */
   public static void deleteFiles(Path path) {
-    SqliteTreeStore.deleteFiles(path);
+    Opening.deleteFiles(path);
   }
 
   /**

@@ -15,65 +15,10 @@ import java.util.Objects;
  * summaries, no network).
  */
 public final class SETreeConfig {
-  private final double beta;
-  private final double tau;
-  private final double epsilon;
-  private final int faithfulnessThreshold;
-  private final int defaultBudget;
-  private final int maxConcurrency;
-  private final int contextWindow;
-  private final double overviewShare;
-  private final double overviewTemperature;
-  private final int targetArity;
-  private final int knnK;
-  private final int topSummaryTokens;
-  private final int summaryTokens;
-  private final long quietWindowMillis;
-  private final long retrieveDeadlineMillis;
-  private final RetrievePath retrievePath;
-  private final int approximateFromLeaves;
-  private final String embedderName;
-  private final LlmConfig llm;
-  private final boolean useIntentionalClustering;
-  private final double clusterEdgeWeightFloor;
-  private final int clusterDiversityTarget;
-  private final boolean fallbackToScore;
-  private final int secondHop;
-  private final Embedder embedder;
-  private final TokenCounter tokenCounter;
-  private final Summarizer summarizer;
+  private final ConfigValues values;
 
   private SETreeConfig(Builder b) {
-    this.beta = Settings.BETA.check(b.beta);
-    this.tau = Settings.TAU.check(b.tau);
-    this.epsilon = Settings.EPSILON.check(b.epsilon);
-    this.faithfulnessThreshold = Settings.FAITHFULNESS_THRESHOLD.checkInt(b.faithfulnessThreshold);
-    this.defaultBudget = Settings.DEFAULT_BUDGET.checkInt(b.defaultBudget);
-    this.maxConcurrency = Settings.MAX_CONCURRENCY.checkInt(b.maxConcurrency);
-    this.overviewShare = Settings.OVERVIEW_SHARE.check(b.overviewShare);
-    this.overviewTemperature = Settings.OVERVIEW_TEMPERATURE.check(b.overviewTemperature);
-    this.targetArity = Settings.TARGET_ARITY.checkInt(b.targetArity);
-    this.knnK = Settings.KNN_K.checkInt(b.knnK);
-    this.topSummaryTokens = Settings.TOP_SUMMARY_TOKENS.checkInt(b.topSummaryTokens);
-    this.summaryTokens = Settings.SUMMARY_TOKENS.checkInt(b.summaryTokens);
-    this.quietWindowMillis = Settings.QUIET_WINDOW_MS.check(b.quietWindowMillis);
-    this.retrieveDeadlineMillis = Settings.RETRIEVE_DEADLINE_MS.check(b.retrieveDeadlineMillis);
-    this.retrievePath = Objects.requireNonNull(b.retrievePath, "retrieve_path");
-    this.approximateFromLeaves = Settings.APPROXIMATE_FROM_LEAVES.checkInt(b.approximateFromLeaves);
-    this.embedderName = Settings.EMBEDDER.check(b.embedderName);
-    this.useIntentionalClustering = b.useIntentionalClustering;
-    this.clusterEdgeWeightFloor = Settings.CLUSTER_EDGE_WEIGHT_FLOOR.check(b.clusterEdgeWeightFloor);
-    this.clusterDiversityTarget = Settings.CLUSTER_DIVERSITY_TARGET.checkInt(b.clusterDiversityTarget);
-    this.fallbackToScore = b.fallbackToScore;
-    this.secondHop = Settings.SECOND_HOP.check(b.secondHop);
-    this.contextWindow = Settings.CONTEXT_WINDOW.checkInt(b.contextWindow);
-    this.llm = b.llm;
-    if (llm != null) {
-      llm.settings(contextWindow); // the window's floor with an LLM
-    }
-    this.embedder = b.embedder;
-    this.tokenCounter = b.tokenCounter;
-    this.summarizer = b.summarizer;
+    this.values = b.values.checked();
   }
 
   /** The embedded default configuration. */
@@ -83,70 +28,42 @@ public final class SETreeConfig {
 
   /** A builder starting from the defaults. */
   public static Builder builder() {
-    return new Builder();
+    return new Builder(new ConfigValues());
   }
 
   /** A builder starting from this configuration. */
   public Builder toBuilder() {
-    Builder b = new Builder();
-    b.beta = beta;
-    b.tau = tau;
-    b.epsilon = epsilon;
-    b.faithfulnessThreshold = faithfulnessThreshold;
-    b.defaultBudget = defaultBudget;
-    b.maxConcurrency = maxConcurrency;
-    b.contextWindow = contextWindow;
-    b.overviewShare = overviewShare;
-    b.overviewTemperature = overviewTemperature;
-    b.targetArity = targetArity;
-    b.knnK = knnK;
-    b.topSummaryTokens = topSummaryTokens;
-    b.summaryTokens = summaryTokens;
-    b.quietWindowMillis = quietWindowMillis;
-    b.retrieveDeadlineMillis = retrieveDeadlineMillis;
-    b.retrievePath = retrievePath;
-    b.approximateFromLeaves = approximateFromLeaves;
-    b.embedderName = embedderName;
-    b.llm = llm;
-    b.useIntentionalClustering = useIntentionalClustering;
-    b.clusterEdgeWeightFloor = clusterEdgeWeightFloor;
-    b.clusterDiversityTarget = clusterDiversityTarget;
-    b.fallbackToScore = fallbackToScore;
-    b.secondHop = secondHop;
-    b.embedder = embedder;
-    b.tokenCounter = tokenCounter;
-    b.summarizer = summarizer;
-    return b;
+    return new Builder(values.copy());
   }
 
   /** Weight of the parent's directional fidelity loss in the capability score (default 0.2). */
   public double beta() {
-    return beta;
+    return values.beta;
   }
 
   /** Weight of the lexical (BM25) term in leaf relevance: {@code cos + tau * bm25 / max bm25} (default 0.3). */
   public double tau() {
-    return tau;
+    return values.tau;
   }
 
   /** Absolute per-child fidelity floor of the capability score (default 0). */
   public double epsilon() {
-    return epsilon;
+    return values.epsilon;
   }
 
   /** Faithfulness below which maintenance re-summarises a node, in [-100, 100] (default 60). */
   public int faithfulnessThreshold() {
-    return faithfulnessThreshold;
+    return values.faithfulnessThreshold;
   }
 
   /** Budget of {@link SETree#retrieve(String)} (default 4096 tokens). */
   public int defaultBudget() {
-    return defaultBudget;
+    return values.defaultBudget;
   }
 
   /** Summariser calls in flight at once; 0 = number of processors (default 0). */
   public int maxConcurrency() {
-    return maxConcurrency;
+    return values.maxConcurrency;
   }
 
   /**
@@ -155,12 +72,12 @@ public final class SETreeConfig {
    * chunks.
    */
   public int contextWindow() {
-    return contextWindow;
+    return values.contextWindow;
   }
 
   /** Largest share of a budget the overview's summaries may take, in [0, 1] (default 0; ADR 0010). */
   public double overviewShare() {
-    return overviewShare;
+    return values.overviewShare;
   }
 
   /**
@@ -170,32 +87,32 @@ public final class SETreeConfig {
    * prompt the whole share.
    */
   public double overviewTemperature() {
-    return overviewTemperature;
+    return values.overviewTemperature;
   }
 
   /** Mean community size the Leiden resolution search aims at (default 8). */
   public int targetArity() {
-    return targetArity;
+    return values.targetArity;
   }
 
   /** Neighbours per member in the kNN graphs (default 10). */
   public int knnK() {
-    return knnK;
+    return values.knnK;
   }
 
   /** Summary cap, in tokens, of the root and its children (default 12). */
   public int topSummaryTokens() {
-    return topSummaryTokens;
+    return values.topSummaryTokens;
   }
 
   /** Summary cap, in tokens, of deeper nodes (default 24). */
   public int summaryTokens() {
-    return summaryTokens;
+    return values.summaryTokens;
   }
 
   /** Quiet window after a mutation before maintenance runs, coalescing bursts (default 500 ms). */
   public long quietWindowMillis() {
-    return quietWindowMillis;
+    return values.quietWindowMillis;
   }
 
   /** The names of the bundled embedders ({@code embedder} in the config file). */
@@ -208,7 +125,7 @@ public final class SETreeConfig {
    * embedder it was built with). See ADR 0015.
    */
   public String embedderName() {
-    return embedderName;
+    return values.embedderName;
   }
 
   /**
@@ -217,7 +134,7 @@ public final class SETreeConfig {
    * words alone (BM25), marked {@link Context#cutShort()}.
    */
   public long retrieveDeadlineMillis() {
-    return retrieveDeadlineMillis;
+    return values.retrieveDeadlineMillis;
   }
 
   /**
@@ -226,7 +143,7 @@ public final class SETreeConfig {
    * cost does not grow with the knowledge base.
    */
   public RetrievePath retrievePath() {
-    return retrievePath;
+    return values.retrievePath;
   }
 
   /**
@@ -234,7 +151,7 @@ public final class SETreeConfig {
    * ({@code approximate_from_leaves}, default 20000).
    */
   public int approximateFromLeaves() {
-    return approximateFromLeaves;
+    return values.approximateFromLeaves;
   }
 
   /**
@@ -245,19 +162,17 @@ public final class SETreeConfig {
    * The LLM works within this config's {@link #contextWindow()}.
    */
   public LlmConfig llm() {
-    return llm;
+    return values.llm;
   }
 
   /** The LLM client's settings: {@link #llm()} with this config's context window; null for no LLM. */
   LlmSettings llmSettings() {
-    return llm == null ? null : llm.settings(contextWindow);
+    return values.llm == null ? null : values.llm.settings(values.contextWindow);
   }
 
-  /**
-   * Whether intentional clustering reorders selection (default false; docs/adr/0009-intentional-clustering.md).
-   */
+  /** Whether intentional clustering reorders selection (default false; docs/adr/0009-intentional-clustering.md). */
   public boolean useIntentionalClustering() {
-    return useIntentionalClustering;
+    return values.useIntentionalClustering;
   }
 
   /**
@@ -266,17 +181,17 @@ public final class SETreeConfig {
    * lowest common ancestor (1 for siblings, so 0.4 links candidates within two levels).
    */
   public double clusterEdgeWeightFloor() {
-    return clusterEdgeWeightFloor;
+    return values.clusterEdgeWeightFloor;
   }
 
   /** Intentional clustering: clusters given one representative each, >= 1 (default 3). */
   public int clusterDiversityTarget() {
-    return clusterDiversityTarget;
+    return values.clusterDiversityTarget;
   }
 
   /** Intentional clustering: stage 1 ends at the first representative that does not fit (default true). */
   public boolean fallbackToScore() {
-    return fallbackToScore;
+    return values.fallbackToScore;
   }
 
   /**
@@ -284,215 +199,191 @@ public final class SETreeConfig {
    * one or two leaves and interleave the rankings (docs/adr/0008-second-hop.md, 0010).
    */
   public int secondHopLeaves() {
-    return secondHop;
+    return values.secondHop;
   }
 
   /** The host's embedder, or null for the bundled MiniLM. */
   public Embedder embedder() {
-    return embedder;
+    return values.embedder;
   }
 
   /** The host's token counter, or null for MiniLM's WordPiece counter. */
   public TokenCounter tokenCounter() {
-    return tokenCounter;
+    return values.tokenCounter;
   }
 
   /** The host's summariser, or null for the extractive default. */
   public Summarizer summarizer() {
-    return summarizer;
+    return values.summarizer;
   }
 
   /** Builds {@link SETreeConfig}s; every setter returns the builder. Not thread-safe. */
   public static final class Builder {
-    private double beta = Settings.BETA.defaultValue;
-    private double tau = Settings.TAU.defaultValue;
-    private double epsilon = Settings.EPSILON.defaultValue;
-    private int faithfulnessThreshold = Settings.FAITHFULNESS_THRESHOLD.defaultValue.intValue();
-    private int defaultBudget = Settings.DEFAULT_BUDGET.defaultValue.intValue();
-    private int maxConcurrency = Settings.MAX_CONCURRENCY.defaultValue.intValue();
-    private int contextWindow = Settings.CONTEXT_WINDOW.defaultValue.intValue();
-    private double overviewShare = Settings.OVERVIEW_SHARE.defaultValue;
-    private double overviewTemperature = Settings.OVERVIEW_TEMPERATURE.defaultValue;
-    private int targetArity = Settings.TARGET_ARITY.defaultValue.intValue();
-    private int knnK = Settings.KNN_K.defaultValue.intValue();
-    private int topSummaryTokens = Settings.TOP_SUMMARY_TOKENS.defaultValue.intValue();
-    private int summaryTokens = Settings.SUMMARY_TOKENS.defaultValue.intValue();
-    private long quietWindowMillis = Settings.QUIET_WINDOW_MS.defaultValue;
-    private long retrieveDeadlineMillis = Settings.RETRIEVE_DEADLINE_MS.defaultValue;
-    private RetrievePath retrievePath = RetrievePath.parse(Settings.RETRIEVE_PATH.key, Settings.RETRIEVE_PATH.defaultValue);
-    private int approximateFromLeaves = Settings.APPROXIMATE_FROM_LEAVES.defaultValue.intValue();
-    private String embedderName = Settings.EMBEDDER.defaultValue;
-    private LlmConfig llm;
-    private boolean useIntentionalClustering = Settings.USE_INTENTIONAL_CLUSTERING.defaultValue;
-    private double clusterEdgeWeightFloor = Settings.CLUSTER_EDGE_WEIGHT_FLOOR.defaultValue;
-    private int clusterDiversityTarget = Settings.CLUSTER_DIVERSITY_TARGET.defaultValue.intValue();
-    private boolean fallbackToScore = Settings.FALLBACK_TO_SCORE.defaultValue;
-    private int secondHop = Settings.SECOND_HOP.defaultValue;
-    private Embedder embedder;
-    private TokenCounter tokenCounter;
-    private Summarizer summarizer;
+    private final ConfigValues values;
 
-    private Builder() {}
+    private Builder(ConfigValues values) {
+      this.values = values;
+    }
 
     /** See {@link SETreeConfig#beta()}. */
     public Builder beta(double v) {
-      beta = v;
+      values.beta = v;
       return this;
     }
 
     /** See {@link SETreeConfig#tau()}. */
     public Builder tau(double v) {
-      tau = v;
+      values.tau = v;
       return this;
     }
 
     /** See {@link SETreeConfig#epsilon()}. */
     public Builder epsilon(double v) {
-      epsilon = v;
+      values.epsilon = v;
       return this;
     }
 
     /** See {@link SETreeConfig#faithfulnessThreshold()}. */
     public Builder faithfulnessThreshold(int v) {
-      faithfulnessThreshold = v;
+      values.faithfulnessThreshold = v;
       return this;
     }
 
     /** See {@link SETreeConfig#defaultBudget()}. */
     public Builder defaultBudget(int v) {
-      defaultBudget = v;
+      values.defaultBudget = v;
       return this;
     }
 
     /** See {@link SETreeConfig#maxConcurrency()}. */
     public Builder maxConcurrency(int v) {
-      maxConcurrency = v;
+      values.maxConcurrency = v;
       return this;
     }
 
     /** See {@link SETreeConfig#contextWindow()}: the LLM's window. */
     public Builder contextWindow(int v) {
-      contextWindow = v;
+      values.contextWindow = v;
       return this;
     }
 
     /** See {@link SETreeConfig#overviewTemperature()}. */
     public Builder overviewTemperature(double v) {
-      overviewTemperature = v;
+      values.overviewTemperature = v;
       return this;
     }
 
     /** See {@link SETreeConfig#overviewShare()}. */
     public Builder overviewShare(double v) {
-      overviewShare = v;
+      values.overviewShare = v;
       return this;
     }
 
     /** See {@link SETreeConfig#targetArity()}. */
     public Builder targetArity(int v) {
-      targetArity = v;
+      values.targetArity = v;
       return this;
     }
 
     /** See {@link SETreeConfig#knnK()}. */
     public Builder knnK(int v) {
-      knnK = v;
+      values.knnK = v;
       return this;
     }
 
     /** See {@link SETreeConfig#topSummaryTokens()}. */
     public Builder topSummaryTokens(int v) {
-      topSummaryTokens = v;
+      values.topSummaryTokens = v;
       return this;
     }
 
     /** See {@link SETreeConfig#summaryTokens()}. */
     public Builder summaryTokens(int v) {
-      summaryTokens = v;
+      values.summaryTokens = v;
       return this;
     }
 
     /** See {@link SETreeConfig#embedderName()}. */
     public Builder embedderName(String v) {
-      embedderName = v;
+      values.embedderName = v;
       return this;
     }
 
     /** See {@link SETreeConfig#retrievePath()}. */
     public Builder retrievePath(RetrievePath v) {
-      retrievePath = Objects.requireNonNull(v, "retrievePath");
+      values.retrievePath = Objects.requireNonNull(v, "retrievePath");
       return this;
     }
 
     /** See {@link SETreeConfig#approximateFromLeaves()}. */
     public Builder approximateFromLeaves(int v) {
-      approximateFromLeaves = v;
+      values.approximateFromLeaves = v;
       return this;
     }
 
     /** See {@link SETreeConfig#retrieveDeadlineMillis()}. */
     public Builder retrieveDeadlineMillis(long v) {
-      retrieveDeadlineMillis = v;
+      values.retrieveDeadlineMillis = v;
       return this;
     }
 
     /** See {@link SETreeConfig#quietWindowMillis()}. */
     public Builder quietWindowMillis(long v) {
-      quietWindowMillis = v;
+      values.quietWindowMillis = v;
       return this;
     }
 
     /** See {@link SETreeConfig#llm()}; null for no LLM. */
     public Builder llm(LlmConfig v) {
-      llm = v;
+      values.llm = v;
       return this;
     }
 
     /** See {@link SETreeConfig#useIntentionalClustering()}. */
     public Builder useIntentionalClustering(boolean v) {
-      useIntentionalClustering = v;
+      values.useIntentionalClustering = v;
       return this;
     }
 
     /** See {@link SETreeConfig#clusterEdgeWeightFloor()}. */
     public Builder clusterEdgeWeightFloor(double v) {
-      clusterEdgeWeightFloor = v;
+      values.clusterEdgeWeightFloor = v;
       return this;
     }
 
     /** See {@link SETreeConfig#clusterDiversityTarget()}. */
     public Builder clusterDiversityTarget(int v) {
-      clusterDiversityTarget = v;
+      values.clusterDiversityTarget = v;
       return this;
     }
 
     /** See {@link SETreeConfig#fallbackToScore()}. */
     public Builder fallbackToScore(boolean v) {
-      fallbackToScore = v;
+      values.fallbackToScore = v;
       return this;
     }
 
     /** See {@link SETreeConfig#secondHopLeaves()}: 0 (off), 1 or 2. */
     public Builder secondHop(int v) {
-      secondHop = v;
+      values.secondHop = v;
       return this;
     }
 
     /** Uses the host's embedder (not closed by SETree); null for the bundled MiniLM. */
     public Builder embedder(Embedder e) {
-      embedder = e;
+      values.embedder = e;
       return this;
     }
 
     /** Uses the host's token counter; null for MiniLM's WordPiece counter. */
     public Builder tokenCounter(TokenCounter c) {
-      tokenCounter = c;
+      values.tokenCounter = c;
       return this;
     }
 
     /** Uses the host's summariser; null for the extractive default. */
     public Builder summarizer(Summarizer s) {
-      summarizer = s;
+      values.summarizer = s;
       return this;
     }
 

@@ -25,7 +25,8 @@ class Int8EmbedderTest {
       assertEquals(MiniLmEmbedder.MODEL_ID_INT8, t.stats().modelId());
       assertTrue(t.retrieve("what is the cat called?", 32).text().contains("Miso"));
     }
-    StoreFormatException e = assertThrows(StoreFormatException.class, () -> SETree.open(kb));
+    KnowledgeBaseException e = assertThrows(KnowledgeBaseException.class, () -> SETree.open(kb));
+    assertTrue(e.getCause() instanceof StoreFormatException, "the store's refusal is the cause");
     assertTrue(e.getMessage().contains(MiniLmEmbedder.MODEL_ID_INT8) && e.getMessage().contains(MiniLmEmbedder.MODEL_ID),
         e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> SETreeConfig.builder().embedderName("bert").build());

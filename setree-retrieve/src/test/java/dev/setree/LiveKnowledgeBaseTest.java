@@ -142,7 +142,7 @@ class LiveKnowledgeBaseTest {
         assertTrue(reader.retrieve("who repairs violins?", 64).text().contains("Oskar"));
       }
     }
-    assertThrows(dev.setree.store.StoreException.class,
+    assertThrows(KnowledgeBaseException.class,
         () -> SETree.openReadOnly(kb.resolveSibling("missing.db"), config(10)));
   }
 

@@ -1,15 +1,15 @@
 package dev.setree.cli;
 
+import dev.setree.SETree;
+import dev.setree.SETreeConfig;
+import dev.setree.eval.Research;
 import dev.setree.spi.Embedder;
-import dev.setree.core.FeatureHashEmbedder;
 import dev.setree.spi.TokenCounter;
-import dev.setree.embed.MiniLmEmbedder;
-import dev.setree.embed.WordPieceTokenizer;
 import picocli.CommandLine.Option;
 
 /**
  * The benchmarks' embedder choice ({@code --embedder minilm|minilm-int8|hash}, {@code --hash-dimension}), a
- * picocli mixin: the hash embedder ({@link FeatureHashEmbedder}) measures everything but embedding at sizes
+ * picocli mixin: the hash embedder ({@link Research#hashEmbedder}) measures everything but embedding at sizes
  * a neural model would take hours to embed; its token counts stay WordPiece's.
  */
 final class BenchEmbedderOptions {
@@ -21,12 +21,10 @@ final class BenchEmbedderOptions {
   int hashDimension;
 
   /** An opened embedder and its token counter; closing it closes the model, if any. */
-  record Opened(Embedder embedder, TokenCounter counter, MiniLmEmbedder model) implements AutoCloseable {
+  record Opened(Embedder embedder, TokenCounter counter) implements AutoCloseable {
     @Override
     public void close() {
-      if (model != null) {
-        model.close();
-      }
+      embedder.close();
     }
   }
 
@@ -34,11 +32,11 @@ final class BenchEmbedderOptions {
   Opened open() {
     switch (name) {
       case "hash":
-        return new Opened(new FeatureHashEmbedder(hashDimension), WordPieceTokenizer.load(), null);
+        return new Opened(Research.hashEmbedder(hashDimension), SETree.defaultTokenCounter());
       case "minilm-int8":
       case "minilm":
-        MiniLmEmbedder m = name.equals("minilm") ? MiniLmEmbedder.load() : MiniLmEmbedder.loadInt8();
-        return new Opened(m, m.tokenizer(), m);
+        SETreeConfig loaded = SETree.withEmbedder(SETreeConfig.builder().embedderName(name).build());
+        return new Opened(loaded.embedder(), loaded.tokenCounter());
       default:
         throw new IllegalArgumentException("--embedder must be minilm, minilm-int8 or hash, got " + name);
     }

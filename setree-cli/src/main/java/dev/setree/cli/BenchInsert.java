@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.MaintenanceReport;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
+import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
-import dev.setree.embed.MiniLmEmbedder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,9 +73,8 @@ final class BenchInsert implements Callable<Integer> {
     double rebuildMs = Double.NaN;
     double migrateMs = Double.NaN;
     Path kbFile = dir.resolve("kb.db");
-    try (MiniLmEmbedder embedder = MiniLmEmbedder.load()) {
-      SETreeConfig cfg = SETreeConfig.builder().embedder(embedder).tokenCounter(embedder.tokenizer())
-          .quietWindowMillis(quietMs).build();
+    SETreeConfig cfg = SETree.withEmbedder(SETreeConfig.builder().quietWindowMillis(quietMs).build()); // MiniLM
+    try (Embedder embedder = cfg.embedder()) {
       if (startFrom != null) {
         Files.copy(startFrom, kbFile);
         long t0 = System.nanoTime();

@@ -8,7 +8,6 @@ import dev.setree.RetrievePath;
 import dev.setree.SETreeConfig;
 import dev.setree.Strategy;
 import dev.setree.spi.Fact;
-import dev.setree.core.FeatureHashEmbedder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -29,9 +28,9 @@ import picocli.CommandLine.Option;
  * clustering / summaries, database size, peak heap, depth and arity, retrieve P50/P99 over held-out prompts
  * and the flat scan's P50 on the same prompts. Writes {@code results.csv} and ends with the HNSW decision.
  *
- * <p>{@code --embedder hash} swaps MiniLM for the deterministic {@link FeatureHashEmbedder} (token counts stay
- * WordPiece's), so that everything but embedding can be measured at sizes a neural model would take hours to
- * embed. Rungs larger than the corpus get synthetic leaves: {@link #synthetic}.
+ * <p>{@code --embedder hash} swaps MiniLM for the deterministic feature-hash embedder
+ * ({@link dev.setree.eval.Research#hashEmbedder}; token counts stay WordPiece's), so that everything but
+ * embedding can be measured at sizes a neural model would take hours to embed. Rungs larger than the corpus get synthetic leaves: {@link #synthetic}.
  */
 @Command(name = "ladder", mixinStandardHelpOptions = true,
     description = "Scaling benchmark: build and retrieve at growing sizes (corpus: scripts/fetch_benchmark_corpus.sh).")

@@ -7,9 +7,9 @@ import static dev.setree.mcp.ToolResults.log;
 import static dev.setree.mcp.ToolResults.message;
 import static dev.setree.mcp.ToolResults.ok;
 
+import dev.setree.KnowledgeBaseException;
 import dev.setree.SETree;
 import dev.setree.mcp.ToolArguments.BadArgument;
-import dev.setree.store.StoreException;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -45,7 +45,7 @@ final class AdminTools {
       served.kb = null;
       try {
         SETree.deleteFiles(db);
-      } catch (StoreException e) {
+      } catch (KnowledgeBaseException e) {
         served.openError = "reset could not delete it: " + message(e);
         return error("reset could not delete " + db + ": " + message(e) + ". No knowledge base is"
             + " open now; fix the file's permissions and call reset again, or call setr_switch.");

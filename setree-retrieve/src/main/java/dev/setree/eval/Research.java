@@ -1,7 +1,9 @@
 package dev.setree.eval;
 
 import dev.setree.RetrieveOptions;
+import dev.setree.core.FeatureHashEmbedder;
 import dev.setree.maintain.ExtractiveSummarizer;
+import dev.setree.spi.Embedder;
 import dev.setree.spi.Summarizer;
 import java.util.List;
 import java.util.Objects;
@@ -54,6 +56,15 @@ public final class Research {
     if (baselineSetter == null) {
       baselineSetter = setter;
     }
+  }
+
+  /**
+   * The model-free deterministic embedder of scale benchmarks (feature hashing, model id
+   * {@code hash-<dimension>}): it measures everything but embedding at sizes a neural model would take hours
+   * to embed.
+   */
+  public static Embedder hashEmbedder(int dimension) {
+    return new FeatureHashEmbedder(dimension);
   }
 
   /** The extractive summariser of one design. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import okhttp3.Call;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -38,20 +39,6 @@ public final class TargetLlmChat implements AutoCloseable {
   private final OkHttpClient http;
   private final ObjectMapper json = new ObjectMapper();
 
-  /**
-   * One message of a conversation.
-   *
-   * @param role {@code system}, {@code user} or {@code assistant}
-   * @param content its text
-   */
-  public record Message(String role, String content) {
-    /** Checks that both are present. */
-    public Message {
-      Objects.requireNonNull(role, "role");
-      Objects.requireNonNull(content, "content");
-    }
-  }
-
   /** Creates the client; no request is made until {@link #stream} is called. */
   public TargetLlmChat(LlmSettings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -66,7 +53,10 @@ public final class TargetLlmChat implements AutoCloseable {
   /**
    * Asks for the answer to {@code messages} and streams it.
    *
-   * @param messages the conversation, oldest first
+   * @param messages the conversation, oldest first (the facade's {@code LlmChat.Message}s)
+   * @param role a message's role: {@code system}, {@code user} or {@code assistant}
+   * @param content a message's text
+   * @param <M> the type of a message
    * @param maxTokens the {@code max_tokens} sent
    * @param onPiece called, on the calling thread, with each piece of the answer in order; if it throws, the
    *     request is cancelled and the exception propagates
@@ -76,13 +66,14 @@ public final class TargetLlmChat implements AutoCloseable {
    * @throws SummarizerException naming the URL for any other unusable answer (another error status, an
    *     answer that is neither an event stream nor a completion)
    */
-  public String stream(List<Message> messages, int maxTokens, Consumer<String> onPiece) {
+  public <M> String stream(List<M> messages, Function<? super M, String> role, Function<? super M, String> content,
+      int maxTokens, Consumer<String> onPiece) {
     String url = settings.chatCompletionsUrl();
     ObjectNode body = json.createObjectNode();
     body.put("model", settings.model());
     ArrayNode list = body.putArray("messages");
-    for (Message m : messages) {
-      list.addObject().put("role", m.role()).put("content", m.content());
+    for (M m : messages) {
+      list.addObject().put("role", role.apply(m)).put("content", content.apply(m));
     }
     body.put("max_tokens", maxTokens);
     body.put("stream", true);
