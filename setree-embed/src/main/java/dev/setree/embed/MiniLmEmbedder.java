@@ -1,6 +1,5 @@
 package dev.setree.embed;
 
-import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
@@ -9,20 +8,12 @@ import dev.setree.core.Vectors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.FloatBuffer;
-import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The embedded default {@link Embedder}: sentence-transformers' all-MiniLM-L6-v2 (384 dimensions) on ONNX
@@ -39,12 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * counts, then normalised. Unpaired UTF-16 surrogates are replaced by U+FFFD before tokenisation. Empty or
  * blank texts are refused.
  *
- * <p>Throughput (ADR 0022): a call with more than {@value #BATCH} windows sorts all of them by length once,
- * cuts the order into batches of {@value #BATCH} (so each batch is padded to nearly its own length) and runs
- * the batches on {@link #parallelism()} workers at once, each batch single-threaded inside ONNX Runtime, on
- * a second session created on the first such call. Measured on 2 cores this is about twice the throughput of
- * one session spreading each batch of 32 over both cores. A single text or a small call runs on the first
- * session, whose intra-op threads keep one prompt's latency low.
+ * <p>Throughput (ADR 0022): a call with more than {@value #BATCH} windows is sorted by length once and run
+ * as batches of {@value #BATCH} on one single-threaded ONNX session per core ({@link BatchedInference});
+ * a prompt runs on a session with ONNX Runtime's default threads, which keeps its latency low.
  *
  * <p>Thread-safe: the sessions and the tokenizer serve concurrent callers.
  */
@@ -83,25 +71,15 @@ public final class MiniLmEmbedder implements Embedder {
     }
   }
 
-  private final OrtEnvironment env;
-  private final OrtSession session;
-  private final Path modelFile;
+  private final BatchedInference inference;
   private final WordPieceTokenizer tokenizer;
   private final Variant variant;
-  private final int parallelism;
-  private final Object batchLock = new Object();
-  private OrtSession batchSession;
-  private ExecutorService workers;
   private volatile boolean closed;
 
-  private MiniLmEmbedder(OrtEnvironment env, OrtSession session, Path modelFile, WordPieceTokenizer tokenizer,
-      Variant variant) {
-    this.env = env;
-    this.session = session;
-    this.modelFile = modelFile;
+  private MiniLmEmbedder(BatchedInference inference, WordPieceTokenizer tokenizer, Variant variant) {
+    this.inference = inference;
     this.tokenizer = tokenizer;
     this.variant = variant;
-    this.parallelism = Math.max(1, Runtime.getRuntime().availableProcessors());
   }
 
   /** Loads the bundled model with ONNX Runtime's default thread count. */
@@ -140,7 +118,7 @@ public final class MiniLmEmbedder implements Embedder {
       }
       opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
       OrtSession session = env.createSession(model.toString(), opts);
-      return new MiniLmEmbedder(env, session, model, tokenizer, variant);
+      return new MiniLmEmbedder(new BatchedInference(env, session, model, variant.modelId), tokenizer, variant);
     } catch (OrtException e) {
       tokenizer.close();
       throw new IllegalStateException("cannot start ONNX Runtime for " + variant.modelId + ": " + e.getMessage(), e);
@@ -214,9 +192,7 @@ public final class MiniLmEmbedder implements Embedder {
       windows.addAll(perText.get(i));
       windowRange[i][1] = windows.size();
     }
-    float[][] windowVecs = windows.size() <= BATCH
-        ? run(session, windows)
-        : runSorted(windows);
+    float[][] windowVecs = inference.embed(windows);
     float[][] out = new float[texts.size()][];
     for (int i = 0; i < out.length; i++) {
       int from = windowRange[i][0];
@@ -234,11 +210,11 @@ public final class MiniLmEmbedder implements Embedder {
     return out;
   }
 
-  /** Each text's windows; a large call is tokenised in {@link #parallelism} slices at once. */
+  /** Each text's windows; a large call is tokenised in {@link #parallelism()} slices at once. */
   private List<List<long[]>> tokenize(List<String> texts) {
     @SuppressWarnings("unchecked")
     List<long[]>[] out = new List[texts.size()];
-    int slices = texts.size() <= 4 * BATCH ? 1 : parallelism;
+    int slices = texts.size() <= 4 * BATCH ? 1 : inference.parallelism();
     int per = (texts.size() + slices - 1) / slices;
     List<Runnable> work = new ArrayList<>(slices);
     for (int from = 0; from < texts.size(); from += per) {
@@ -250,173 +226,13 @@ public final class MiniLmEmbedder implements Embedder {
         }
       });
     }
-    runAll(work);
+    inference.runAll(work);
     return Arrays.asList(out);
-  }
-
-  /**
-   * Runs tasks on the calling thread and the workers, and rethrows the first failure once all have stopped.
-   */
-  private void runAll(List<Runnable> tasks) {
-    if (tasks.size() == 1) {
-      tasks.get(0).run();
-      return;
-    }
-    List<Future<?>> running = new ArrayList<>(tasks.size() - 1);
-    ExecutorService pool = workers();
-    for (int t = 1; t < tasks.size(); t++) {
-      running.add(pool.submit(tasks.get(t)));
-    }
-    RuntimeException failure = null;
-    try {
-      tasks.get(0).run();
-    } catch (RuntimeException e) {
-      failure = e;
-    }
-    for (Future<?> f : running) {
-      try {
-        f.get();
-      } catch (ExecutionException e) {
-        if (failure == null) {
-          failure = e.getCause() instanceof RuntimeException r ? r
-              : new IllegalStateException("embedding failed: " + e.getCause(), e.getCause());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        if (failure == null) {
-          failure = new IllegalStateException("interrupted while embedding", e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-    if (closed) {
-      throw new IllegalStateException("the embedder was closed while embedding");
-    }
   }
 
   /** How many batches run at once in a large call: the processors the JVM sees. */
   public int parallelism() {
-    return parallelism;
-  }
-
-  /**
-   * Embeds many windows: one length sort, batches of {@link #BATCH} neighbours in that order, the batches
-   * shared out among {@link #parallelism} workers (the caller is one of them) on the batch session.
-   */
-  private float[][] runSorted(List<long[]> windows) {
-    Integer[] order = new Integer[windows.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> Integer.compare(windows.get(a).length, windows.get(b).length));
-    int batches = (order.length + BATCH - 1) / BATCH;
-    float[][] windowVecs = new float[windows.size()][];
-    OrtSession batchRunner = batchSession();
-    AtomicInteger next = new AtomicInteger();
-    Runnable worker = () -> {
-      try {
-        for (int k = next.getAndIncrement(); k < batches && !closed; k = next.getAndIncrement()) {
-          int start = k * BATCH;
-          int end = Math.min(order.length, start + BATCH);
-          List<long[]> batch = new ArrayList<>(end - start);
-          for (int j = start; j < end; j++) {
-            batch.add(windows.get(order[j]));
-          }
-          float[][] vecs = run(batchRunner, batch);
-          for (int j = start; j < end; j++) {
-            windowVecs[order[j]] = vecs[j - start];
-          }
-        }
-      } catch (RuntimeException e) {
-        next.set(batches); // the other workers stop after their current batch
-        throw e;
-      }
-    };
-    int workersNeeded = Math.min(parallelism, batches);
-    List<Runnable> tasks = new ArrayList<>(workersNeeded);
-    for (int w = 0; w < workersNeeded; w++) {
-      tasks.add(worker);
-    }
-    runAll(tasks);
-    return windowVecs;
-  }
-
-  /** The session large calls run their batches on: one intra-op thread, made on first use. */
-  private OrtSession batchSession() {
-    synchronized (batchLock) {
-      if (batchSession == null) {
-        try (OrtSession.SessionOptions opts = new OrtSession.SessionOptions()) {
-          opts.setIntraOpNumThreads(1);
-          opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-          batchSession = env.createSession(modelFile.toString(), opts);
-        } catch (OrtException e) {
-          throw new IllegalStateException("cannot start a second ONNX session for " + variant.modelId + ": "
-              + e.getMessage(), e);
-        }
-      }
-      return batchSession;
-    }
-  }
-
-  private ExecutorService workers() {
-    synchronized (batchLock) {
-      if (workers == null) {
-        AtomicInteger n = new AtomicInteger();
-        workers = Executors.newFixedThreadPool(parallelism - 1, r -> {
-          Thread t = new Thread(r, "setree-embed-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
-      }
-      return workers;
-    }
-  }
-
-  /** Runs one padded batch and returns the mean-pooled (not yet normalised) vectors. */
-  private float[][] run(OrtSession runner, List<long[]> batch) {
-    int b = batch.size();
-    int len = 0;
-    for (long[] ids : batch) {
-      len = Math.max(len, ids.length);
-    }
-    LongBuffer ids = LongBuffer.allocate(b * len);
-    LongBuffer mask = LongBuffer.allocate(b * len);
-    LongBuffer types = LongBuffer.allocate(b * len);
-    for (int i = 0; i < b; i++) {
-      long[] src = batch.get(i);
-      ids.put(i * len, src);
-      for (int t = 0; t < src.length; t++) {
-        mask.put(i * len + t, 1L);
-      }
-    }
-    long[] shape = {b, len};
-    try (OnnxTensor tIds = OnnxTensor.createTensor(env, ids, shape);
-        OnnxTensor tMask = OnnxTensor.createTensor(env, mask, shape);
-        OnnxTensor tTypes = OnnxTensor.createTensor(env, types, shape);
-        OrtSession.Result result = runner.run(Map.of(
-            "input_ids", tIds, "attention_mask", tMask, "token_type_ids", tTypes))) {
-      FloatBuffer hidden = ((OnnxTensor) result.get(0)).getFloatBuffer();
-      float[] row = new float[DIMENSION];
-      float[][] out = new float[b][DIMENSION];
-      for (int i = 0; i < b; i++) {
-        int n = batch.get(i).length;
-        float[] acc = out[i];
-        for (int t = 0; t < n; t++) {
-          hidden.get(((i * len) + t) * DIMENSION, row);
-          for (int d = 0; d < DIMENSION; d++) {
-            acc[d] += row[d];
-          }
-        }
-        for (int d = 0; d < DIMENSION; d++) {
-          acc[d] /= n;
-        }
-      }
-      return out;
-    } catch (OrtException e) {
-      throw new IllegalStateException("ONNX Runtime failed to embed a batch: " + e.getMessage(), e);
-    }
+    return inference.parallelism();
   }
 
   @Override
@@ -425,18 +241,8 @@ public final class MiniLmEmbedder implements Embedder {
       return;
     }
     closed = true;
-    synchronized (batchLock) {
-      if (workers != null) {
-        workers.shutdownNow();
-      }
-    }
     try {
-      synchronized (batchLock) {
-        if (batchSession != null) {
-          batchSession.close();
-        }
-      }
-      session.close();
+      inference.close();
     } catch (OrtException e) {
       throw new IllegalStateException("cannot close the ONNX session", e);
     } finally {
