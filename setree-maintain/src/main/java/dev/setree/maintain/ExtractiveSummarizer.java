@@ -8,11 +8,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -55,7 +53,6 @@ public final class ExtractiveSummarizer implements Summarizer {
 
   /** Weight of redundancy against the already picked leaves. */
   static final float REDUNDANCY = 0.5f;
-  private static final int MAX_CANDIDATES = 4096;
   private static final Pattern DATE_PREFIX = Pattern.compile("^\\[[^\\]]{1,40}\\]\\s*");
   private static final Pattern SPEAKER = Pattern.compile("^([\\p{L}][\\p{L}\\p{N} .'-]{0,30}):\\s+");
   private static final Pattern CLAUSE_END = Pattern.compile("(?<=[.!?;:])\\s+|,\\s+(?=(?:and|but|so|because|which|"
@@ -112,81 +109,9 @@ public final class ExtractiveSummarizer implements Summarizer {
     };
   }
 
-  /**
-   * Leaf indexes in MMR order (closest to the centroid first, redundancy against picked ones), at most
-   * {@code limit}. Lazy: each pick costs a pass over the candidates, and the callers stop at the first leaf
-   * that does not fit, usually after a few picks; the picks are the same as computing all of them first.
-   */
+  /** Leaf indexes in MMR order, lazily, at most {@code limit} ({@link MaximalMarginalRelevance}). */
   static Iterable<Integer> mmrOrder(List<Passage> leaves, float[] centroid, int limit) {
-    return () -> new MmrPicks(leaves, centroid, limit);
-  }
-
-  /** The picks of {@link #mmrOrder}, each computed when it is asked for. */
-  private static final class MmrPicks implements Iterator<Integer> {
-    private final List<Passage> leaves;
-    private final float[] rel;
-    private final int[] cand;
-    private final float[] maxSim;
-    private final boolean[] taken;
-    private final int picks;
-    private int picked;
-    private int last = -1;
-
-    MmrPicks(List<Passage> leaves, float[] centroid, int limit) {
-      this.leaves = leaves;
-      int n = leaves.size();
-      rel = new float[n];
-      for (int i = 0; i < n; i++) {
-        rel[i] = Vectors.dot(leaves.get(i).embedding(), centroid);
-      }
-      Integer[] order = new Integer[n];
-      for (int i = 0; i < n; i++) {
-        order[i] = i;
-      }
-      Arrays.sort(order, (a, b) -> rel[a] != rel[b] ? Float.compare(rel[b], rel[a]) : Integer.compare(a, b));
-      cand = new int[Math.min(n, MAX_CANDIDATES)];
-      for (int c = 0; c < cand.length; c++) {
-        cand[c] = order[c];
-      }
-      maxSim = new float[n];
-      Arrays.fill(maxSim, -1f);
-      taken = new boolean[n];
-      picks = Math.min(limit, cand.length);
-    }
-
-    @Override
-    public boolean hasNext() {
-      return picked < picks;
-    }
-
-    @Override
-    public Integer next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      if (last >= 0) { // redundancy against the previous pick, deferred until a next pick is wanted
-        float[] lastEmbedding = leaves.get(last).embedding();
-        for (int i : cand) {
-          maxSim[i] = Math.max(maxSim[i], Vectors.dot(leaves.get(i).embedding(), lastEmbedding));
-        }
-      }
-      int best = -1;
-      float bestScore = Float.NEGATIVE_INFINITY;
-      for (int i : cand) {
-        if (taken[i]) {
-          continue;
-        }
-        float score = rel[i] - (picked == 0 ? 0f : REDUNDANCY * maxSim[i]);
-        if (score > bestScore) {
-          bestScore = score;
-          best = i;
-        }
-      }
-      taken[best] = true;
-      picked++;
-      last = best;
-      return best;
-    }
+    return MaximalMarginalRelevance.order(leaves, centroid, limit, REDUNDANCY);
   }
 
   private static String normalise(String s) {
