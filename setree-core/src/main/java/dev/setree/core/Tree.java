@@ -1,7 +1,6 @@
 package dev.setree.core;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,35 +118,9 @@ public final class Tree {
         throw new IllegalArgumentException("node " + ids[v] + " has invalid parent index " + p);
       }
     }
-    // CSR children, in tree order: a node's position is that of its first leaf.
-    int[] count = new int[n + 1];
-    for (int v = 0; v < n; v++) {
-      if (parent[v] >= 0) {
-        count[parent[v] + 1]++;
-      }
-    }
-    for (int v = 0; v < n; v++) {
-      count[v + 1] += count[v];
-    }
-    this.childOffsets = count;
-    int[] firstLeaf = new int[n];
-    Arrays.fill(firstLeaf, Integer.MAX_VALUE);
-    for (int v = 0; v < n; v++) {
-      if (v < leafCount) {
-        firstLeaf[v] = v;
-      }
-      if (parent[v] >= 0) {
-        firstLeaf[parent[v]] = Math.min(firstLeaf[parent[v]], firstLeaf[v]);
-      }
-    }
-    int[] order = byFirstLeaf(firstLeaf, leafCount);
-    this.children = new int[Math.max(0, n - 1)];
-    int[] fill = Arrays.copyOf(count, n);
-    for (int v : order) {
-      if (parent[v] >= 0) {
-        children[fill[parent[v]]++] = v;
-      }
-    }
+    ChildLists lists = ChildLists.inTreeOrder(parent, leafCount);
+    this.childOffsets = lists.offsets();
+    this.children = lists.children();
     for (int v = leafCount; v < n; v++) {
       if (childCount(v) == 0) {
         throw new IllegalArgumentException("internal node " + ids[v] + " has no children");
@@ -190,30 +163,6 @@ public final class Tree {
         }
       }
     }
-  }
-
-  /**
-   * The nodes ordered by their first leaf, ties in index order: a stable counting sort (first leaves are
-   * leaf indexes, or {@code Integer.MAX_VALUE} for a node without leaves), linear in the nodes.
-   */
-  private static int[] byFirstLeaf(int[] firstLeaf, int leafCount) {
-    int n = firstLeaf.length;
-    int[] start = new int[leafCount + 2];
-    for (int v = 0; v < n; v++) {
-      start[bucket(firstLeaf[v], leafCount) + 1]++;
-    }
-    for (int b = 0; b <= leafCount; b++) {
-      start[b + 1] += start[b];
-    }
-    int[] order = new int[n];
-    for (int v = 0; v < n; v++) {
-      order[start[bucket(firstLeaf[v], leafCount)]++] = v;
-    }
-    return order;
-  }
-
-  private static int bucket(int firstLeaf, int leafCount) {
-    return firstLeaf == Integer.MAX_VALUE ? leafCount : firstLeaf;
   }
 
   private static void requireLength(String what, int actual, int expected) {
