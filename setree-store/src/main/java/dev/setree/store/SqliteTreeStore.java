@@ -280,7 +280,7 @@ public final class SqliteTreeStore implements TreeStore {
   }
 
   private HierarchyState readHierarchy(Connection c, Tree tree) throws SQLException {
-    return version == 1 ? LevelTable.read(c, dimension, path) : OracleRows.read(c, tree, path);
+    return version == 1 ? LevelTable.read(c, dimension, path) : OracleRowReader.read(c, tree, path);
   }
 
   private static long readGeneration(Connection c) throws SQLException {
