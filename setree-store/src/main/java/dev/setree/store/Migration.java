@@ -72,6 +72,6 @@ final class Migration {
   }
 
   private static void exec(Connection c, String sql) throws SQLException {
-    SqliteTreeStore.exec(c, sql);
+    StoreConnections.exec(c, sql);
   }
 }

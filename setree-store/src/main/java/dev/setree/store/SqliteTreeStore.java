@@ -5,16 +5,9 @@ import dev.setree.core.Tree;
 import dev.setree.core.TreeStore;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Stores one SETree knowledge base (tree, hierarchy oracle and pending mutations) in a single SQLite file;
@@ -37,22 +30,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * connection and so proceed while a save is in progress, each seeing either the state before or the
  * state after it. Each of {@link #loadTree}, {@link #loadHierarchy} and {@link #pendingMutations} reads
  * one consistent snapshot; two calls may straddle a concurrent save.
+ *
+ * <p>Behind it, package-private: {@link StoreOpening} (the checks of open, creation), {@link StoreConnections}
+ * (the two connections and their transactions), {@link StateReader} (loads), {@link TreeSaves} (a build's
+ * and a maintenance run's save), and one class per table ({@link NodeRows}, {@link OracleRows} and
+ * {@link OracleRowReader}, {@link PendingMutationRows}, {@link GenerationRow}; {@link NodeTable} and
+ * {@link LevelTable} for version 1).
  */
 public final class SqliteTreeStore implements TreeStore {
-  static final int BUSY_TIMEOUT_MS = 5000;
-
   private final Path path;
   private final String modelId;
   private final int dimension;
   /** The format version of the file: {@link Schema#FORMAT_VERSION}, or 1 for a version-1 file open read-only. */
   private final int version;
-  /** The read-write connection, or null for a read-only store. Guarded by {@link #writeLock}. */
-  private final Connection writer;
-  /** A read-only connection. Guarded by {@link #readLock}. */
-  private final Connection reader;
-  private final ReentrantLock writeLock = new ReentrantLock();
-  private final ReentrantLock readLock = new ReentrantLock();
-  private volatile boolean closed;
+  private final StoreConnections connections;
+  private final StateReader states;
+  private final TreeSaves saves;
+  private volatile long lastSaveBytes;
 
   /** Test hook: runs inside a save after the nodes are written and before the levels are. */
   volatile Runnable afterNodesWrittenHook;
@@ -63,8 +57,9 @@ public final class SqliteTreeStore implements TreeStore {
     this.modelId = modelId;
     this.dimension = dimension;
     this.version = version;
-    this.writer = writer;
-    this.reader = reader;
+    this.connections = new StoreConnections(path, writer, reader);
+    this.states = new StateReader(path, dimension, version);
+    this.saves = new TreeSaves(path, dimension);
   }
 
   /**
@@ -140,9 +135,9 @@ public final class SqliteTreeStore implements TreeStore {
       c = null;
       return store;
     } catch (SQLException e) {
-      throw failure(path, "open", e);
+      throw StoreConnections.failure(path, "open", e);
     } finally {
-      closeQuietly(c);
+      StoreConnections.closeQuietly(c);
     }
   }
 
@@ -166,44 +161,41 @@ public final class SqliteTreeStore implements TreeStore {
 
   /** The embedder model id the knowledge base was built with. */
   public String modelId() {
-    ensureOpen();
+    connections.ensureOpen();
     return modelId;
   }
 
   /** The embedding dimension. */
   public int dimension() {
-    ensureOpen();
+    connections.ensureOpen();
     return dimension;
   }
 
   /** The absolute path of the database file. */
   public Path path() {
-    ensureOpen();
+    connections.ensureOpen();
     return path;
   }
 
   /** The store format version of the file (the current one, unless a version-1 file is open read-only). */
   public int formatVersion() {
-    ensureOpen();
+    connections.ensureOpen();
     return version;
   }
 
   @Override
   public Tree loadTree() {
-    return read("load the tree from", this::readTree);
+    return connections.read("load the tree from", states::tree);
   }
 
   @Override
   public HierarchyState loadHierarchy() {
-    return read("load the hierarchy from", c -> readHierarchy(c, readTree(c)));
+    return connections.read("load the hierarchy from", c -> states.hierarchy(c, states.tree(c)));
   }
 
   @Override
   public State load() {
-    return read("load", c -> {
-      Tree tree = readTree(c);
-      return new State(readGeneration(c), tree, readHierarchy(c, tree), readPending(c), readLastSeq(c));
-    });
+    return connections.read("load", states::state);
   }
 
   @Override
@@ -225,20 +217,12 @@ public final class SqliteTreeStore implements TreeStore {
    * search the oracle's kNN graph.
    */
   public State loadIfChanged(long knownGeneration, java.util.function.Predicate<Tree> withHierarchy) {
-    return read("load", c -> {
-      long generation = readGeneration(c);
-      if (generation == knownGeneration) {
-        return new State(generation, null, null, readPending(c), readLastSeq(c));
-      }
-      Tree tree = readTree(c);
-      HierarchyState h = withHierarchy.test(tree) ? readHierarchy(c, tree) : HierarchyState.empty();
-      return new State(generation, tree, h, readPending(c), readLastSeq(c));
-    });
+    return connections.read("load", c -> states.stateIfChanged(c, knownGeneration, withHierarchy));
   }
 
   @Override
   public long generation() {
-    return read("read the generation of", SqliteTreeStore::readGeneration);
+    return connections.read("read the generation of", GenerationRow::read);
   }
 
   /**
@@ -247,7 +231,7 @@ public final class SqliteTreeStore implements TreeStore {
    * something may have changed before asking for the {@link #generation()}.
    */
   public long dataVersion() {
-    return read("read the data version of", c -> (long) StoreOpening.pragmaInt(c, "data_version"));
+    return connections.read("read the data version of", c -> (long) StoreOpening.pragmaInt(c, "data_version"));
   }
 
   /**
@@ -255,73 +239,12 @@ public final class SqliteTreeStore implements TreeStore {
    * a load (the caller then asks again later). For callers that must never block, such as retrieve.
    */
   public long pollDataVersion() {
-    if (!readLock.tryLock()) {
-      return Long.MIN_VALUE;
-    }
-    try {
-      ensureOpen();
-      try (Statement st = reader.createStatement(); ResultSet rs = st.executeQuery("PRAGMA data_version")) {
-        return rs.next() ? rs.getLong(1) : Long.MIN_VALUE;
-      } catch (SQLException e) {
-        throw failure(path, "read the data version of", e);
-      }
-    } finally {
-      readLock.unlock();
-    }
+    return connections.pollDataVersion();
   }
 
   @Override
   public List<Mutation> pendingMutations() {
-    return read("read the pending mutations of", this::readPending);
-  }
-
-  private Tree readTree(Connection c) throws SQLException {
-    return version == 1 ? NodeTable.read(c, dimension, path) : NodeRows.read(c, dimension, path);
-  }
-
-  private HierarchyState readHierarchy(Connection c, Tree tree) throws SQLException {
-    return version == 1 ? LevelTable.read(c, dimension, path) : OracleRows.read(c, tree, path);
-  }
-
-  private static long readGeneration(Connection c) throws SQLException {
-    try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE name = 'state'")) {
-      if (!rs.next()) {
-        return 0; // a version-1 file open read-only
-      }
-    }
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT generation FROM state")) {
-      return rs.next() ? rs.getLong(1) : 0;
-    }
-  }
-
-  private static long readLastSeq(Connection c) throws SQLException {
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-        "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pending_mutations'), 0)")) {
-      return rs.next() ? rs.getLong(1) : 0;
-    }
-  }
-
-  private List<Mutation> readPending(Connection c) throws SQLException {
-    List<Mutation> out = new ArrayList<>();
-    try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT seq, kind, leaf_id, text, time FROM pending_mutations ORDER BY seq")) {
-      while (rs.next()) {
-        out.add(new Mutation(rs.getLong(1), kind(rs.getString(2), rs.getLong(1)), rs.getString(3),
-            rs.getString(4), rs.getString(5)));
-      }
-    }
-    return List.copyOf(out);
-  }
-
-  private Mutation.Kind kind(String kind, long seq) {
-    if ("insert".equals(kind)) {
-      return Mutation.Kind.INSERT;
-    }
-    if ("delete".equals(kind)) {
-      return Mutation.Kind.DELETE;
-    }
-    throw new StoreFormatException(path + " is corrupt: pending mutation " + seq + " has kind '" + kind + "'");
+    return connections.read("read the pending mutations of", c -> PendingMutationRows.read(c, path));
   }
 
   /**
@@ -333,28 +256,10 @@ public final class SqliteTreeStore implements TreeStore {
    */
   @Override
   public void saveTreeWithHierarchy(Tree tree, HierarchyState hierarchy, long appliedThroughSeq) {
-    checkSave(tree, hierarchy);
-    if (appliedThroughSeq < 0) {
-      throw new IllegalArgumentException("appliedThroughSeq must not be negative: " + appliedThroughSeq);
-    }
-    write("save the tree to", c -> {
-      try (Statement st = c.createStatement()) {
-        st.executeUpdate("DELETE FROM nodes");
-        st.executeUpdate("DELETE FROM levels");
-        st.executeUpdate("DELETE FROM members");
-      }
-      long bytes = NodeRows.writeAll(c, tree);
-      Runnable hook = afterNodesWrittenHook;
-      if (hook != null) {
-        hook.run();
-      }
-      bytes += OracleRows.writeAll(c, tree, hierarchy);
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM pending_mutations WHERE seq <= ?")) {
-        ps.setLong(1, appliedThroughSeq);
-        ps.executeUpdate();
-      }
-      bumpGeneration(c);
-      lastSaveBytes = bytes;
+    saves.checkReplace(tree, hierarchy, appliedThroughSeq);
+    connections.write("save the tree to", c -> {
+      TreeSaves.Saved saved = saves.replace(c, tree, hierarchy, appliedThroughSeq, this::afterNodesWritten);
+      lastSaveBytes = saved.bytes();
       return null;
     });
   }
@@ -369,77 +274,25 @@ public final class SqliteTreeStore implements TreeStore {
   @Override
   public long saveChanges(Tree before, HierarchyState beforeHierarchy, Tree after, HierarchyState afterHierarchy,
       long expectedGeneration, long[] appliedSeqs) {
-    Objects.requireNonNull(before, "before");
-    Objects.requireNonNull(beforeHierarchy, "beforeHierarchy");
-    Objects.requireNonNull(appliedSeqs, "appliedSeqs");
-    checkSave(after, afterHierarchy);
-    if (before.dimension() != dimension && !before.isEmpty()) {
-      throw new IllegalArgumentException("the previous tree has dimension " + before.dimension());
-    }
-    return write("save the changes to", c -> {
-      long generation = readGeneration(c);
-      if (generation != expectedGeneration) {
-        throw new StaleStateException(path + " is at generation " + generation + ", not at "
-            + expectedGeneration + ": another writer saved in between");
-      }
-      long bytes = NodeRows.applyDiff(c, before, after);
-      Runnable hook = afterNodesWrittenHook;
-      if (hook != null) {
-        hook.run();
-      }
-      boolean oracleUsable = beforeHierarchy.levels().stream().allMatch(l -> l.centroids() != null);
-      if (oracleUsable) {
-        bytes += OracleRows.applyDiff(c, beforeHierarchy, after, afterHierarchy);
-      } else {
-        try (Statement st = c.createStatement()) {
-          st.executeUpdate("DELETE FROM levels");
-          st.executeUpdate("DELETE FROM members");
-        }
-        bytes += OracleRows.writeAll(c, after, afterHierarchy);
-      }
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM pending_mutations WHERE seq = ?")) {
-        for (long seq : appliedSeqs) {
-          ps.setLong(1, seq);
-          ps.addBatch();
-        }
-        ps.executeBatch();
-      }
-      lastSaveBytes = bytes;
-      return bumpGeneration(c);
+    saves.checkChanges(before, beforeHierarchy, after, afterHierarchy, appliedSeqs);
+    return connections.write("save the changes to", c -> {
+      TreeSaves.Saved saved = saves.applyChanges(c, before, beforeHierarchy, after, afterHierarchy,
+          expectedGeneration, appliedSeqs, this::afterNodesWritten);
+      lastSaveBytes = saved.bytes();
+      return saved.generation();
     });
+  }
+
+  private void afterNodesWritten() {
+    Runnable hook = afterNodesWrittenHook;
+    if (hook != null) {
+      hook.run();
+    }
   }
 
   /** Bytes of text and blobs the last save wrote (a logical measure; SQLite writes whole pages). */
   public long lastSaveBytes() {
     return lastSaveBytes;
-  }
-
-  private volatile long lastSaveBytes;
-
-  private static long bumpGeneration(Connection c) throws SQLException {
-    try (Statement st = c.createStatement()) {
-      st.executeUpdate("UPDATE state SET generation = generation + 1");
-      try (ResultSet rs = st.executeQuery("SELECT generation FROM state")) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
-  }
-
-  private void checkSave(Tree tree, HierarchyState hierarchy) {
-    Objects.requireNonNull(tree, "tree");
-    Objects.requireNonNull(hierarchy, "hierarchy");
-    Objects.requireNonNull(hierarchy.levels(), "hierarchy levels");
-    if (tree.dimension() != dimension) {
-      throw new IllegalArgumentException(
-          "the tree has dimension " + tree.dimension() + ", but " + path + " holds dimension " + dimension);
-    }
-    for (int i = 0; i < hierarchy.levels().size(); i++) {
-      String problem = OracleRows.problem(hierarchy.levels().get(i), i, tree, dimension);
-      if (problem != null) {
-        throw new IllegalArgumentException("hierarchy level " + i + " " + problem);
-      }
-    }
   }
 
   /**
@@ -449,8 +302,8 @@ public final class SqliteTreeStore implements TreeStore {
    * @throws IllegalStateException for a read-only store
    */
   public WriterLease lockWriter() {
-    ensureOpen();
-    if (writer == null) {
+    connections.ensureOpen();
+    if (connections.readOnly()) {
       throw new IllegalStateException(path + " is open read-only");
     }
     return WriterLock.acquire(path);
@@ -479,21 +332,7 @@ public final class SqliteTreeStore implements TreeStore {
     if (mutation.kind() == Mutation.Kind.INSERT && mutation.text() == null) {
       throw new IllegalArgumentException("the insert of leaf " + mutation.leafId() + " has no text");
     }
-    return write("append a mutation to", c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO pending_mutations (kind, leaf_id, text, time, created_at) VALUES (?, ?, ?, ?, ?)")) {
-        ps.setString(1, mutation.kind().name().toLowerCase(Locale.ROOT));
-        ps.setString(2, mutation.leafId());
-        ps.setString(3, mutation.text());
-        ps.setString(4, mutation.time());
-        ps.setString(5, Instant.now().toString());
-        ps.executeUpdate();
-      }
-      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT last_insert_rowid()")) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    });
+    return connections.write("append a mutation to", c -> PendingMutationRows.append(c, mutation));
   }
 
   /**
@@ -502,152 +341,12 @@ public final class SqliteTreeStore implements TreeStore {
    */
   @Override
   public void close() {
-    writeLock.lock();
-    readLock.lock();
-    try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      SQLException failure = closeQuietly(reader);
-      if (writer != null) {
-        leaveWalMode();
-        SQLException e = closeQuietly(writer);
-        failure = failure == null ? e : failure;
-      }
-      if (failure != null) {
-        throw new StoreException("cannot close " + path + ": " + failure.getMessage(), failure);
-      }
-    } finally {
-      readLock.unlock();
-      writeLock.unlock();
-    }
+    connections.close();
   }
 
   @Override
   public String toString() {
     return "SqliteTreeStore[" + path + ", " + modelId + ", dim " + dimension
-        + (writer == null ? ", read-only" : "") + (closed ? ", closed" : "") + "]";
-  }
-
-  // ---------------------------------------------------------------------------------------------------
-  // Reading and writing
-
-  /** A unit of work on a connection. */
-  @FunctionalInterface
-  private interface Work<T> {
-    T run(Connection c) throws SQLException;
-  }
-
-  /** Runs {@code work} in a read transaction on the reader connection. */
-  private <T> T read(String what, Work<T> work) {
-    readLock.lock();
-    try {
-      ensureOpen();
-      return transaction(reader, "BEGIN", what, work);
-    } finally {
-      readLock.unlock();
-    }
-  }
-
-  /** Runs {@code work} in a write transaction on the writer connection. */
-  private <T> T write(String what, Work<T> work) {
-    writeLock.lock();
-    try {
-      ensureOpen();
-      if (writer == null) {
-        throw new IllegalStateException(path + " is open read-only");
-      }
-      return transaction(writer, "BEGIN IMMEDIATE", what, work);
-    } finally {
-      writeLock.unlock();
-    }
-  }
-
-  private <T> T transaction(Connection c, String begin, String what, Work<T> work) {
-    try {
-      exec(c, begin);
-    } catch (SQLException e) {
-      throw failure(path, what, e);
-    }
-    try {
-      T result = work.run(c);
-      exec(c, "COMMIT");
-      return result;
-    } catch (StoreException | StaleStateException e) {
-      rollbackQuietly(c, e);
-      throw e;
-    } catch (SQLException | RuntimeException e) {
-      rollbackQuietly(c, e);
-      throw failure(path, what, e);
-    } catch (Error e) {
-      rollbackQuietly(c, e);
-      throw e;
-    }
-  }
-
-  private void ensureOpen() {
-    if (closed) {
-      throw new IllegalStateException("store is closed");
-    }
-  }
-
-  /**
-   * Returns the file to rollback-journal mode; skipped when another connection has it open. The
-   * checkpoint first makes the writer open the WAL itself: without it, a writer that never touched the
-   * WAL switches the mode but leaves the -wal and -shm files the reader created behind.
-   */
-  private void leaveWalMode() {
-    try (Statement st = writer.createStatement()) {
-      st.execute("PRAGMA busy_timeout = 0");
-      st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-      st.execute("PRAGMA journal_mode = DELETE");
-    } catch (SQLException e) {
-      // Another connection (possibly in another process) still uses the WAL; the file stays in WAL
-      // mode, which is equally valid, and the last connection to close checkpoints it.
-    }
-  }
-
-  static void exec(Connection c, String sql) throws SQLException {
-    try (Statement st = c.createStatement()) {
-      st.execute(sql);
-    }
-  }
-
-  private static void rollbackQuietly(Connection c, Throwable primary) {
-    try {
-      exec(c, "ROLLBACK");
-    } catch (SQLException e) {
-      // The transaction may already be rolled back by SQLite (e.g. after an I/O error).
-      if (!String.valueOf(e.getMessage()).contains("no transaction is active")) {
-        primary.addSuppressed(e);
-      }
-    }
-  }
-
-  static SQLException closeQuietly(Connection c) {
-    if (c == null) {
-      return null;
-    }
-    try {
-      c.close();
-      return null;
-    } catch (SQLException e) {
-      return e;
-    }
-  }
-
-  /** Maps a failure to a {@link StoreFormatException} when SQLite found corruption, else a {@link StoreException}. */
-  static StoreException failure(Path path, String what, Exception e) {
-    if (e instanceof SQLException sql) {
-      int primary = sql.getErrorCode() & 0xff;
-      if (primary == 11 /* SQLITE_CORRUPT */) {
-        return new StoreFormatException(path + " is corrupt: " + sql.getMessage(), sql);
-      }
-      if (primary == 26 /* SQLITE_NOTADB */) {
-        return new StoreFormatException(path + " is not a SQLite database: " + sql.getMessage(), sql);
-      }
-    }
-    return new StoreException("cannot " + what + " " + path + ": " + e.getMessage(), e);
+        + (connections.readOnly() ? ", read-only" : "") + (connections.closed() ? ", closed" : "") + "]";
   }
 }

@@ -22,8 +22,10 @@ import org.sqlite.SQLiteOpenMode;
  * connections a {@link SqliteTreeStore} is made of (WAL, {@code synchronous=FULL}, busy timeout).
  */
 final class StoreOpening {
-  private StoreOpening() {}
+  /** How long a connection waits for a lock another connection holds ({@code PRAGMA busy_timeout}). */
+  static final int BUSY_TIMEOUT_MS = 5000;
 
+  private StoreOpening() {}
 
   /** How a connection opens the file. */
   enum Mode {
@@ -34,7 +36,7 @@ final class StoreOpening {
 
   static Connection connection(Path path, Mode mode) throws SQLException {
     SQLiteConfig config = new SQLiteConfig();
-    config.setBusyTimeout(SqliteTreeStore.BUSY_TIMEOUT_MS);
+    config.setBusyTimeout(BUSY_TIMEOUT_MS);
     if (mode == Mode.READ_ONLY) {
       config.setReadOnly(true);
     } else if (mode == Mode.READ_WRITE) {
@@ -79,7 +81,7 @@ final class StoreOpening {
     try (Connection c = connection(path, mode)) {
       return inspect(path, c);
     } catch (SQLException e) {
-      throw SqliteTreeStore.failure(path, "open", e);
+      throw StoreConnections.failure(path, "open", e);
     }
   }
 
@@ -210,21 +212,21 @@ final class StoreOpening {
     Connection c = null;
     try {
       c = connection(path, Mode.CREATE);
-      SqliteTreeStore.exec(c, "BEGIN IMMEDIATE");
+      StoreConnections.exec(c, "BEGIN IMMEDIATE");
       boolean blank;
       try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM sqlite_master")) {
         rs.next();
         blank = rs.getInt(1) == 0 && pragmaInt(c, "application_id") == 0;
       }
       if (!blank) {
-        SqliteTreeStore.exec(c, "ROLLBACK");
+        StoreConnections.exec(c, "ROLLBACK");
         return null;
       }
       for (String ddl : Schema.DDL) {
-        SqliteTreeStore.exec(c, ddl);
+        StoreConnections.exec(c, ddl);
       }
-      SqliteTreeStore.exec(c, "PRAGMA application_id = " + Schema.APPLICATION_ID);
-      SqliteTreeStore.exec(c, "PRAGMA user_version = " + Schema.FORMAT_VERSION);
+      StoreConnections.exec(c, "PRAGMA application_id = " + Schema.APPLICATION_ID);
+      StoreConnections.exec(c, "PRAGMA user_version = " + Schema.FORMAT_VERSION);
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO meta (key, value) VALUES (?, ?)")) {
         String[][] rows = {
           {Schema.META_FORMAT_VERSION, Integer.toString(Schema.FORMAT_VERSION)},
@@ -238,14 +240,14 @@ final class StoreOpening {
           ps.executeUpdate();
         }
       }
-      SqliteTreeStore.exec(c, "COMMIT");
+      StoreConnections.exec(c, "COMMIT");
       SqliteTreeStore store = finishOpen(path, modelId, dimension, Schema.FORMAT_VERSION, c);
       c = null;
       return store;
     } catch (SQLException e) {
-      throw SqliteTreeStore.failure(path, "create", e);
+      throw StoreConnections.failure(path, "create", e);
     } finally {
-      SqliteTreeStore.closeQuietly(c);
+      StoreConnections.closeQuietly(c);
     }
   }
 
@@ -260,9 +262,9 @@ final class StoreOpening {
       c = null;
       return store;
     } catch (SQLException e) {
-      throw SqliteTreeStore.failure(path, "open", e);
+      throw StoreConnections.failure(path, "open", e);
     } finally {
-      SqliteTreeStore.closeQuietly(c);
+      StoreConnections.closeQuietly(c);
     }
   }
 
