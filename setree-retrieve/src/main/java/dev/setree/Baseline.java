@@ -1,7 +1,7 @@
 package dev.setree;
 
 /**
- * The evaluation-only baselines a retrieve can be asked for through {@code dev.setree.eval.Research} (not
+ * The evaluation-only baselines a retrieve can be asked for through {@code dev.setree.internal.eval.Research} (not
  * {@link Strategy}: they are for measuring SETree, not for using it; ADR 0021).
  */
 enum Baseline {

@@ -1,10 +1,10 @@
 package dev.setree;
 
-import dev.setree.core.ContextFormat;
-import dev.setree.core.IntentionalClustering;
-import dev.setree.core.LeafRelevance;
-import dev.setree.core.Ranking;
-import dev.setree.core.Tree;
+import dev.setree.internal.core.ContextFormat;
+import dev.setree.internal.core.IntentionalClustering;
+import dev.setree.internal.core.LeafRelevance;
+import dev.setree.internal.core.Ranking;
+import dev.setree.internal.core.Tree;
 import java.util.List;
 
 /**

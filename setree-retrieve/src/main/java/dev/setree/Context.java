@@ -1,6 +1,6 @@
 package dev.setree;
 
-import dev.setree.core.Tree;
+import dev.setree.internal.core.Tree;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.setree;
 
-import dev.setree.store.StoreException;
+import dev.setree.internal.store.StoreException;
 
 /**
  * Reports that a knowledge-base file could not be opened, read or deleted: it is missing, is not a SETree

@@ -1,7 +1,7 @@
 package dev.setree;
 
-import dev.setree.maintain.llm.LlmSettings;
-import dev.setree.maintain.llm.TargetLlmChat;
+import dev.setree.internal.maintain.llm.LlmSettings;
+import dev.setree.internal.maintain.llm.TargetLlmChat;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;

@@ -1,7 +1,7 @@
 package dev.setree;
 
-import dev.setree.maintain.llm.LlmModels;
-import dev.setree.maintain.llm.LlmSettings;
+import dev.setree.internal.maintain.llm.LlmModels;
+import dev.setree.internal.maintain.llm.LlmSettings;
 import java.time.Duration;
 import java.util.List;
 

@@ -6,7 +6,7 @@ import java.time.Instant;
  * What one maintenance run did: which path it took, how much it changed and how long it took.
  *
  * @param path {@code unchanged}, {@code clean-skip}, {@code incremental}, {@code full}, {@code single} or
- *     {@code empty} (see {@code dev.setree.maintain.Maintainer})
+ *     {@code empty} (see {@code dev.setree.internal.maintain.Maintainer})
  * @param mutations pending mutations the run applied
  * @param inserted leaves added
  * @param deleted leaves removed

@@ -1,9 +1,9 @@
 package dev.setree;
 
-import dev.setree.core.TreeStore.Mutation;
-import dev.setree.maintain.TreeBuilder;
+import dev.setree.internal.core.TreeStore.Mutation;
+import dev.setree.internal.maintain.TreeBuilder;
 import dev.setree.spi.Fact;
-import dev.setree.store.SqliteTreeStore;
+import dev.setree.internal.store.SqliteTreeStore;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package dev.setree;
 
-import dev.setree.embed.MiniLmEmbedder;
+import dev.setree.internal.embed.MiniLmEmbedder;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.TokenCounter;
-import dev.setree.store.SqliteTreeStore;
-import dev.setree.store.StoreException;
-import dev.setree.store.StoreFormatException;
+import dev.setree.internal.store.SqliteTreeStore;
+import dev.setree.internal.store.StoreException;
+import dev.setree.internal.store.StoreFormatException;
 import java.nio.file.Path;
 import java.util.Objects;
 

@@ -1,8 +1,8 @@
 package dev.setree;
 
-import dev.setree.core.CapabilityScore;
-import dev.setree.core.ContextFormat;
-import dev.setree.core.TreeCoverWalk;
+import dev.setree.internal.core.CapabilityScore;
+import dev.setree.internal.core.ContextFormat;
+import dev.setree.internal.core.TreeCoverWalk;
 import dev.setree.spi.Embedder;
 import java.util.List;
 import java.util.concurrent.Future;

@@ -1,6 +1,6 @@
 package dev.setree;
 
-import dev.setree.eval.Research;
+import dev.setree.internal.eval.Research;
 import java.util.Objects;
 
 /**

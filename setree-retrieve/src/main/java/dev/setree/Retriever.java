@@ -1,14 +1,14 @@
 package dev.setree;
 
-import dev.setree.core.ContextFormat;
-import dev.setree.core.Cover;
-import dev.setree.core.LeafNeighbours;
-import dev.setree.core.LeafRelevance;
-import dev.setree.core.Ranking;
-import dev.setree.core.Tree;
-import dev.setree.core.TreeCoverWalk;
-import dev.setree.core.Vectors;
-import dev.setree.core.WalkTables;
+import dev.setree.internal.core.ContextFormat;
+import dev.setree.internal.core.Cover;
+import dev.setree.internal.core.LeafNeighbours;
+import dev.setree.internal.core.LeafRelevance;
+import dev.setree.internal.core.Ranking;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeCoverWalk;
+import dev.setree.internal.core.Vectors;
+import dev.setree.internal.core.WalkTables;
 import dev.setree.spi.Embedder;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,14 +1,14 @@
 package dev.setree;
 
-import dev.setree.core.ContextFormat;
-import dev.setree.core.Tree;
-import dev.setree.embed.WordPieceTokenizer;
-import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.internal.core.ContextFormat;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.embed.WordPieceTokenizer;
+import dev.setree.internal.maintain.llm.TargetLlmSummarizer;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.TokenCounter;
-import dev.setree.store.SqliteTreeStore;
+import dev.setree.internal.store.SqliteTreeStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;

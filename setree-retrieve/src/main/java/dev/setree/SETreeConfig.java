@@ -1,6 +1,6 @@
 package dev.setree;
 
-import dev.setree.maintain.llm.LlmSettings;
+import dev.setree.internal.maintain.llm.LlmSettings;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.TokenCounter;

@@ -1,9 +1,9 @@
 package dev.setree;
 
-import dev.setree.core.LeafRelevance;
-import dev.setree.core.Ranking;
-import dev.setree.core.Tree;
-import dev.setree.core.Vectors;
+import dev.setree.internal.core.LeafRelevance;
+import dev.setree.internal.core.Ranking;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.Vectors;
 import dev.setree.spi.Embedder;
 import java.util.function.BiFunction;
 

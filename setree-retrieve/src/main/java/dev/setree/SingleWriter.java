@@ -1,18 +1,18 @@
 package dev.setree;
 
-import dev.setree.core.TreeStore.Mutation;
-import dev.setree.core.TreeStore;
-import dev.setree.maintain.BuildOptions;
-import dev.setree.maintain.BuildResult;
-import dev.setree.maintain.ExtractiveSummarizer;
-import dev.setree.maintain.Maintainer;
-import dev.setree.maintain.TreeBuilder;
-import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.internal.core.TreeStore.Mutation;
+import dev.setree.internal.core.TreeStore;
+import dev.setree.internal.maintain.BuildOptions;
+import dev.setree.internal.maintain.BuildResult;
+import dev.setree.internal.maintain.ExtractiveSummarizer;
+import dev.setree.internal.maintain.Maintainer;
+import dev.setree.internal.maintain.TreeBuilder;
+import dev.setree.internal.maintain.llm.TargetLlmSummarizer;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.TokenCounter;
-import dev.setree.store.SqliteTreeStore;
+import dev.setree.internal.store.SqliteTreeStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package dev.setree;
 
-import dev.setree.core.ContextFormat;
-import dev.setree.core.HierarchyState;
-import dev.setree.core.LeafNeighbours;
-import dev.setree.core.Tree;
-import dev.setree.core.WalkTables;
+import dev.setree.internal.core.ContextFormat;
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.LeafNeighbours;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.WalkTables;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.setree;
 
-import dev.setree.core.ContextFormat;
-import dev.setree.core.Tree;
-import dev.setree.core.TreeStore;
-import dev.setree.store.SqliteTreeStore;
+import dev.setree.internal.core.ContextFormat;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeStore;
+import dev.setree.internal.store.SqliteTreeStore;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

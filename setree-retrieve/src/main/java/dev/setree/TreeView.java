@@ -1,7 +1,7 @@
 package dev.setree;
 
-import dev.setree.core.Tree;
-import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.maintain.llm.TargetLlmSummarizer;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.HierarchyState;
-import dev.setree.core.LeafNeighbours;
-import dev.setree.core.Ranking;
-import dev.setree.core.Tree;
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.LeafNeighbours;
+import dev.setree.internal.core.Ranking;
+import dev.setree.internal.core.Tree;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;

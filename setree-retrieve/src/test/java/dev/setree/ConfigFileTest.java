@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.maintain.llm.LlmSettings;
+import dev.setree.internal.maintain.llm.LlmSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

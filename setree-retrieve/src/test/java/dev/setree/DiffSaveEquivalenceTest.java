@@ -5,9 +5,9 @@ import static dev.setree.testing.TreeAssert.assertSameTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.TreeStore;
+import dev.setree.internal.core.TreeStore;
 import dev.setree.spi.Fact;
-import dev.setree.store.SqliteTreeStore;
+import dev.setree.internal.store.SqliteTreeStore;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.TempKnowledgeBase;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.embed.MiniLmEmbedder;
-import dev.setree.store.StoreFormatException;
+import dev.setree.internal.embed.MiniLmEmbedder;
+import dev.setree.internal.store.StoreFormatException;
 import dev.setree.testing.TempKnowledgeBase;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.HierarchyState;
-import dev.setree.core.Tree;
-import dev.setree.core.TreeStore;
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeStore;
 import dev.setree.spi.Fact;
-import dev.setree.store.SqliteTreeStore;
+import dev.setree.internal.store.SqliteTreeStore;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Tree;
-import dev.setree.maintain.llm.LlmSettings;
-import dev.setree.maintain.llm.LlmUnavailableException;
-import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.maintain.llm.LlmSettings;
+import dev.setree.internal.maintain.llm.LlmUnavailableException;
+import dev.setree.internal.maintain.llm.TargetLlmSummarizer;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;

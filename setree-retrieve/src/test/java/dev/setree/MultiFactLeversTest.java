@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.IntentionalClustering;
-import dev.setree.core.Tree;
+import dev.setree.internal.core.IntentionalClustering;
+import dev.setree.internal.core.Tree;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;

@@ -3,7 +3,7 @@ package dev.setree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Tree;
+import dev.setree.internal.core.Tree;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.TempKnowledgeBase;

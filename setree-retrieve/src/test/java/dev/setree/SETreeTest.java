@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.maintain.ExtractiveSummarizer;
+import dev.setree.internal.maintain.ExtractiveSummarizer;
 import dev.setree.spi.Fact;
 import dev.setree.spi.Summarizer;
 import dev.setree.testing.Corpora;

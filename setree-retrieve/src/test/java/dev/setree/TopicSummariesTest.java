@@ -2,8 +2,8 @@ package dev.setree;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.setree.core.Tree;
-import dev.setree.maintain.ExtractiveSummarizer;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.maintain.ExtractiveSummarizer;
 import dev.setree.testing.Corpora;
 import java.nio.file.Files;
 import java.nio.file.Path;

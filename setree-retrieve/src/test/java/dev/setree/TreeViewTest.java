@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 
-import dev.setree.core.Tree;
+import dev.setree.internal.core.Tree;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.TempKnowledgeBase;
 import java.nio.file.Path;

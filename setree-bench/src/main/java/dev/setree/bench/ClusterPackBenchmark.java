@@ -1,7 +1,7 @@
 package dev.setree.bench;
 
-import dev.setree.core.IntentionalClustering;
-import dev.setree.core.Tree;
+import dev.setree.internal.core.IntentionalClustering;
+import dev.setree.internal.core.Tree;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;

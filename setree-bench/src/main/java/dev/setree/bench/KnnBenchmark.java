@@ -1,8 +1,8 @@
 package dev.setree.bench;
 
-import dev.setree.core.Vectors;
-import dev.setree.maintain.ExactKnn;
-import dev.setree.maintain.KnnGraph;
+import dev.setree.internal.core.Vectors;
+import dev.setree.internal.maintain.ExactKnn;
+import dev.setree.internal.maintain.KnnGraph;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

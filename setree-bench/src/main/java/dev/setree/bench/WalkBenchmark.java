@@ -1,10 +1,10 @@
 package dev.setree.bench;
 
-import dev.setree.core.CapabilityScore;
-import dev.setree.core.ContextFormat;
-import dev.setree.core.Cover;
-import dev.setree.core.Tree;
-import dev.setree.core.TreeCoverWalk;
+import dev.setree.internal.core.CapabilityScore;
+import dev.setree.internal.core.ContextFormat;
+import dev.setree.internal.core.Cover;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeCoverWalk;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

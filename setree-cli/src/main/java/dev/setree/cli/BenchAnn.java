@@ -1,11 +1,11 @@
 package dev.setree.cli;
 
-import dev.setree.core.HierarchyState;
-import dev.setree.core.LeafNeighbours;
-import dev.setree.core.Ranking;
-import dev.setree.core.Tree;
-import dev.setree.embed.MiniLmEmbedder;
-import dev.setree.store.SqliteTreeStore;
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.LeafNeighbours;
+import dev.setree.internal.core.Ranking;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.embed.MiniLmEmbedder;
+import dev.setree.internal.store.SqliteTreeStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.setree.cli;
 
-import dev.setree.embed.MiniLmEmbedder;
+import dev.setree.internal.embed.MiniLmEmbedder;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.setree.cli;
 
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.eval.Research;
+import dev.setree.internal.eval.Research;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.TokenCounter;
 import picocli.CommandLine.Option;

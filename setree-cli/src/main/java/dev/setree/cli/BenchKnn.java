@@ -1,9 +1,9 @@
 package dev.setree.cli;
 
 import dev.setree.spi.Embedder;
-import dev.setree.maintain.ExactKnn;
-import dev.setree.maintain.KnnGraph;
-import dev.setree.maintain.NnDescent;
+import dev.setree.internal.maintain.ExactKnn;
+import dev.setree.internal.maintain.KnnGraph;
+import dev.setree.internal.maintain.NnDescent;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;

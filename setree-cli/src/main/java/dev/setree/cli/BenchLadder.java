@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
  * and the flat scan's P50 on the same prompts. Writes {@code results.csv} and ends with the HNSW decision.
  *
  * <p>{@code --embedder hash} swaps MiniLM for the deterministic feature-hash embedder
- * ({@link dev.setree.eval.Research#hashEmbedder}; token counts stay WordPiece's), so that everything but
+ * ({@link dev.setree.internal.eval.Research#hashEmbedder}; token counts stay WordPiece's), so that everything but
  * embedding can be measured at sizes a neural model would take hours to embed. Rungs larger than the corpus get synthetic leaves: {@link #synthetic}.
  */
 @Command(name = "ladder", mixinStandardHelpOptions = true,

@@ -3,7 +3,7 @@ package dev.setree.cli;
 import dev.setree.Context;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.eval.Research;
+import dev.setree.internal.eval.Research;
 import dev.setree.spi.Fact;
 import java.io.BufferedReader;
 import java.io.InputStream;

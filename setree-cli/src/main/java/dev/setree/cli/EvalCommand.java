@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.Context;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
-import dev.setree.eval.Research;
+import dev.setree.internal.eval.Research;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import java.io.IOException;

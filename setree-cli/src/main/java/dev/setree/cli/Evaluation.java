@@ -7,7 +7,7 @@ import dev.setree.RetrieveOptions;
 import dev.setree.RetrievePath;
 import dev.setree.Strategy;
 import dev.setree.TreeView;
-import dev.setree.eval.Research;
+import dev.setree.internal.eval.Research;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

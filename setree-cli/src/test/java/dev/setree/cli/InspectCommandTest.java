@@ -319,7 +319,7 @@ class InspectCommandTest {
     assertEquals(0, p.exitValue(), Files.readString(other.resolve("err.txt")));
     assertNotNull(JSON.readTree(other.resolve("out.json").toFile()).get("nodes"));
     String classes = Files.readString(log);
-    assertTrue(classes.contains("dev.setree.store.SqliteTreeStore"), "the log lists loaded classes");
+    assertTrue(classes.contains("dev.setree.internal.store.SqliteTreeStore"), "the log lists loaded classes");
     // picocli's reflection over every subcommand loads the MiniLmEmbedder class itself; the model is loaded
     // through ONNX Runtime and DJL's tokenizer, and a knowledge base opened for writing starts a scheduler.
     assertFalse(classes.contains("ai.onnxruntime."), "inspect loaded ONNX Runtime (the MiniLM model)");

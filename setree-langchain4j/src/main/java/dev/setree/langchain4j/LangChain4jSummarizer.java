@@ -8,7 +8,7 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.setree.spi.Passage;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.SummarizerException;
-import dev.setree.maintain.llm.TargetLlmSummarizer;
+import dev.setree.internal.maintain.llm.TargetLlmSummarizer;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package dev.setree.testing;
 
 import dev.setree.spi.Embedder;
-import dev.setree.core.FeatureHashEmbedder;
+import dev.setree.internal.core.FeatureHashEmbedder;
 import java.util.List;
 
 /**

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.setree.core.HierarchyState;
-import dev.setree.core.Tree;
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Tree;
 
 /**
  * Assertions that two trees, or two hierarchy oracles, are the same through every accessor, floats

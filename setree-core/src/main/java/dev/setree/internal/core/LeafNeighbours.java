@@ -1,0 +1,324 @@
+package dev.setree.internal.core;
+
+import java.util.Arrays;
+
+/**
+ * Approximate nearest leaves of a prompt without scanning every leaf: a beam descent through the tree's
+ * leaf-centroids finds the region of the prompt (as the hierarchical k-means tree of Muja and Lowe, "Fast
+ * Approximate Nearest Neighbors with Automatic Algorithm Configuration", VISAPP 2009, does), and its best
+ * leaves seed a beam search over the level-0 kNN graph the tree keeps for clustering (Hajebi et al., "Fast
+ * Approximate Nearest-Neighbor Search with k-Nearest Neighbor Graphs", IJCAI 2011), made undirected.
+ *
+ * <p>The graph is the one the build and every maintenance run already keep up to date and persist (the
+ * oracle's level 0), so this index costs no build, no file and no update of its own; the undirected
+ * adjacency is derived once per snapshot. Without a graph (a read-only open does not load the oracle) the
+ * descent alone answers, with a wider beam. Thread-safe: per-thread scratch, nothing sized by the knowledge
+ * base allocated per query.
+ */
+public final class LeafNeighbours {
+  /** Internal nodes kept per level of the descent. */
+  public static final int DESCENT_BEAM = 16;
+  /** Neighbours kept per leaf in the undirected graph (the strongest). */
+  public static final int MAX_DEGREE = 24;
+
+  /** The descent's beam when there is no graph to refine its result. */
+  public static final int DESCENT_ONLY_BEAM = 64;
+
+  private final Tree tree;
+  private final int dim;
+  private final float[] emb;
+  /** Undirected kNN adjacency over leaf indexes (CSR), or null without a graph. */
+  private final int[] offsets;
+  private final int[] neighbours;
+  /** Per thread, shared by every index (it grows to the largest knowledge base searched). */
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  private LeafNeighbours(Tree tree, int[] offsets, int[] neighbours) {
+    this.tree = tree;
+    this.dim = tree.dimension();
+    this.emb = tree.embeddings();
+    this.offsets = offsets;
+    this.neighbours = neighbours;
+  }
+
+  /** The index of {@code tree}'s leaves, with the level-0 kNN graph of {@code hierarchy} when it has one. */
+  public static LeafNeighbours of(Tree tree, HierarchyState hierarchy) {
+    int n = tree.leafCount();
+    if (hierarchy.isEmpty() || hierarchy.levels().get(0).size() != n) {
+      return new LeafNeighbours(tree, null, null);
+    }
+    HierarchyState.Level l0 = hierarchy.levels().get(0);
+    int[] leafOf = new int[n];
+    for (int i = 0; i < n; i++) {
+      int v = tree.indexOf(l0.memberIds()[i]);
+      if (v < 0 || v >= n) {
+        return new LeafNeighbours(tree, null, null); // an oracle that does not match the tree: no graph
+      }
+      leafOf[i] = v;
+    }
+    int[] ko = l0.knnOffsets();
+    int[] kn = l0.knnNeighbors();
+    float[] kw = l0.knnWeights();
+    // Every edge in both directions, then per leaf the MAX_DEGREE strongest distinct neighbours: reverse
+    // edges make the graph navigable, the cap keeps hubs from costing hundreds of dot products a step.
+    int[] degree = new int[n];
+    for (int i = 0; i < n; i++) {
+      for (int e = ko[i]; e < ko[i + 1]; e++) {
+        degree[leafOf[i]]++;
+        degree[leafOf[kn[e]]]++;
+      }
+    }
+    int[] start = new int[n + 1];
+    for (int v = 0; v < n; v++) {
+      start[v + 1] = start[v] + degree[v];
+    }
+    int[] fill = Arrays.copyOf(start, n);
+    long[] both = new long[start[n]]; // (weight descending, neighbour) packed to sort
+    for (int i = 0; i < n; i++) {
+      for (int e = ko[i]; e < ko[i + 1]; e++) {
+        int a = leafOf[i];
+        int b = leafOf[kn[e]];
+        long w = (long) ~orderedBits(kw[e]) << 32;
+        both[fill[a]++] = w | b;
+        both[fill[b]++] = w | a;
+      }
+    }
+    int[] offsets = new int[n + 1];
+    int[] adj = new int[start[n]];
+    int m = 0;
+    for (int v = 0; v < n; v++) {
+      Arrays.sort(both, start[v], start[v + 1]);
+      int kept = 0;
+      for (int j = start[v]; j < start[v + 1] && kept < MAX_DEGREE; j++) {
+        int u = (int) both[j];
+        boolean seen = false;
+        for (int x = offsets[v]; x < m; x++) {
+          seen |= adj[x] == u;
+        }
+        if (!seen) {
+          adj[m++] = u;
+          kept++;
+        }
+      }
+      offsets[v + 1] = m;
+    }
+    adj = Arrays.copyOf(adj, m);
+    return new LeafNeighbours(tree, offsets, adj);
+  }
+
+  private static int orderedBits(float f) {
+    int bits = Float.floatToIntBits(f);
+    return bits >= 0 ? bits : bits ^ 0x7fffffff;
+  }
+
+  /** True when a kNN graph refines the descent. */
+  public boolean hasGraph() {
+    return offsets != null;
+  }
+
+  /**
+   * The (approximately) {@code k} nearest leaves of unit vector {@code q} by cosine, best first.
+   *
+   * @param ef the graph search's beam (>= k): larger finds more of the true nearest, slower
+   */
+  public Hits search(float[] q, int k, int ef) {
+    Scratch s = SCRATCH.get();
+    s.begin(tree.leafCount());
+    int width = Math.max(ef, k);
+    TopList best = new TopList(width);
+    descend(q, s, best, hasGraph() ? DESCENT_BEAM : Math.max(DESCENT_ONLY_BEAM, DESCENT_BEAM * width / 32));
+    if (hasGraph()) {
+      graphSearch(q, s, best);
+    }
+    return best.top(k);
+  }
+
+  /** Level by level from the root, keeping the {@code beam} internal nodes nearest by centroid. */
+  private void descend(float[] q, Scratch s, TopList leaves, int beam) {
+    int[] frontier = {tree.root()};
+    int size = 1;
+    if (tree.isLeaf(tree.root())) {
+      score(tree.root(), q, s, leaves);
+      return;
+    }
+    while (size > 0) {
+      TopList next = new TopList(beam);
+      for (int i = 0; i < size; i++) {
+        int v = frontier[i];
+        for (int c = 0, m = tree.childCount(v); c < m; c++) {
+          int child = tree.child(v, c);
+          if (tree.isLeaf(child)) {
+            score(child, q, s, leaves);
+          } else {
+            next.offer(tree.centroidDot(child, q), child);
+          }
+        }
+      }
+      frontier = next.nodes();
+      size = frontier.length;
+    }
+  }
+
+  /** Best-first search over the graph from the leaves found so far, until no candidate can improve them. */
+  private void graphSearch(float[] q, Scratch s, TopList best) {
+    TreeCoverWalk.Heap open = s.open;
+    open.clear();
+    for (int i = 0; i < best.size(); i++) {
+      open.push(best.score(i), best.node(i));
+    }
+    while (!open.isEmpty()) {
+      float sv = open.topScore();
+      int v = open.popNode();
+      if (best.isFull() && sv < best.worst()) {
+        break;
+      }
+      for (int e = offsets[v]; e < offsets[v + 1]; e++) {
+        int u = neighbours[e];
+        if (s.visited[u] == s.stamp) {
+          continue;
+        }
+        s.visited[u] = s.stamp;
+        float su = Vectors.dot(emb, u * dim, q, 0, dim);
+        if (best.offer(su, u)) {
+          open.push(su, u);
+        }
+      }
+    }
+  }
+
+  private void score(int leaf, float[] q, Scratch s, TopList out) {
+    if (s.visited[leaf] != s.stamp) {
+      s.visited[leaf] = s.stamp;
+      out.offer(Vectors.dot(emb, leaf * dim, q, 0, dim), leaf);
+    }
+  }
+
+  /** Leaves and their cosines, best first. */
+  public record Hits(int[] leaves, float[] cosines) {
+    /** Number of hits. */
+    public int size() {
+      return leaves.length;
+    }
+  }
+
+  /** Per-thread: visit stamps over the leaves and the graph search's open list. */
+  private static final class Scratch {
+    int[] visited = new int[0];
+    final TreeCoverWalk.Heap open = new TreeCoverWalk.Heap(1024);
+    int stamp;
+
+    void begin(int n) {
+      if (visited.length < n) {
+        visited = new int[Math.max(n, visited.length + (visited.length >> 1))];
+        stamp = 0;
+      }
+      if (++stamp == Integer.MAX_VALUE) {
+        Arrays.fill(visited, 0);
+        stamp = 1;
+      }
+    }
+  }
+
+  /** The best {@code capacity} (score, node) pairs offered, as a min-heap. */
+  static final class TopList {
+    private final float[] scores;
+    private final int[] nodes;
+    private int size;
+
+    TopList(int capacity) {
+      scores = new float[Math.max(1, capacity)];
+      nodes = new int[scores.length];
+    }
+
+    int size() {
+      return size;
+    }
+
+    boolean isFull() {
+      return size == scores.length;
+    }
+
+    /** The lowest score kept (only meaningful when full). */
+    float worst() {
+      return scores[0];
+    }
+
+    float score(int i) {
+      return scores[i];
+    }
+
+    int node(int i) {
+      return nodes[i];
+    }
+
+    /** Offers a pair; true if it was kept. Ties keep the smaller node. */
+    boolean offer(float score, int node) {
+      if (size < scores.length) {
+        int i = size++;
+        while (i > 0) {
+          int p = (i - 1) >>> 1;
+          if (!worse(score, node, scores[p], nodes[p])) {
+            break;
+          }
+          scores[i] = scores[p];
+          nodes[i] = nodes[p];
+          i = p;
+        }
+        scores[i] = score;
+        nodes[i] = node;
+        return true;
+      }
+      if (!worse(scores[0], nodes[0], score, node)) {
+        return false;
+      }
+      int i = 0;
+      while (true) {
+        int l = 2 * i + 1;
+        if (l >= size) {
+          break;
+        }
+        int r = l + 1;
+        int w = r < size && worse(scores[r], nodes[r], scores[l], nodes[l]) ? r : l;
+        if (!worse(scores[w], nodes[w], score, node)) {
+          break;
+        }
+        scores[i] = scores[w];
+        nodes[i] = nodes[w];
+        i = w;
+      }
+      scores[i] = score;
+      nodes[i] = node;
+      return true;
+    }
+
+    private static boolean worse(float s1, int n1, float s2, int n2) {
+      return s1 < s2 || (s1 == s2 && n1 > n2);
+    }
+
+    /** The kept nodes, in no particular order. */
+    int[] nodes() {
+      return Arrays.copyOf(nodes, size);
+    }
+
+    /** The best {@code k} kept, best first. */
+    Hits top(int k) {
+      long[] keyed = new long[size];
+      for (int i = 0; i < size; i++) {
+        // Sort key: score descending, then node ascending (scores compared as ordered ints).
+        int bits = Float.floatToIntBits(scores[i]);
+        int ordered = bits >= 0 ? bits : bits ^ 0x7fffffff;
+        keyed[i] = ((long) ~ordered << 32) | (nodes[i] & 0xffffffffL);
+      }
+      Arrays.sort(keyed);
+      int m = Math.min(k, size);
+      int[] leaves = new int[m];
+      float[] cos = new float[m];
+      for (int i = 0; i < m; i++) {
+        leaves[i] = (int) keyed[i];
+        int ordered = ~(int) (keyed[i] >> 32);
+        cos[i] = Float.intBitsToFloat(ordered >= 0 ? ordered : ordered ^ 0x7fffffff);
+      }
+      return new Hits(leaves, cos);
+    }
+  }
+}

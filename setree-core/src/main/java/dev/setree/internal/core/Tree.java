@@ -1,0 +1,358 @@
+package dev.setree.internal.core;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An immutable snapshot of one knowledge base's summary hierarchy, in plain arrays for the walk's speed.
+ *
+ * <p>Nodes are numbered {@code 0..size()-1}. Leaves come first ({@code 0..leafCount()-1}, in fact order),
+ * then internal nodes in creation order; every node's parent has a larger number than the node, so an
+ * ascending pass visits children before parents, and the root is the last node. Children are kept in tree
+ * order (by their first leaf), which is also the order of the rendered context.
+ *
+ * <p>Per node: text (the leaf verbatim, or the summary), its token count, its embedding (a leaf's own
+ * embedding, or the summary's embedding), and for internal nodes the leaf-centroid (normalised mean of the
+ * leaf embeddings under it), {@linkplain #loss(int) loss}, {@linkplain #faithfulness(int) faithfulness},
+ * subtree depth and leaf count. Fidelity is derived: {@code centroid - summaryEmbedding}.
+ *
+ * <p>A snapshot never changes after construction; maintenance replaces it whole. It is safe to share
+ * between threads. The arrays passed to the constructor are taken over, not copied.
+ */
+public final class Tree {
+  /** Marker for an unknown faithfulness. */
+  public static final int UNKNOWN_FAITHFULNESS = Integer.MIN_VALUE;
+
+  private final int dim;
+  private final int leafCount;
+  private final String[] ids;
+  private final String[] texts;
+  private final String[] times;
+  private final String[] summarizerKinds;
+  private final int[] tokens;
+  private final int[] level;
+  private final int[] parent;
+  private final int[] childOffsets;
+  private final int[] children;
+  private final float[] embeddings;
+  private final float[] internalCentroids;
+  private final float[] loss;
+  private final int[] faithfulness;
+  private final int[] subtreeDepth;
+  private final int[] leavesUnder;
+  private final int[] sourceOffsets;
+  private final int[] sourceLeaves;
+  private final Map<String, Integer> indexById;
+
+  /**
+   * Creates a snapshot from its arrays (taken over, not copied) and checks its structural invariants.
+   *
+   * @param dim embedding dimension
+   * @param leafCount number of leaves (the first {@code leafCount} nodes)
+   * @param ids node ids, unique
+   * @param texts leaf text or summary text per node
+   * @param times leaf time stamps (null entries allowed; may be null for none)
+   * @param summarizerKinds per node, the summariser that wrote it (null for leaves)
+   * @param tokens token count of each text
+   * @param level 0 for leaves, clustering level for internal nodes
+   * @param parent parent index, -1 for the root
+   * @param embeddings {@code size * dim}: leaf embedding or summary embedding
+   * @param internalCentroids {@code (size - leafCount) * dim}: leaf-centroids of internal nodes
+   * @param faithfulness per node; {@link #UNKNOWN_FAITHFULNESS} when unknown (leaves: 100)
+   * @param sourceLeafIndex per internal node, the leaves quoted whole in its summary (may be null)
+   */
+  public Tree(
+      int dim,
+      int leafCount,
+      String[] ids,
+      String[] texts,
+      String[] times,
+      String[] summarizerKinds,
+      int[] tokens,
+      int[] level,
+      int[] parent,
+      float[] embeddings,
+      float[] internalCentroids,
+      int[] faithfulness,
+      int[][] sourceLeafIndex) {
+    int n = ids.length;
+    this.dim = dim;
+    this.leafCount = leafCount;
+    this.ids = ids;
+    this.texts = texts;
+    this.times = times == null ? new String[n] : times;
+    this.summarizerKinds = summarizerKinds == null ? new String[n] : summarizerKinds;
+    this.tokens = tokens;
+    this.level = level;
+    this.parent = parent;
+    this.embeddings = embeddings;
+    this.internalCentroids = internalCentroids;
+    this.faithfulness = faithfulness;
+    requireLength("texts", texts.length, n);
+    requireLength("times", this.times.length, n);
+    requireLength("summarizerKinds", this.summarizerKinds.length, n);
+    requireLength("tokens", tokens.length, n);
+    requireLength("level", level.length, n);
+    requireLength("parent", parent.length, n);
+    requireLength("faithfulness", faithfulness.length, n);
+    requireLength("embeddings", embeddings.length, n * dim);
+    requireLength("internalCentroids", internalCentroids.length, (n - leafCount) * dim);
+    if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
+      throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
+    }
+    this.indexById = new HashMap<>(n * 2);
+    for (int v = 0; v < n; v++) {
+      Objects.requireNonNull(ids[v], "node id");
+      if (texts[v] == null) {
+        throw new NullPointerException("text of node " + ids[v]);
+      }
+      if (indexById.put(ids[v], v) != null) {
+        throw new IllegalArgumentException("duplicate node id " + ids[v]);
+      }
+      int p = parent[v];
+      boolean isRoot = v == n - 1;
+      if (isRoot ? p != -1 : (p <= v || p >= n || p < leafCount)) {
+        throw new IllegalArgumentException("node " + ids[v] + " has invalid parent index " + p);
+      }
+    }
+    ChildLists lists = ChildLists.inTreeOrder(parent, leafCount);
+    this.childOffsets = lists.offsets();
+    this.children = lists.children();
+    for (int v = leafCount; v < n; v++) {
+      if (childCount(v) == 0) {
+        throw new IllegalArgumentException("internal node " + ids[v] + " has no children");
+      }
+    }
+    this.subtreeDepth = new int[n];
+    this.leavesUnder = new int[n];
+    this.loss = new float[n];
+    for (int v = 0; v < n; v++) {
+      if (v < leafCount) {
+        leavesUnder[v] = 1;
+      } else {
+        float c = Vectors.dot(embeddings, v * dim, internalCentroids, (v - leafCount) * dim, dim);
+        loss[v] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
+      }
+      int p = parent[v];
+      if (p >= 0) {
+        leavesUnder[p] += leavesUnder[v];
+        subtreeDepth[p] = Math.max(subtreeDepth[p], subtreeDepth[v] + 1);
+      }
+    }
+    int[] srcCount = new int[n + 1];
+    if (sourceLeafIndex != null) {
+      requireLength("sourceLeafIndex", sourceLeafIndex.length, n);
+      for (int v = 0; v < n; v++) {
+        srcCount[v + 1] = srcCount[v] + (sourceLeafIndex[v] == null ? 0 : sourceLeafIndex[v].length);
+      }
+    }
+    this.sourceOffsets = srcCount;
+    this.sourceLeaves = new int[srcCount[n]];
+    if (sourceLeafIndex != null) {
+      for (int v = 0; v < n; v++) {
+        if (sourceLeafIndex[v] != null) {
+          for (int leaf : sourceLeafIndex[v]) {
+            if (leaf < 0 || leaf >= leafCount) {
+              throw new IllegalArgumentException("summary source " + leaf + " of " + ids[v] + " is not a leaf");
+            }
+          }
+          System.arraycopy(sourceLeafIndex[v], 0, sourceLeaves, srcCount[v], sourceLeafIndex[v].length);
+        }
+      }
+    }
+  }
+
+  private static void requireLength(String what, int actual, int expected) {
+    if (actual != expected) {
+      throw new IllegalArgumentException(what + " has length " + actual + ", expected " + expected);
+    }
+  }
+
+  /** The empty tree of the given dimension: no leaves, no root. */
+  public static Tree empty(int dim) {
+    return new Tree(dim, 0, new String[0], new String[0], null, null, new int[0], new int[0], new int[0],
+        new float[0], new float[0], new int[0], null);
+  }
+
+  /** Number of nodes. */
+  public int size() {
+    return ids.length;
+  }
+
+  /** True when the knowledge base holds no leaf. */
+  public boolean isEmpty() {
+    return ids.length == 0;
+  }
+
+  /** Number of leaves; leaves are nodes {@code 0..leafCount()-1}. */
+  public int leafCount() {
+    return leafCount;
+  }
+
+  /** The root's index, or -1 for an empty tree. */
+  public int root() {
+    return ids.length - 1;
+  }
+
+  /** Embedding dimension. */
+  public int dimension() {
+    return dim;
+  }
+
+  /** True when {@code v} is a leaf. */
+  public boolean isLeaf(int v) {
+    return v < leafCount;
+  }
+
+  /** The node's id (a leaf's fact id). */
+  public String id(int v) {
+    return ids[v];
+  }
+
+  /** The node's index for an id, or -1. */
+  public int indexOf(String id) {
+    Integer v = indexById.get(id);
+    return v == null ? -1 : v;
+  }
+
+  /** The leaf's text or the internal node's summary. */
+  public String text(int v) {
+    return texts[v];
+  }
+
+  /** The leaf's time stamp, or null. */
+  public String time(int v) {
+    return times[v];
+  }
+
+  /** The summariser kind that wrote an internal node's summary (null for leaves). */
+  public String summarizerKind(int v) {
+    return summarizerKinds[v];
+  }
+
+  /** Token count of {@link #text(int)}. */
+  public int tokens(int v) {
+    return tokens[v];
+  }
+
+  /** 0 for leaves; the clustering level at which an internal node was created. */
+  public int level(int v) {
+    return level[v];
+  }
+
+  /** Parent index, -1 for the root. */
+  public int parent(int v) {
+    return parent[v];
+  }
+
+  /** Number of children. */
+  public int childCount(int v) {
+    return childOffsets[v + 1] - childOffsets[v];
+  }
+
+  /** The {@code i}-th child in tree order. */
+  public int child(int v, int i) {
+    return children[childOffsets[v] + i];
+  }
+
+  /** Longest path from {@code v} down to a leaf (0 for leaves). */
+  public int subtreeDepth(int v) {
+    return subtreeDepth[v];
+  }
+
+  /** Number of leaves under {@code v} (1 for a leaf). */
+  public int leavesUnder(int v) {
+    return leavesUnder[v];
+  }
+
+  /** Raw embedding storage ({@code size * dim}); do not modify. Row {@code v} is node v's embedding. */
+  public float[] embeddings() {
+    return embeddings;
+  }
+
+  /** A copy of node v's embedding (a leaf's, or its summary's). */
+  public float[] embedding(int v) {
+    return Vectors.row(embeddings, v, dim);
+  }
+
+  /** Raw internal-node centroid storage ({@code (size - leafCount) * dim}); do not modify. */
+  public float[] internalCentroids() {
+    return internalCentroids;
+  }
+
+  /** A copy of the node's leaf-centroid (a leaf's own embedding for leaves). */
+  public float[] centroid(int v) {
+    return v < leafCount ? embedding(v) : Vectors.row(internalCentroids, v - leafCount, dim);
+  }
+
+  /** Dot product of {@code q} with the node's leaf-centroid. */
+  public float centroidDot(int v, float[] q) {
+    return v < leafCount
+        ? Vectors.dot(embeddings, v * dim, q, 0, dim)
+        : Vectors.dot(internalCentroids, (v - leafCount) * dim, q, 0, dim);
+  }
+
+  /** Dot product of {@code q} with the node's own embedding (summary embedding for internal nodes). */
+  public float embeddingDot(int v, float[] q) {
+    return Vectors.dot(embeddings, v * dim, q, 0, dim);
+  }
+
+  /**
+   * Fidelity of an internal node: the vector {@code centroid - summaryEmbedding} by which its summary
+   * drifts from the leaves it stands for (zero for leaves).
+   */
+  public float[] fidelity(int v) {
+    float[] f = new float[dim];
+    if (v >= leafCount) {
+      for (int i = 0; i < dim; i++) {
+        f[i] = internalCentroids[(v - leafCount) * dim + i] - embeddings[v * dim + i];
+      }
+    }
+    return f;
+  }
+
+  /** Loss: the length of the fidelity vector, {@code sqrt(2 - 2 cos(summary, centroid))}, in [0, 2]. */
+  public float loss(int v) {
+    return loss[v];
+  }
+
+  /** Faithfulness: {@code round(100 * cos(summary, centroid))} in [-100, 100], or {@link #UNKNOWN_FAITHFULNESS}. */
+  public int faithfulness(int v) {
+    return faithfulness[v];
+  }
+
+  /** Number of leaves quoted whole in the summary of {@code v}. */
+  public int sourceCount(int v) {
+    return sourceOffsets[v + 1] - sourceOffsets[v];
+  }
+
+  /** The {@code i}-th leaf quoted whole in the summary of {@code v}. */
+  public int source(int v, int i) {
+    return sourceLeaves[sourceOffsets[v] + i];
+  }
+
+  /** The leaves under {@code v}, in tree order. */
+  public List<Integer> leavesOf(int v) {
+    List<Integer> out = new ArrayList<>(leavesUnder[v]);
+    collectLeaves(v, out);
+    return out;
+  }
+
+  private void collectLeaves(int v, List<Integer> out) {
+    if (v < leafCount) {
+      out.add(v);
+      return;
+    }
+    for (int i = 0; i < childCount(v); i++) {
+      collectLeaves(child(v, i), out);
+    }
+  }
+
+  /** Depth of the tree: the root's subtree depth (0 for an empty tree). */
+  public int depth() {
+    return isEmpty() ? 0 : subtreeDepth[root()];
+  }
+}

@@ -1,0 +1,62 @@
+package dev.setree.internal.core;
+
+/**
+ * Vector arithmetic on plain {@code float[]} rows, the representation of every embedding in SETree.
+ * Matrices are row-major {@code float[]} of {@code rows * dim} components.
+ */
+public final class Vectors {
+  private Vectors() {}
+
+  /** Dot product of {@code a[aOff..aOff+dim)} and {@code b[bOff..bOff+dim)}. */
+  public static float dot(float[] a, int aOff, float[] b, int bOff, int dim) {
+    float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int i = 0;
+    for (; i + 3 < dim; i += 4) {
+      s0 += a[aOff + i] * b[bOff + i];
+      s1 += a[aOff + i + 1] * b[bOff + i + 1];
+      s2 += a[aOff + i + 2] * b[bOff + i + 2];
+      s3 += a[aOff + i + 3] * b[bOff + i + 3];
+    }
+    for (; i < dim; i++) {
+      s0 += a[aOff + i] * b[bOff + i];
+    }
+    return (s0 + s1) + (s2 + s3);
+  }
+
+  /** Dot product of two whole vectors of equal length. */
+  public static float dot(float[] a, float[] b) {
+    if (a.length != b.length) {
+      throw new IllegalArgumentException("dimension mismatch: " + a.length + " vs " + b.length);
+    }
+    return dot(a, 0, b, 0, a.length);
+  }
+
+  /** Scales {@code v} in place to unit length; a zero vector is left as it is. Returns {@code v}. */
+  public static float[] normalize(float[] v) {
+    double s = 0;
+    for (float x : v) {
+      s += (double) x * x;
+    }
+    if (s > 0) {
+      float inv = (float) (1.0 / Math.sqrt(s));
+      for (int i = 0; i < v.length; i++) {
+        v[i] *= inv;
+      }
+    }
+    return v;
+  }
+
+  /** Adds {@code src[off..off+dim)} times {@code w} into {@code acc}. */
+  public static void addScaled(float[] acc, float[] src, int off, int dim, float w) {
+    for (int i = 0; i < dim; i++) {
+      acc[i] += w * src[off + i];
+    }
+  }
+
+  /** Copies row {@code row} of the row-major matrix {@code m}. */
+  public static float[] row(float[] m, int row, int dim) {
+    float[] r = new float[dim];
+    System.arraycopy(m, row * dim, r, 0, dim);
+    return r;
+  }
+}

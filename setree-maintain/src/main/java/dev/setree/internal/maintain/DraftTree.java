@@ -1,0 +1,289 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.Vectors;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The mutable hierarchy a build or a maintenance run works on, before it is frozen into a {@link Tree}.
+ * Nodes are objects here (clarity over speed: this is index time); the snapshot is plain arrays.
+ */
+final class DraftTree {
+  final int dim;
+  final List<Node> leaves = new ArrayList<>();
+  final List<Node> internal = new ArrayList<>();
+  private long nextOrder;
+
+  DraftTree(int dim) {
+    this.dim = dim;
+  }
+
+  /** One node of a draft. */
+  static final class Node {
+    final String id;
+    final boolean leaf;
+    int level;
+    Node parent;
+    final List<Node> children = new ArrayList<>();
+    /** Sum of the embeddings of the leaves under the node (un-normalised leaf-centroid). */
+    float[] sum;
+    String text;
+    String time;
+    float[] embedding;
+    int tokens;
+    String kind;
+    List<Node> sources = List.of();
+    int faithfulness = Tree.UNKNOWN_FAITHFULNESS;
+    /** Its children changed: it needs a new summary. */
+    boolean structural;
+    /** Its leaf-centroid changed: faithfulness must be recomputed. */
+    boolean centroidChanged;
+    long order;
+    /** The children, and their sum arrays, of the last {@link #canonicalSum} of this node, and its result. */
+    Node[] sumOf;
+    float[][] sumOfSums;
+    float[] sumResult;
+    /** Its depth under the root and its wave of the summary pass (scratch of {@link SummaryPass}). */
+    int depth;
+    int wave;
+    /** Its index in the snapshot {@link #toTree} is freezing (scratch; -1 when not in it). */
+    int index = -1;
+
+    Node(String id, boolean leaf) {
+      this.id = id;
+      this.leaf = leaf;
+    }
+
+    /** The leaf-centroid: a leaf's own embedding, or the normalised sum. */
+    float[] centroid() {
+      return leaf ? embedding.clone() : Vectors.normalize(sum.clone());
+    }
+
+    @Override
+    public String toString() {
+      return id;
+    }
+  }
+
+  Node addLeaf(String id, String text, String time, float[] embedding, int tokens) {
+    return addLeaf(id, text, time, embedding, embedding.clone(), tokens);
+  }
+
+  /** A leaf whose sum is {@code sum} (the draft's own copy of the embedding; neither is changed in place). */
+  private Node addLeaf(String id, String text, String time, float[] embedding, float[] sum, int tokens) {
+    Node n = new Node(id, true);
+    n.text = text;
+    n.time = time;
+    n.embedding = embedding;
+    n.sum = sum;
+    n.tokens = tokens;
+    n.faithfulness = 100;
+    n.order = nextOrder++;
+    leaves.add(n);
+    return n;
+  }
+
+  Node addInternal(String id, int level) {
+    Node n = new Node(id, false);
+    n.level = level;
+    n.sum = new float[dim];
+    n.structural = true;
+    n.centroidChanged = true;
+    n.order = nextOrder++;
+    internal.add(n);
+    return n;
+  }
+
+  /**
+   * The order children are summed in, which is also their order in the frozen snapshot (leaves first, then
+   * by level and creation order). Summing in one canonical order makes a centroid bit-identical however
+   * the hierarchy was reached, so the rebuild's component-wise dirty check sees only real changes.
+   */
+  static final Comparator<Node> CANONICAL =
+      Comparator.comparingInt((Node n) -> n.leaf ? 0 : 1).thenComparingInt(n -> n.leaf ? 0 : n.level)
+          .thenComparingLong(n -> n.order);
+
+  /**
+   * The sum of the children's sums, added in canonical order. The last sum computed for a node is kept
+   * with the children and the children's sum arrays it was computed from, and returned again while they
+   * are the same (sum arrays are replaced, never changed in place): a run asks for the sum of every
+   * internal node several times and most do not change.
+   */
+  float[] canonicalSum(Node v) {
+    List<Node> children = v.children;
+    if (v.sumOf != null && v.sumOf.length == children.size()) {
+      boolean same = true;
+      for (int i = 0; i < v.sumOf.length && same; i++) {
+        Node c = children.get(i);
+        same = v.sumOf[i] == c && v.sumOfSums[i] == c.sum;
+      }
+      if (same) {
+        return v.sumResult;
+      }
+    }
+    List<Node> kids = new ArrayList<>(children);
+    kids.sort(CANONICAL);
+    float[] s = new float[dim];
+    for (Node c : kids) {
+      Vectors.addScaled(s, c.sum, 0, dim, 1f);
+    }
+    v.sumOf = children.toArray(new Node[0]);
+    v.sumOfSums = new float[v.sumOf.length][];
+    for (int i = 0; i < v.sumOf.length; i++) {
+      v.sumOfSums[i] = v.sumOf[i].sum;
+    }
+    v.sumResult = s;
+    return s;
+  }
+
+  /** Makes {@code parent} the parent of {@code child} (detaching it from any previous parent). */
+  static void attach(Node child, Node parent) {
+    if (child.parent != null) {
+      child.parent.children.remove(child);
+    }
+    child.parent = parent;
+    parent.children.add(child);
+  }
+
+  /** Recomputes every internal node's leaf sum bottom-up and flags the nodes whose centroid changed. */
+  void recomputeSums() {
+    List<Node> byLevel = new ArrayList<>(internal);
+    byLevel.sort(Comparator.comparingInt((Node n) -> n.level).thenComparingLong(n -> n.order));
+    for (Node n : byLevel) {
+      float[] s = canonicalSum(n);
+      if (!java.util.Arrays.equals(s, n.sum)) {
+        n.centroidChanged = true;
+        n.sum = s;
+      }
+    }
+  }
+
+  /** Drops internal nodes that lost all children, bottom-up. */
+  void pruneEmpty() {
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (var it = internal.iterator(); it.hasNext(); ) {
+        Node n = it.next();
+        if (n.children.isEmpty()) {
+          if (n.parent != null) {
+            n.parent.children.remove(n);
+            n.parent.structural = true;
+          }
+          it.remove();
+          changed = true;
+        }
+      }
+    }
+  }
+
+  /** The root: the only node without a parent (leaves included when there is no internal node). */
+  Node root() {
+    Node root = null;
+    for (Node n : internal) {
+      if (n.parent == null) {
+        if (root != null) {
+          throw new IllegalStateException("two roots: " + root + " and " + n);
+        }
+        root = n;
+      }
+    }
+    return root;
+  }
+
+  /** Freezes the draft into a snapshot: leaves in order, then internal nodes by level, root last. */
+  Tree toTree() {
+    List<Node> order = new ArrayList<>(leaves);
+    List<Node> inner = new ArrayList<>(internal);
+    inner.sort(Comparator.comparingInt((Node n) -> n.level).thenComparingLong(n -> n.order));
+    Node root = root();
+    if (root != null) {
+      inner.remove(root);
+      inner.add(root);
+    }
+    order.addAll(inner);
+    int n = order.size();
+    for (int i = 0; i < n; i++) {
+      order.get(i).index = i;
+    }
+    String[] ids = new String[n];
+    String[] texts = new String[n];
+    String[] times = new String[n];
+    String[] kinds = new String[n];
+    int[] tokens = new int[n];
+    int[] level = new int[n];
+    int[] parent = new int[n];
+    float[] embeddings = new float[n * dim];
+    float[] centroids = new float[(n - leaves.size()) * dim];
+    int[] faith = new int[n];
+    int[][] sources = new int[n][];
+    for (int i = 0; i < n; i++) {
+      Node v = order.get(i);
+      ids[i] = v.id;
+      texts[i] = v.text;
+      times[i] = v.time;
+      kinds[i] = v.kind;
+      tokens[i] = v.tokens;
+      level[i] = v.leaf ? 0 : v.level;
+      parent[i] = v.parent == null ? -1 : v.parent.index;
+      System.arraycopy(v.embedding, 0, embeddings, i * dim, dim);
+      if (!v.leaf) {
+        System.arraycopy(v.centroid(), 0, centroids, (i - leaves.size()) * dim, dim);
+      }
+      faith[i] = v.faithfulness;
+      int[] src = new int[v.sources.size()];
+      for (int s = 0; s < src.length; s++) {
+        src[s] = v.sources.get(s).index;
+      }
+      sources[i] = src;
+    }
+    return new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, embeddings, centroids,
+        faith, sources);
+  }
+
+  /** A draft holding a snapshot's nodes, summaries and all; nothing flagged. */
+  static DraftTree of(Tree t) {
+    DraftTree d = new DraftTree(t.dimension());
+    Node[] nodes = new Node[t.size()];
+    for (int v = 0; v < t.size(); v++) {
+      Node n;
+      if (t.isLeaf(v)) {
+        float[] e = t.embedding(v); // a copy: the draft's own
+        n = d.addLeaf(t.id(v), t.text(v), t.time(v), e, e, t.tokens(v));
+      } else {
+        n = d.addInternal(t.id(v), t.level(v));
+        n.structural = false;
+        n.centroidChanged = false;
+        n.text = t.text(v);
+        n.embedding = t.embedding(v);
+        n.tokens = t.tokens(v);
+        n.kind = t.summarizerKind(v);
+        n.faithfulness = t.faithfulness(v);
+        n.sum = new float[t.dimension()];
+      }
+      nodes[v] = n;
+    }
+    for (int v = 0; v < t.size(); v++) {
+      if (t.parent(v) >= 0) {
+        attach(nodes[v], nodes[t.parent(v)]);
+      }
+    }
+    for (int v = t.leafCount(); v < t.size(); v++) {
+      List<Node> src = new ArrayList<>();
+      for (int i = 0; i < t.sourceCount(v); i++) {
+        src.add(nodes[t.source(v, i)]);
+      }
+      nodes[v].sources = src;
+    }
+    // Internal sums bottom-up (children have smaller indexes), in canonical order.
+    for (int v = t.leafCount(); v < t.size(); v++) {
+      nodes[v].sum = d.canonicalSum(nodes[v]);
+    }
+    for (Node n : d.internal) {
+      n.centroidChanged = false;
+    }
+    return d;
+  }
+}

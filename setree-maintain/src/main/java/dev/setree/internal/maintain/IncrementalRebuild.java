@@ -1,0 +1,390 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.HierarchyState;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The incremental rebuild of the hierarchy after leaves were added or removed, after HIT-Leiden (Lin, Xie,
+ * Fang, Hu, Hu and Chen, "Maintaining Leiden Communities in Large Dynamic Graphs", arXiv:2601.08554, 2026),
+ * adapted to SETree's bottom-up levels over leaf-centroids (docs/adr/0006-incremental-rebuild.md).
+ *
+ * <p>Against the persisted oracle ({@link HierarchyState}), level by level from the leaves up:
+ * <ol>
+ *   <li><b>Clean check.</b> A level whose member ids equal the oracle's, in order, and whose centroids are
+ *       equal component-wise is clean: it and every level above are unchanged, and the loop stops. At level
+ *       0 this is the clean skip.
+ *   <li><b>G1 patching of the kNN graph.</b> Only rows that can change are recomputed: rows of new or moved
+ *       members (centroid changed), and rows that listed a removed or moved member. Every other row keeps
+ *       its neighbours and only admits new or moved members that beat its k-th similarity. Over an exact
+ *       graph the result is the exact kNN graph over the new members; over an approximate one (a level
+ *       above {@link BuildOptions#exactKnnLimit()}, built by {@link NnDescent}) recomputed rows are exact
+ *       and kept rows keep their approximate neighbours, improved by the new members.
+ *   <li><b>Affected communities.</b> A community of the oracle is affected when it lost a member or holds
+ *       a moved member; a new member joins the community of its nearest neighbour, which is then affected.
+ *       Leiden runs again only on the subgraph induced by the affected communities' members.
+ *   <li><b>Parent preservation.</b> An unaffected community keeps its parent node, id and summary: no
+ *       summariser work. A re-formed community reuses the id of the old parent it overlaps most (its summary
+ *       is rewritten when its members changed); only genuinely new communities get new nodes.
+ * </ol>
+ * Levels beyond the oracle, or a level whose oracle entry is inconsistent, are clustered from scratch.
+ */
+final class IncrementalRebuild {
+  private final BuildOptions options;
+  private final LeidenClustering leiden;
+
+  IncrementalRebuild(BuildOptions options) {
+    this.options = options;
+    this.leiden = new LeidenClustering(options.targetArity(), options.seed());
+  }
+
+  /** What the rebuild did, for statistics and tests. */
+  record Outcome(List<HierarchyState.Level> levels, int dirtyLevels, int reclusteredMembers,
+      int rowsRecomputed, boolean cleanSkip) {}
+
+  /**
+   * Rebuilds {@code draft}'s internal structure for its current leaves (new leaves have no parent, removed
+   * leaves are gone; their old parents still hold their other children). Level by level from the leaves up,
+   * the steps of the class comment: a clean level ends the rebuild ({@link #keepOracleFrom}); a level beyond
+   * the oracle is clustered from scratch ({@link #clusterFromScratch}); any other level is matched to the
+   * oracle's ({@link #match}), its kNN graph patched ({@link KnnPatch#patch}), its affected communities found
+   * ({@link #affectedCommunities}) and re-clustered ({@link #recluster}), and its parents preserved
+   * ({@link ParentPreservation#regroup}).
+   */
+  Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids) {
+    Progress progress = new Progress();
+    Map<String, DraftTree.Node> byId = nodesById(draft);
+    List<DraftTree.Node> members = new ArrayList<>(draft.leaves);
+    for (int lvl = 0; members.size() > 1; lvl++) {
+      HierarchyState.Level old = lvl < oracle.levels().size() ? oracle.levels().get(lvl) : null;
+      float[] centroids = TreeBuilder.centroids(members, draft.dim);
+      if (old != null && sameMembers(old, members, centroids)) {
+        return keepOracleFrom(oracle, lvl, progress);
+      }
+      progress.dirty++;
+      if (old == null || !usable(old, draft.dim)) {
+        return clusterFromScratch(draft, members, lvl, ids, progress);
+      }
+      LevelMatch match = match(old, members, centroids, draft.dim);
+      boolean exact = old.size() <= options.exactKnnLimit() && members.size() <= options.exactKnnLimit();
+      KnnPatch patch = KnnPatch.patch(old, members.size(), centroids, match.moved, match.newToOld, match.oldToNew,
+          options.k(), exact);
+      progress.rows += patch.recomputed();
+      KnnGraph knn = patch.graph();
+      Affected affected = affectedCommunities(old, match, knn);
+      Clustering clustering = recluster(old, affected, knn, members.size() <= TreeBuilder.rootArity(options));
+      progress.reclustered += clustering.reclustered;
+      int[] assignment = clustering.assignment;
+      List<DraftTree.Node> nextMembers = ParentPreservation.regroup(draft, members, match.newToOld, assignment,
+          old, byId, lvl + 1, ids, oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null);
+      progress.levels.add(new HierarchyState.Level(TreeBuilder.ids(members), centroids,
+          parentIds(members, assignment), dense(assignment), knn.offsets(), knn.neighbors(), knn.weights(),
+          clustering.resolution));
+      members = nextMembers;
+    }
+    detach(members.get(0));
+    draft.pruneEmpty();
+    return progress.outcome(false);
+  }
+
+  /** The levels recorded so far and the counts of what the rebuild did. */
+  private static final class Progress {
+    final List<HierarchyState.Level> levels = new ArrayList<>();
+    int dirty;
+    int reclustered;
+    int rows;
+
+    Outcome outcome(boolean cleanSkip) {
+      return new Outcome(levels, dirty, reclustered, rows, cleanSkip);
+    }
+  }
+
+  private static Map<String, DraftTree.Node> nodesById(DraftTree draft) {
+    Map<String, DraftTree.Node> byId = new HashMap<>();
+    for (DraftTree.Node n : draft.leaves) {
+      byId.put(n.id, n);
+    }
+    for (DraftTree.Node n : draft.internal) {
+      byId.put(n.id, n);
+    }
+    return byId;
+  }
+
+  /** Clean check: level {@code lvl} and every level above are the oracle's, unchanged. */
+  private static Outcome keepOracleFrom(HierarchyState oracle, int lvl, Progress progress) {
+    progress.levels.addAll(oracle.levels().subList(lvl, oracle.levels().size()));
+    return progress.outcome(lvl == 0);
+  }
+
+  /** Beyond the oracle: cluster from scratch, detaching the members from stale parents. */
+  private Outcome clusterFromScratch(DraftTree draft, List<DraftTree.Node> members, int lvl,
+      TreeBuilder.IdSource ids, Progress progress) {
+    for (DraftTree.Node m : members) {
+      detach(m);
+    }
+    long[] knnNanos = new long[1];
+    progress.levels.addAll(
+        TreeBuilder.clusterFrom(draft, members, lvl, ids, options, knnNanos, BuildProgress.NONE));
+    progress.reclustered += members.size();
+    draft.pruneEmpty();
+    return progress.outcome(false);
+  }
+
+  /** Takes {@code node} out of its parent, if it has one, marking the parent structurally changed. */
+  private static void detach(DraftTree.Node node) {
+    if (node.parent != null) {
+      node.parent.children.remove(node);
+      node.parent.structural = true;
+      node.parent = null;
+    }
+  }
+
+  /**
+   * A level's members matched to the oracle's: each member's index in the oracle's level and back (-1: new,
+   * or removed), and which members moved (new members and members whose centroid changed).
+   */
+  private record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {}
+
+  private static LevelMatch match(HierarchyState.Level old, List<DraftTree.Node> members, float[] centroids,
+      int dim) {
+    int m = members.size();
+    Map<String, Integer> oldIndex = new HashMap<>(old.size() * 2);
+    for (int i = 0; i < old.size(); i++) {
+      oldIndex.put(old.memberIds()[i], i);
+    }
+    int[] newToOld = new int[m];
+    int[] oldToNew = new int[old.size()];
+    Arrays.fill(oldToNew, -1);
+    for (int i = 0; i < m; i++) {
+      Integer o = oldIndex.get(members.get(i).id);
+      newToOld[i] = o == null ? -1 : o;
+      if (o != null) {
+        oldToNew[o] = i;
+      }
+    }
+    boolean[] moved = new boolean[m];
+    for (int i = 0; i < m; i++) {
+      moved[i] = newToOld[i] < 0 || !rowEquals(centroids, i, old.centroids(), newToOld[i], dim);
+    }
+    return new LevelMatch(newToOld, oldToNew, moved);
+  }
+
+  /**
+   * The oracle's communities as they stand in the new level: each member's old community (-1: new), the
+   * members of each old community, and the ids of the affected ones.
+   */
+  private record Affected(int[] oldCommunityOf, Map<Integer, List<Integer>> oldCommunities,
+      Set<Integer> ids) {}
+
+  /**
+   * Affected communities: those that lost a member, hold a moved member, or neighbour one in the patched
+   * kNN graph (either direction), since they may gain or lose it.
+   */
+  private static Affected affectedCommunities(HierarchyState.Level old, LevelMatch match, KnnGraph knn) {
+    int m = match.newToOld.length;
+    boolean[] moved = match.moved;
+    Map<Integer, List<Integer>> oldCommunities = new LinkedHashMap<>();
+    int[] oldCommunityOf = new int[m];
+    for (int i = 0; i < m; i++) {
+      int o = match.newToOld[i];
+      oldCommunityOf[i] = o < 0 ? -1 : old.assignment()[o];
+      if (o >= 0) {
+        oldCommunities.computeIfAbsent(oldCommunityOf[i], k -> new ArrayList<>()).add(i);
+      }
+    }
+    Set<Integer> affected = new HashSet<>();
+    for (int o = 0; o < old.size(); o++) {
+      if (match.oldToNew[o] < 0) { // removed
+        affected.add(old.assignment()[o]);
+      }
+    }
+    for (int i = 0; i < m; i++) {
+      for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
+        int j = knn.neighbors()[e];
+        if (moved[i] && oldCommunityOf[j] >= 0) {
+          affected.add(oldCommunityOf[j]);
+        }
+        if (moved[j] && oldCommunityOf[i] >= 0) {
+          affected.add(oldCommunityOf[i]);
+        }
+      }
+      if (moved[i] && oldCommunityOf[i] >= 0) {
+        affected.add(oldCommunityOf[i]);
+      }
+    }
+    return new Affected(oldCommunityOf, oldCommunities, affected);
+  }
+
+  /** A level's new communities, the CPM resolution they were found at (NaN: none), and how many members moved. */
+  private record Clustering(int[] assignment, double resolution, int reclustered) {}
+
+  /**
+   * Re-clusters the affected part of a level: unaffected communities keep their assignment, Leiden runs on
+   * the members of the affected ones ({@link #clusterLocal}). When the affected part is most of the level
+   * (small upper levels) the whole level is re-clustered with a fresh resolution search, as a full build
+   * would: the recorded resolution was fitted to other members. With {@code wrap} (few enough members to be
+   * the root's children) the level is one community.
+   */
+  private Clustering recluster(HierarchyState.Level old, Affected affected, KnnGraph knn, boolean wrap) {
+    int[] oldCommunityOf = affected.oldCommunityOf;
+    int m = oldCommunityOf.length;
+    List<Integer> pool = new ArrayList<>();
+    for (int i = 0; i < m; i++) {
+      if (wrap || oldCommunityOf[i] < 0 || affected.ids.contains(oldCommunityOf[i])) {
+        pool.add(i);
+      }
+    }
+    boolean whole = wrap || 2 * pool.size() > m;
+    if (whole && !wrap) {
+      pool.clear();
+      affected.ids.addAll(affected.oldCommunities.keySet());
+      for (int i = 0; i < m; i++) {
+        pool.add(i);
+      }
+    }
+    int[] assignment = new int[m];
+    Arrays.fill(assignment, -1);
+    int next = 0;
+    if (!wrap) {
+      for (Map.Entry<Integer, List<Integer>> e : affected.oldCommunities.entrySet()) {
+        if (!affected.ids.contains(e.getKey())) {
+          for (int i : e.getValue()) {
+            assignment[i] = next;
+          }
+          next++;
+        }
+      }
+    }
+    double resolution = Double.NaN;
+    int[] local;
+    if (wrap) {
+      local = new int[pool.size()];
+    } else {
+      LeidenClustering.Result res = clusterLocal(knn, pool, whole ? Double.NaN : old.resolution(),
+          initialCommunities(pool, oldCommunityOf));
+      local = res.assignment();
+      resolution = res.resolution();
+    }
+    for (int p = 0; p < pool.size(); p++) {
+      assignment[pool.get(p)] = next + local[p];
+    }
+    if (!TreeBuilder.mergesAnything(assignment)) {
+      Arrays.fill(assignment, 0);
+      resolution = Double.NaN;
+    }
+    return new Clustering(assignment, resolution, pool.size());
+  }
+
+  /** Leiden's starting point for {@code pool}: the old communities, densely numbered, new members alone. */
+  private static int[] initialCommunities(List<Integer> pool, int[] oldCommunityOf) {
+    int[] initial = new int[pool.size()];
+    Map<Integer, Integer> dense = new HashMap<>();
+    for (int p = 0; p < pool.size(); p++) {
+      int oc = oldCommunityOf[pool.get(p)];
+      initial[p] = oc >= 0 ? dense.computeIfAbsent(oc, k -> dense.size()) : -1;
+    }
+    int fresh = dense.size();
+    for (int p = 0; p < pool.size(); p++) {
+      if (initial[p] < 0) {
+        initial[p] = fresh++;
+      }
+    }
+    return initial;
+  }
+
+  /** Each member's parent id at this level: its own id when it is carried up alone. */
+  private static String[] parentIds(List<DraftTree.Node> members, int[] assignment) {
+    int[] size = TreeBuilder.communitySizes(assignment);
+    String[] parentIds = new String[members.size()];
+    for (int i = 0; i < parentIds.length; i++) {
+      DraftTree.Node x = members.get(i);
+      parentIds[i] = size[assignment[i]] == 1 ? x.id : x.parent.id;
+    }
+    return parentIds;
+  }
+
+  /** Renumbers communities densely in order of first appearance. */
+  private static int[] dense(int[] assignment) {
+    Map<Integer, Integer> map = new HashMap<>();
+    int[] out = new int[assignment.length];
+    for (int i = 0; i < assignment.length; i++) {
+      out[i] = map.computeIfAbsent(assignment[i], k -> map.size());
+    }
+    return out;
+  }
+
+  private static boolean usable(HierarchyState.Level old, int dim) {
+    int n = old.size();
+    return old.centroids() != null && old.centroids().length == n * dim && old.assignment() != null
+        && old.assignment().length == n && old.parentIds() != null && old.parentIds().length == n
+        && old.knnOffsets() != null && old.knnOffsets().length == n + 1 && old.knnNeighbors() != null;
+  }
+
+  private static boolean sameMembers(HierarchyState.Level old, List<DraftTree.Node> members, float[] centroids) {
+    if (old.size() != members.size()) {
+      return false;
+    }
+    for (int i = 0; i < old.size(); i++) {
+      if (!old.memberIds()[i].equals(members.get(i).id)) {
+        return false;
+      }
+    }
+    return old.centroids() != null && Arrays.equals(old.centroids(), centroids);
+  }
+
+  private static boolean rowEquals(float[] a, int i, float[] b, int j, int dim) {
+    return Arrays.equals(a, i * dim, (i + 1) * dim, b, j * dim, (j + 1) * dim);
+  }
+
+  /**
+   * Leiden on the subgraph induced by {@code pool}, at the level's recorded CPM resolution when there is
+   * one: CPM is resolution-limit-free (Traag, Van Dooren and Nesterov, Phys. Rev. E 84, 016114, 2011), so
+   * optimising it on a subgraph at the same resolution is consistent with the whole level. Without a
+   * recorded resolution (the level was a root wrap) the resolution is searched for the whole level.
+   * Leiden starts from the old communities (new members as singletons), as an incremental Leiden does, so
+   * it only moves what the change makes worth moving.
+   */
+  private LeidenClustering.Result clusterLocal(KnnGraph knn, List<Integer> pool, double resolution,
+      int[] initial) {
+    int n = pool.size();
+    if (n <= 1) {
+      return new LeidenClustering.Result(new int[n], n, resolution, 0);
+    }
+    int[] local = new int[knn.size()];
+    Arrays.fill(local, -1);
+    for (int p = 0; p < n; p++) {
+      local[pool.get(p)] = p;
+    }
+    int[] offsets = new int[n + 1];
+    List<Integer> nb = new ArrayList<>();
+    List<Float> w = new ArrayList<>();
+    for (int p = 0; p < n; p++) {
+      int i = pool.get(p);
+      for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
+        int j = local[knn.neighbors()[e]];
+        if (j >= 0) {
+          nb.add(j);
+          w.add(knn.weights()[e]);
+        }
+      }
+      offsets[p + 1] = nb.size();
+    }
+    int[] nbs = nb.stream().mapToInt(Integer::intValue).toArray();
+    float[] ws = new float[w.size()];
+    for (int e = 0; e < ws.length; e++) {
+      ws[e] = w.get(e);
+    }
+    KnnGraph sub = new KnnGraph(offsets, nbs, ws);
+    if (Double.isNaN(resolution)) {
+      return leiden.cluster(sub);
+    }
+    LeidenClustering.Result r = leiden.improve(LeidenClustering.network(sub), resolution, initial);
+    return new LeidenClustering.Result(dense(r.assignment()), r.communities(), resolution, r.quality());
+  }
+}

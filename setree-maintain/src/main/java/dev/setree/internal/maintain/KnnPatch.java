@@ -1,0 +1,168 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Vectors;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * G1 patching of a level's kNN graph, the second step of an {@link IncrementalRebuild} level: only rows that
+ * can change are recomputed (rows of new or moved members, and rows that listed a removed or moved member);
+ * every other row keeps its neighbours and only admits moved members that beat its k-th similarity. On an
+ * exact graph, a row that listed a moved or removed member is recomputed from its old neighbours and the
+ * moved members when that provably gives what a scan of the level gives ({@link #narrowRow}), else by the
+ * scan.
+ *
+ * @param graph the patched graph over the level's new members
+ * @param recomputed how many rows were recomputed in full
+ */
+record KnnPatch(KnnGraph graph, int recomputed) {
+  /** At most this many similarities to moved members are kept for reuse (64 MB). */
+  private static final long SHARED_SIMILARITIES = 1L << 24;
+
+  /**
+   * Patches the oracle level {@code old}'s graph for the {@code m} members with {@code centroids}.
+   *
+   * @param moved which members are new or moved
+   * @param newToOld each member's index in {@code old} (-1: new)
+   * @param oldToNew each old member's index now (-1: removed)
+   * @param maxK the neighbours per row (fewer when the level is smaller)
+   * @param exact whether {@code old}'s graph is exact (the level was never above
+   *     {@link BuildOptions#exactKnnLimit()}), so that a row that listed a moved or removed member can be
+   *     found among its old neighbours and the moved members ({@link #narrowRow})
+   */
+  static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, boolean[] moved,
+      int[] newToOld, int[] oldToNew, int maxK, boolean exact) {
+    int dim = centroids.length / Math.max(1, m);
+    int k = Math.max(0, Math.min(maxK, m - 1));
+    int[] offsets = new int[m + 1];
+    java.util.Arrays.setAll(offsets, i -> i * k); // k neighbours per row
+    int[] neighbors = new int[m * k];
+    float[] weights = new float[m * k];
+    List<Integer> movedIdx = new ArrayList<>();
+    for (int i = 0; i < m; i++) {
+      if (moved[i]) {
+        movedIdx.add(i);
+      }
+    }
+    // Each moved member's similarity to every member, computed once: its own row's exact query and every
+    // kept row's admission test need the same dot products (same operands in the same order: bit for bit).
+    float[][] simToMoved = new float[m][];
+    if ((long) movedIdx.size() * m <= SHARED_SIMILARITIES) {
+      for (int j : movedIdx) {
+        float[] sims = new float[m];
+        for (int c = 0; c < m; c++) {
+          sims[c] = Vectors.dot(centroids, c * dim, centroids, j * dim, dim);
+        }
+        simToMoved[j] = sims;
+      }
+    }
+    int recomputed = 0;
+    float[] scores = new float[Math.max(1, k)];
+    for (int i = 0; i < m; i++) {
+      int o = newToOld[i];
+      boolean full = moved[i] || o < 0;
+      if (!full) {
+        int from = old.knnOffsets()[o];
+        int to = old.knnOffsets()[o + 1];
+        if (to - from < k) {
+          full = true;
+        } else {
+          for (int e = from; e < to && !full; e++) {
+            int ni = oldToNew[old.knnNeighbors()[e]];
+            full = ni < 0 || moved[ni]; // a removed or moved neighbour
+          }
+        }
+      }
+      if (full && exact && !moved[i] && o >= 0
+          && narrowRow(old, o, i, k, centroids, dim, moved, oldToNew, movedIdx, simToMoved, neighbors, weights)) {
+        continue;
+      }
+      if (full && simToMoved[i] != null) { // ExactKnn.query's scan, on the similarities computed above
+        float[] sims = simToMoved[i];
+        ExactKnn.TopK top = new ExactKnn.TopK(k);
+        for (int c = 0; c < m && k > 0; c++) {
+          if (c != i && top.accepts(sims[c], c)) {
+            top.insert(sims[c], c);
+          }
+        }
+        top.writeSorted(neighbors, weights, i * k);
+        recomputed++;
+        continue;
+      }
+      if (full) {
+        int[] idx = ExactKnn.query(centroids, m, dim, Vectors.row(centroids, i, dim), k, i, scores);
+        System.arraycopy(idx, 0, neighbors, i * k, idx.length);
+        System.arraycopy(scores, 0, weights, i * k, idx.length);
+        recomputed++;
+        continue;
+      }
+      // Keep the old row (translated to new indexes) and let moved members compete with it.
+      ExactKnn.TopK top = new ExactKnn.TopK(k);
+      int from = old.knnOffsets()[o];
+      for (int e = from; e < from + k; e++) {
+        top.insert(old.knnWeights()[e], oldToNew[old.knnNeighbors()[e]]);
+      }
+      for (int j : movedIdx) {
+        if (j != i) {
+          float s = simToMoved[j] != null ? simToMoved[j][i] : Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
+          if (top.accepts(s, j)) {
+            top.insert(s, j);
+          }
+        }
+      }
+      top.writeSorted(neighbors, weights, i * k);
+    }
+    return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed);
+  }
+
+  /**
+   * The new row of member {@code i}, which did not move but listed a removed or moved member, found without
+   * a scan of the level when that gives what the scan would: the candidates are its old neighbours that
+   * are still there and did not move (their similarities computed again, as the scan computes them) and the
+   * moved members. Every other member did not move, is not in the old row, and so (the old graph being
+   * exact) is no more similar than the old row's last neighbour; when the k-th best candidate is strictly
+   * more similar than that, the scan could not find anything better. Returns false, having written nothing,
+   * when that does not hold, or when a recomputed similarity differs from the stored one in any bit (the
+   * stored row is then not this level's exact row).
+   */
+  private static boolean narrowRow(HierarchyState.Level old, int o, int i, int k, float[] centroids, int dim,
+      boolean[] moved, int[] oldToNew, List<Integer> movedIdx, float[][] simToMoved, int[] neighbors,
+      float[] weights) {
+    int from = old.knnOffsets()[o];
+    int to = old.knnOffsets()[o + 1];
+    if (k == 0 || to - from < k) {
+      return false;
+    }
+    ExactKnn.TopK top = new ExactKnn.TopK(k);
+    float oldLast = Float.POSITIVE_INFINITY;
+    for (int e = from; e < to; e++) {
+      float w = old.knnWeights()[e];
+      oldLast = Math.min(oldLast, w);
+      int c = oldToNew[old.knnNeighbors()[e]];
+      if (c < 0 || moved[c]) {
+        continue; // removed, or moved: a moved member is scored below, at its new centroid
+      }
+      float s = Vectors.dot(centroids, c * dim, centroids, i * dim, dim);
+      if (Float.floatToRawIntBits(s) != Float.floatToRawIntBits(w)) {
+        return false;
+      }
+      if (top.accepts(s, c)) {
+        top.insert(s, c);
+      }
+    }
+    for (int j : movedIdx) {
+      if (j != i) {
+        float s = simToMoved[j] != null ? simToMoved[j][i] : Vectors.dot(centroids, j * dim, centroids, i * dim, dim);
+        if (top.accepts(s, j)) {
+          top.insert(s, j);
+        }
+      }
+    }
+    if (top.size < k || !(top.scores[top.worst] > oldLast)) {
+      return false;
+    }
+    top.writeSorted(neighbors, weights, i * k);
+    return true;
+  }
+}

@@ -1,0 +1,191 @@
+package dev.setree.internal.maintain;
+
+import java.util.Arrays;
+import java.util.Random;
+import nl.cwts.networkanalysis.Clustering;
+import nl.cwts.networkanalysis.LeidenAlgorithm;
+import nl.cwts.networkanalysis.Network;
+import nl.cwts.util.LargeDoubleArray;
+import nl.cwts.util.LargeIntArray;
+
+/**
+ * Community detection on one level's kNN graph with the Leiden algorithm (Traag, Waltman and van Eck,
+ * "From Louvain to Leiden: guaranteeing well-connected communities", Scientific Reports 9, 5233, 2019),
+ * using the authors' reference implementation {@code nl.cwts:networkanalysis}.
+ *
+ * <p>The graph is the symmetrised kNN graph (an edge when either member lists the other), weighted by
+ * cosine similarity floored at {@value #MIN_WEIGHT}. The quality function is CPM (constant Potts model)
+ * with unit node weights; its resolution is searched per level (bisection in log space) so that the mean
+ * community size comes closest to a target arity: plain modularity at resolution 1 makes bottom-level
+ * communities far too large on our data (FINDINGS.md, finding 5; docs/adr/0003-leiden-cpm-target-arity.md).
+ * Seeded, hence deterministic. Levels of more than {@value #LARGE_LEVEL} members search the resolution
+ * with single-iteration runs and run the chosen one in full.
+ */
+public final class LeidenClustering {
+  static final double MIN_WEIGHT = 1e-3;
+  private static final int SEARCH_STEPS = 10;
+  private static final int ITERATIONS = 4;
+  /**
+   * Above this many members the resolution search runs one Leiden iteration per step and only the chosen
+   * resolution gets all {@value #ITERATIONS}: a million-leaf level costs a quarter as much (ADR 0017).
+   */
+  static final int LARGE_LEVEL = 100_000;
+
+  private final int targetArity;
+  private final long seed;
+
+  /**
+   * @param targetArity the mean community size aimed at (>= 2)
+   * @param seed random seed of the Leiden runs
+   */
+  public LeidenClustering(int targetArity, long seed) {
+    if (targetArity < 2) {
+      throw new IllegalArgumentException("target arity must be >= 2, got " + targetArity);
+    }
+    this.targetArity = targetArity;
+    this.seed = seed;
+  }
+
+  /** The outcome of clustering one level. */
+  public record Result(int[] assignment, int communities, double resolution, double quality) {}
+
+  /**
+   * Clusters the members of a kNN graph; returns a dense community id per member. The number of
+   * communities aimed at is {@code n / targetArity}, but never fewer than {@code min(targetArity, n / 2)}:
+   * near the top of the tree this leaves the root about {@code targetArity} children instead of two or
+   * three, so the overview names the knowledge base's main topics.
+   */
+  public Result cluster(KnnGraph knn) {
+    int n = knn.size();
+    if (n <= 1) {
+      return new Result(new int[n], n, 0, 0);
+    }
+    return search(knn, Math.max(n / (double) targetArity, Math.min(targetArity, n / 2.0)));
+  }
+
+  private Result search(KnnGraph knn, double target) {
+    int n = knn.size();
+    if (n <= 1) {
+      return new Result(new int[n], n, 0, 0);
+    }
+    Network network = network(knn);
+    double lo = Math.log(1e-4);
+    double hi = Math.log(1.0);
+    Result best = null;
+    boolean large = n > LARGE_LEVEL;
+    for (int step = 0; step < SEARCH_STEPS; step++) {
+      double mid = (lo + hi) / 2;
+      Result r = run(network, Math.exp(mid), large ? 1 : ITERATIONS);
+      if (best == null || Math.abs(r.communities - target) < Math.abs(best.communities - target)) {
+        best = r;
+      }
+      if (r.communities < target) {
+        lo = mid; // too few communities: raise the resolution
+      } else if (r.communities > target) {
+        hi = mid;
+      } else {
+        break;
+      }
+    }
+    return large ? run(network, best.resolution(), ITERATIONS) : best;
+  }
+
+  /**
+   * Improves an existing clustering with Leiden at a fixed CPM resolution (the building block of an
+   * incremental rebuild: {@code IncrementalCPMClusteringAlgorithm.improveClustering}).
+   *
+   * @param initial a community per node (any non-negative ids)
+   */
+  public Result improve(Network network, double resolution, int[] initial) {
+    LeidenAlgorithm leiden = new LeidenAlgorithm(resolution, ITERATIONS,
+        LeidenAlgorithm.DEFAULT_RANDOMNESS, new Random(seed));
+    Clustering clustering = new Clustering(initial.clone());
+    leiden.improveClustering(network, clustering);
+    clustering.orderClustersByNNodes();
+    return new Result(clustering.getClusters(), clustering.getNClusters(), resolution,
+        leiden.calcQuality(network, clustering));
+  }
+
+  /** Runs Leiden once at a fixed CPM resolution. */
+  public Result run(Network network, double resolution) {
+    return run(network, resolution, ITERATIONS);
+  }
+
+  private Result run(Network network, double resolution, int iterations) {
+    LeidenAlgorithm leiden = new LeidenAlgorithm(resolution, iterations,
+        LeidenAlgorithm.DEFAULT_RANDOMNESS, new Random(seed));
+    Clustering clustering = leiden.findClustering(network);
+    clustering.orderClustersByNNodes();
+    return new Result(clustering.getClusters(), clustering.getNClusters(), resolution,
+        leiden.calcQuality(network, clustering));
+  }
+
+  /** The symmetrised, weighted network of a kNN graph, for Leiden. */
+  public static Network network(KnnGraph knn) {
+    int n = knn.size();
+    int[] deg = new int[n];
+    // Collect undirected neighbour sets: each directed edge (i, j) contributes to rows i and j.
+    int[][] rows = new int[n][];
+    float[][] rowW = new float[n][];
+    int[] fill = new int[n];
+    for (int i = 0; i < n; i++) {
+      for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
+        deg[i]++;
+        deg[knn.neighbors()[e]]++;
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      rows[i] = new int[deg[i]];
+      rowW[i] = new float[deg[i]];
+    }
+    for (int i = 0; i < n; i++) {
+      for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
+        int j = knn.neighbors()[e];
+        float w = knn.weights()[e];
+        rows[i][fill[i]] = j;
+        rowW[i][fill[i]++] = w;
+        rows[j][fill[j]] = i;
+        rowW[j][fill[j]++] = w;
+      }
+    }
+    long[] first = new long[n + 1];
+    int total = 0;
+    int[][] uniq = new int[n][];
+    double[][] uniqW = new double[n][];
+    for (int i = 0; i < n; i++) {
+      Integer[] order = new Integer[deg[i]];
+      for (int t = 0; t < deg[i]; t++) {
+        order[t] = t;
+      }
+      final int row = i;
+      Arrays.sort(order, (a, b) -> Integer.compare(rows[row][a], rows[row][b]));
+      int[] u = new int[deg[i]];
+      double[] uw = new double[deg[i]];
+      int m = 0;
+      for (int t : order) {
+        int j = rows[i][t];
+        if (m > 0 && u[m - 1] == j) {
+          continue;
+        }
+        u[m] = j;
+        uw[m++] = Math.max(MIN_WEIGHT, rowW[i][t]);
+      }
+      uniq[i] = Arrays.copyOf(u, m);
+      uniqW[i] = Arrays.copyOf(uw, m);
+      first[i] = total;
+      total += m;
+    }
+    first[n] = total;
+    LargeIntArray neighbors = new LargeIntArray(total);
+    LargeDoubleArray weights = new LargeDoubleArray(total);
+    long pos = 0;
+    for (int i = 0; i < n; i++) {
+      for (int t = 0; t < uniq[i].length; t++) {
+        neighbors.set(pos, uniq[i][t]);
+        weights.set(pos, uniqW[i][t]);
+        pos++;
+      }
+    }
+    return new Network(n, false, first, neighbors, weights, false);
+  }
+}

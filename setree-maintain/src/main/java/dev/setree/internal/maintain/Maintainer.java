@@ -1,0 +1,197 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Fact;
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.TokenCounter;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeStore;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One maintenance run ({@code maintenanceRun}): applies a batch of pending mutations to a snapshot and
+ * produces the next snapshot and oracle. Pure with respect to storage: the caller saves the result and
+ * clears the applied mutations in one transaction.
+ *
+ * <p>Paths: no leaf change, or a level-0 clean skip, keeps the tree; a knowledge base going to 0 or 1
+ * leaves gets the empty tree or a one-leaf tree under an internal root; an empty or unusable oracle, or a
+ * tree that had fewer than two leaves, falls back to a full build over the (already embedded) leaves;
+ * otherwise the {@link IncrementalRebuild}. Then the {@link SummaryPass} writes the summaries of changed
+ * nodes and re-summarises nodes on changed paths whose faithfulness fell below the threshold.
+ *
+ * <p>Mutation semantics, in sequence order: an insert of an id already present, or a delete of an unknown
+ * id, is skipped and counted (the facade refuses both when they are submitted; they can only come from a
+ * race or a hand-edited file). An insert followed by a delete of the same id cancels out.
+ */
+public final class Maintainer {
+  private final Embedder embedder;
+  private final TokenCounter counter;
+  private final Summarizer summarizer;
+  private final BuildOptions options;
+  private final int faithfulnessThreshold;
+
+  /**
+   * @param faithfulnessThreshold nodes on a changed path whose faithfulness is below it are re-summarised
+   */
+  public Maintainer(Embedder embedder, TokenCounter counter, Summarizer summarizer, BuildOptions options,
+      int faithfulnessThreshold) {
+    this.embedder = embedder;
+    this.counter = counter;
+    this.summarizer = summarizer;
+    this.options = options;
+    this.faithfulnessThreshold = faithfulnessThreshold;
+  }
+
+  /**
+   * What a run produced.
+   *
+   * @param tree the next snapshot
+   * @param hierarchy the next oracle
+   * @param path {@code unchanged}, {@code clean-skip}, {@code incremental}, {@code full}, {@code single} or
+   *     {@code empty}
+   * @param inserted leaves added
+   * @param deleted leaves removed
+   * @param skipped mutations skipped (duplicate insert or unknown delete)
+   * @param dirtyLevels levels the incremental rebuild found dirty
+   * @param reclusteredMembers members Leiden ran on again
+   * @param summarized summaries written
+   * @param nanos wall time
+   */
+  public record Result(Tree tree, HierarchyState hierarchy, String path, int inserted, int deleted, int skipped,
+      int dirtyLevels, int reclusteredMembers, int summarized, long nanos) {}
+
+  /** Applies {@code mutations} (in sequence order) to {@code tree} with its {@code oracle}. */
+  public Result run(Tree tree, HierarchyState oracle, List<TreeStore.Mutation> mutations) {
+    long t0 = System.nanoTime();
+    Set<String> present = new HashSet<>();
+    for (int v = 0; v < tree.leafCount(); v++) {
+      present.add(tree.id(v));
+    }
+    Map<String, Fact> inserts = new LinkedHashMap<>();
+    Set<String> deletes = new HashSet<>();
+    int skipped = 0;
+    for (TreeStore.Mutation mu : mutations) {
+      String id = mu.leafId();
+      if (mu.kind() == TreeStore.Mutation.Kind.INSERT) {
+        boolean exists = (present.contains(id) && !deletes.contains(id)) || inserts.containsKey(id);
+        if (exists || id.startsWith(TreeBuilder.INTERNAL_ID_PREFIX)) {
+          skipped++;
+        } else {
+          inserts.put(id, new Fact(id, mu.text(), mu.time()));
+        }
+      } else if (inserts.remove(id) == null) {
+        if (present.contains(id) && deletes.add(id)) {
+          continue;
+        }
+        skipped++;
+      }
+    }
+    if (inserts.isEmpty() && deletes.isEmpty()) {
+      return new Result(tree, oracle, "unchanged", 0, 0, skipped, 0, 0, 0, System.nanoTime() - t0);
+    }
+    List<Fact> newFacts = new ArrayList<>(inserts.values());
+    float[][] emb = TreeBuilder.embed(embedder, newFacts, BuildProgress.NONE);
+    DraftTree draft = DraftTree.of(tree);
+    // Remove deleted leaves from the draft (their old parents lose a child).
+    for (var it = draft.leaves.iterator(); it.hasNext(); ) {
+      DraftTree.Node leaf = it.next();
+      if (deletes.contains(leaf.id)) {
+        if (leaf.parent != null) {
+          leaf.parent.children.remove(leaf);
+          leaf.parent.structural = true;
+        }
+        it.remove();
+      }
+    }
+    for (DraftTree.Node n : draft.internal) {
+      n.sources = n.sources.stream().filter(s -> !deletes.contains(s.id)).toList();
+    }
+    for (int i = 0; i < newFacts.size(); i++) {
+      Fact f = newFacts.get(i);
+      draft.addLeaf(f.id(), f.text(), f.time(), emb[i], counter.count(f.text()));
+    }
+    List<String> allIds = new ArrayList<>();
+    for (int v = 0; v < tree.size(); v++) {
+      allIds.add(tree.id(v));
+    }
+    TreeBuilder.IdSource ids = TreeBuilder.IdSource.after(allIds);
+    String path;
+    HierarchyState next;
+    int dirty = 0;
+    int reclustered = 0;
+    int leaves = draft.leaves.size();
+    if (leaves == 0) {
+      return new Result(Tree.empty(tree.isEmpty() ? embedder.dimension() : tree.dimension()),
+          HierarchyState.empty(), "empty", inserts.size(), deletes.size(), skipped, 0, 0, 0,
+          System.nanoTime() - t0);
+    } else if (leaves == 1) {
+      next = single(draft, ids);
+      path = "single";
+    } else if (tree.leafCount() < 2 || oracle.isEmpty() || !oracleMatches(tree, oracle)) {
+      for (DraftTree.Node l : draft.leaves) {
+        l.parent = null;
+      }
+      draft.internal.clear();
+      long[] knnNanos = new long[1];
+      next = new HierarchyState(List.copyOf(TreeBuilder.cluster(draft, new ArrayList<>(draft.leaves), ids,
+          options, knnNanos, BuildProgress.NONE)));
+      path = "full";
+      reclustered = leaves;
+    } else {
+      IncrementalRebuild.Outcome o = new IncrementalRebuild(options).run(draft, oracle, ids);
+      next = new HierarchyState(List.copyOf(o.levels()));
+      path = o.cleanSkip() ? "clean-skip" : "incremental";
+      dirty = o.dirtyLevels();
+      reclustered = o.reclusteredMembers();
+    }
+    draft.recomputeSums();
+    SummaryPass.Result sr = new SummaryPass(embedder, counter, summarizer, options)
+        .run(draft, faithfulnessThreshold, BuildProgress.NONE);
+    return new Result(draft.toTree(), next, path, inserts.size(), deletes.size(), skipped, dirty, reclustered,
+        sr.summarized(), System.nanoTime() - t0);
+  }
+
+  /** A one-leaf tree: the leaf under an internal root (the old root's id is kept when there was one). */
+  private HierarchyState single(DraftTree draft, TreeBuilder.IdSource ids) {
+    DraftTree.Node leaf = draft.leaves.get(0);
+    DraftTree.Node root = draft.root();
+    if (root == null || root.leaf) {
+      root = draft.addInternal(ids.next(), 1);
+    }
+    for (DraftTree.Node n : new ArrayList<>(draft.internal)) {
+      if (n != root) {
+        draft.internal.remove(n);
+      }
+    }
+    root.children.clear();
+    root.parent = null;
+    root.level = 1;
+    root.structural = true;
+    leaf.parent = null;
+    DraftTree.attach(leaf, root);
+    root.sum = leaf.sum.clone();
+    return new HierarchyState(List.of(new HierarchyState.Level(new String[] {leaf.id}, leaf.centroid(),
+        new String[] {root.id}, new int[] {0}, new int[] {0, 0}, new int[0], new float[0], Double.NaN)));
+  }
+
+  /** The oracle's level 0 must list exactly the old tree's leaves. */
+  private static boolean oracleMatches(Tree tree, HierarchyState oracle) {
+    HierarchyState.Level l0 = oracle.levels().get(0);
+    if (l0.size() != tree.leafCount() || l0.centroids() == null
+        || l0.centroids().length != l0.size() * tree.dimension()) {
+      return false;
+    }
+    for (int i = 0; i < l0.size(); i++) {
+      if (!l0.memberIds()[i].equals(tree.id(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

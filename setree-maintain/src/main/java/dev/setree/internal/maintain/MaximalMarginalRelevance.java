@@ -1,0 +1,101 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.Vectors;
+import dev.setree.spi.Passage;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * Orders a cluster's leaves by maximal marginal relevance, so that an extractive summary takes central leaves
+ * that do not repeat each other: each pick maximises its similarity to the cluster's centroid minus
+ * {@code redundancy} times its highest similarity to a leaf already picked (J. Carbonell and J. Goldstein,
+ * "The use of MMR, diversity-based reranking for reordering documents and producing summaries", SIGIR 1998).
+ *
+ * <p>Only the {@value #MAX_CANDIDATES} leaves closest to the centroid compete. Lazy: each pick costs a pass
+ * over the candidates, and callers stop at the first leaf that does not fit, usually after a few picks; the
+ * picks are the same as computing all of them first. Ties go to the lower index, so the order is
+ * deterministic.
+ */
+final class MaximalMarginalRelevance {
+  /** How many leaves closest to the centroid compete. */
+  static final int MAX_CANDIDATES = 4096;
+
+  private MaximalMarginalRelevance() {}
+
+  /** Leaf indexes in MMR order (closest to the centroid first), at most {@code limit}. */
+  static Iterable<Integer> order(List<Passage> leaves, float[] centroid, int limit, float redundancy) {
+    return () -> new Picks(leaves, centroid, limit, redundancy);
+  }
+
+  /** The picks of {@link #order}, each computed when it is asked for. */
+  private static final class Picks implements Iterator<Integer> {
+    private final List<Passage> leaves;
+    private final float[] rel;
+    private final int[] cand;
+    private final float[] maxSim;
+    private final boolean[] taken;
+    private final int picks;
+    private final float redundancy;
+    private int picked;
+    private int last = -1;
+
+    Picks(List<Passage> leaves, float[] centroid, int limit, float redundancy) {
+      this.leaves = leaves;
+      this.redundancy = redundancy;
+      int n = leaves.size();
+      rel = new float[n];
+      for (int i = 0; i < n; i++) {
+        rel[i] = Vectors.dot(leaves.get(i).embedding(), centroid);
+      }
+      Integer[] order = new Integer[n];
+      for (int i = 0; i < n; i++) {
+        order[i] = i;
+      }
+      Arrays.sort(order, (a, b) -> rel[a] != rel[b] ? Float.compare(rel[b], rel[a]) : Integer.compare(a, b));
+      cand = new int[Math.min(n, MAX_CANDIDATES)];
+      for (int c = 0; c < cand.length; c++) {
+        cand[c] = order[c];
+      }
+      maxSim = new float[n];
+      Arrays.fill(maxSim, -1f);
+      taken = new boolean[n];
+      picks = Math.min(limit, cand.length);
+    }
+
+    @Override
+    public boolean hasNext() {
+      return picked < picks;
+    }
+
+    @Override
+    public Integer next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      if (last >= 0) { // redundancy against the previous pick, deferred until a next pick is wanted
+        float[] lastEmbedding = leaves.get(last).embedding();
+        for (int i : cand) {
+          maxSim[i] = Math.max(maxSim[i], Vectors.dot(leaves.get(i).embedding(), lastEmbedding));
+        }
+      }
+      int best = -1;
+      float bestScore = Float.NEGATIVE_INFINITY;
+      for (int i : cand) {
+        if (taken[i]) {
+          continue;
+        }
+        float score = rel[i] - (picked == 0 ? 0f : redundancy * maxSim[i]);
+        if (score > bestScore) {
+          bestScore = score;
+          best = i;
+        }
+      }
+      taken[best] = true;
+      picked++;
+      last = best;
+      return best;
+    }
+  }
+}

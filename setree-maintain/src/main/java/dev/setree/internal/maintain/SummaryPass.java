@@ -1,0 +1,301 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Passage;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.SummarizerException;
+import dev.setree.spi.TokenCounter;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.Vectors;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Deferred summarisation and the faithfulness pass: one bottom-up pass over a draft's internal nodes,
+ * children before parents, with at most {@code max_concurrency} summariser calls in flight.
+ *
+ * <p>A node is (re)summarised when its children changed, when it has no summary, when its summary breaks
+ * its cap, or when its leaf-centroid changed and its faithfulness fell below the threshold (or is
+ * unknown). Other nodes whose centroid changed keep their summary and get their faithfulness recomputed.
+ *
+ * <p><b>Budget-monotone, enforced:</b> each node's cap is {@code min(level cap, tokens of its children)}
+ * and whatever the summariser returns is cut to it ({@link TextCut}). A summariser failure (exception or
+ * blank text) falls back to the {@link ExtractiveSummarizer} and is counted.
+ */
+final class SummaryPass {
+  private final Embedder embedder;
+  private final TokenCounter counter;
+  private final Summarizer summarizer;
+  private final BuildOptions options;
+  private final ExtractiveSummarizer fallback = new ExtractiveSummarizer();
+
+  SummaryPass(Embedder embedder, TokenCounter counter, Summarizer summarizer, BuildOptions options) {
+    this.embedder = embedder;
+    this.counter = counter;
+    this.summarizer = summarizer;
+    this.options = options;
+  }
+
+  /** Counts of one pass. */
+  record Result(int summarized, int fallbacks) {}
+
+  /**
+   * Writes the summaries the draft needs.
+   *
+   * @param faithfulnessThreshold nodes on a changed path below it are re-summarised;
+   *     {@code Integer.MIN_VALUE} turns the faithfulness pass off
+   */
+  Result run(DraftTree draft, int faithfulnessThreshold, BuildProgress progress) {
+    int dim = draft.dim;
+    DraftTree.Node root = draft.root();
+    if (root == null) {
+      return new Result(0, 0);
+    }
+    for (DraftTree.Node v : draft.internal) {
+      v.wave = 0; // not yet reached from the root
+    }
+    int maxWave = computeDepthAndWave(root, 0);
+    ExtractiveSummarizer extractive = forCorpus(summarizer instanceof ExtractiveSummarizer e ? e : fallback, root);
+    AtomicInteger fallbacks = new AtomicInteger();
+    AtomicInteger summarized = new AtomicInteger();
+    int todo = 0;
+    for (DraftTree.Node v : draft.internal) {
+      if (v.structural || v.text == null) {
+        todo++;
+      }
+    }
+    int total = Math.max(1, todo);
+    ExecutorService pool = Executors.newFixedThreadPool(options.threads(), r -> {
+      Thread t = new Thread(r, "setree-summary");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      for (int w = 1; w <= maxWave; w++) {
+        List<DraftTree.Node> nodes = new ArrayList<>();
+        for (DraftTree.Node v : draft.internal) {
+          if (v.wave == 0) {
+            throw new IllegalStateException("internal node " + v + " is not under the root " + root);
+          }
+          if (v.wave == w && needsSummary(v, v.depth, faithfulnessThreshold)) {
+            nodes.add(v);
+          } else if (v.wave == w && v.centroidChanged) {
+            v.faithfulness = faithfulness(v);
+            v.centroidChanged = false;
+          }
+        }
+        List<Future<Summarizer.Summary>> futures = new ArrayList<>(nodes.size());
+        for (DraftTree.Node v : nodes) {
+          Summarizer.Request req = request(v, v.depth, dim);
+          futures.add(pool.submit(() -> {
+            Summarizer.Summary s = summarizeSafely(req, v, fallbacks, extractive);
+            progress.update("summaries", summarized.incrementAndGet(), Math.max(total, summarized.get()));
+            return s;
+          }));
+        }
+        List<String> toEmbed = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
+          DraftTree.Node v = nodes.get(i);
+          Summarizer.Summary s = await(futures.get(i));
+          int cap = cap(v, v.depth);
+          String text = TextCut.fit(s.text().strip().replaceAll("\\s+", " "), cap, counter);
+          if (text.isBlank()) {
+            text = shortestChild(v).text;
+          }
+          v.text = text;
+          v.tokens = counter.count(text);
+          List<DraftTree.Node> src = new ArrayList<>();
+          Set<String> wanted = new HashSet<>(s.sourceLeafIds());
+          if (!wanted.isEmpty()) {
+            for (DraftTree.Node l : leavesUnder(v, new ArrayList<>())) {
+              if (wanted.contains(l.id) && text.contains(normalise(l.text))) {
+                src.add(l);
+              }
+            }
+          }
+          v.sources = src;
+          toEmbed.add(text);
+        }
+        if (!toEmbed.isEmpty()) {
+          float[][] vecs = embedder.embed(toEmbed);
+          for (int i = 0; i < nodes.size(); i++) {
+            DraftTree.Node v = nodes.get(i);
+            v.embedding = vecs[i];
+            v.faithfulness = faithfulness(v);
+            v.structural = false;
+            v.centroidChanged = false;
+          }
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return new Result(summarized.get(), fallbacks.get());
+  }
+
+  /** The extractive summariser with the term statistics of the leaves under {@code root}, if it uses them. */
+  private static ExtractiveSummarizer forCorpus(ExtractiveSummarizer extractive, DraftTree.Node root) {
+    if (!extractive.usesCorpus()) {
+      return extractive;
+    }
+    List<String> corpus = new ArrayList<>();
+    for (DraftTree.Node l : leavesUnder(root, new ArrayList<>())) {
+      corpus.add(l.text);
+    }
+    return extractive.forCorpus(corpus);
+  }
+
+  private boolean needsSummary(DraftTree.Node v, int depth, int threshold) {
+    if (v.structural || v.text == null || v.embedding == null) {
+      return true;
+    }
+    if (v.tokens > cap(v, depth)) {
+      return true;
+    }
+    if (threshold == Integer.MIN_VALUE) {
+      return false;
+    }
+    if (v.faithfulness == Tree.UNKNOWN_FAITHFULNESS) {
+      return true;
+    }
+    return v.centroidChanged && faithfulness(v) < threshold;
+  }
+
+  private int cap(DraftTree.Node v, int depth) {
+    int levelCap = depth <= 1 ? options.topSummaryTokens() : options.summaryTokens();
+    int childTokens = 0;
+    for (DraftTree.Node c : v.children) {
+      childTokens += c.tokens;
+    }
+    return Math.min(levelCap, childTokens);
+  }
+
+  private static int faithfulness(DraftTree.Node v) {
+    float cos = Vectors.dot(v.embedding, v.centroid());
+    return Math.round(100f * Math.max(-1f, Math.min(1f, cos)));
+  }
+
+  private Summarizer.Request request(DraftTree.Node v, int depth, int dim) {
+    List<Passage> children = new ArrayList<>();
+    for (DraftTree.Node c : v.children) {
+      children.add(new Passage(c.id, c.text, c.embedding));
+    }
+    // Leaves already quoted by a summary below are not offered again: each level says something new.
+    Set<DraftTree.Node> quotedBelow = new HashSet<>();
+    for (DraftTree.Node c : v.children) {
+      collectQuoted(c, quotedBelow);
+    }
+    List<DraftTree.Node> under = leavesUnder(v, new ArrayList<>());
+    List<Passage> leaves = new ArrayList<>();
+    for (DraftTree.Node l : under) {
+      if (!quotedBelow.contains(l)) {
+        leaves.add(new Passage(l.id, l.text, l.embedding));
+      }
+    }
+    if (leaves.isEmpty()) {
+      for (DraftTree.Node l : under) {
+        leaves.add(new Passage(l.id, l.text, l.embedding));
+      }
+    }
+    assert dim == v.sum.length;
+    return new Summarizer.Request(v.level, depth, children, leaves, v.centroid(), cap(v, depth), counter);
+  }
+
+  private static void collectQuoted(DraftTree.Node v, Set<DraftTree.Node> out) {
+    if (v.leaf) {
+      return;
+    }
+    out.addAll(v.sources);
+    for (DraftTree.Node c : v.children) {
+      collectQuoted(c, out);
+    }
+  }
+
+  static List<DraftTree.Node> leavesUnder(DraftTree.Node v, List<DraftTree.Node> out) {
+    if (v.leaf) {
+      out.add(v);
+    } else {
+      for (DraftTree.Node c : v.children) {
+        leavesUnder(c, out);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Sets each node's depth under the root and, for internal nodes, its wave (1 + the largest wave of its
+   * internal children: children are summarised in an earlier wave); returns the largest wave.
+   */
+  private static int computeDepthAndWave(DraftTree.Node v, int d) {
+    v.depth = d;
+    if (v.leaf) {
+      return 0;
+    }
+    int w = 1;
+    int maxWave = 0;
+    for (DraftTree.Node c : v.children) {
+      int cw = computeDepthAndWave(c, d + 1);
+      maxWave = Math.max(maxWave, cw);
+      if (!c.leaf) {
+        w = Math.max(w, c.wave + 1);
+      }
+    }
+    v.wave = w;
+    return Math.max(maxWave, w);
+  }
+
+
+  private static String normalise(String s) {
+    return s.strip().replaceAll("\\s+", " ");
+  }
+
+  private Summarizer.Summary summarizeSafely(Summarizer.Request req, DraftTree.Node node, AtomicInteger fallbacks,
+      ExtractiveSummarizer extractive) {
+    if (!(summarizer instanceof ExtractiveSummarizer)) {
+      try {
+        Summarizer.Summary s = summarizer.summarize(req);
+        if (s != null && s.text() != null && !s.text().isBlank()) {
+          node.kind = summarizer.kind();
+          return s;
+        }
+      } catch (SummarizerException | IllegalStateException e) {
+        // fall through to the extractive summary, counted
+      }
+      fallbacks.incrementAndGet();
+    }
+    node.kind = extractive.kind();
+    return extractive.summarize(req);
+  }
+
+  private static <T> T await(Future<T> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while summarising", e);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(c);
+    }
+  }
+
+  private static DraftTree.Node shortestChild(DraftTree.Node v) {
+    DraftTree.Node best = v.children.get(0);
+    for (DraftTree.Node c : v.children) {
+      if (c.tokens < best.tokens) {
+        best = c;
+      }
+    }
+    return best;
+  }
+}

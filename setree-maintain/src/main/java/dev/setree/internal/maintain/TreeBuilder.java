@@ -1,0 +1,260 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Fact;
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.spi.Summarizer;
+import dev.setree.spi.TokenCounter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Builds a knowledge base's summary hierarchy from its leaf facts (SPEC "Index time"):
+ *
+ * <ol>
+ *   <li>embed every leaf, in batches;
+ *   <li>cluster bottom-up over leaf-centroids: at each level the kNN graph of the members' centroids
+ *       (exact, {@link ExactKnn}, up to {@link BuildOptions#exactKnnLimit()} members; NN-descent,
+ *       {@code NnDescent}, above), Leiden on it ({@link LeidenClustering}), a new parent for every
+ *       community of two or more members, singletons carried forward unchanged; repeat until one node
+ *       remains. When a level merges nothing, or when few enough members remain to be the root's children
+ *       (at most 1.5 x the target arity), they are wrapped under one root;
+ *   <li>write every summary in one deferred bottom-up pass ({@link SummaryPass}).
+ * </ol>
+ *
+ * <p>Thread-safe if its embedder and summariser are; a builder holds no state between builds.
+ */
+public final class TreeBuilder {
+  /** Prefix of internal node ids. */
+  public static final String INTERNAL_ID_PREFIX = "_n";
+
+  private final Embedder embedder;
+  private final TokenCounter counter;
+  private final Summarizer summarizer;
+  private final BuildOptions options;
+
+  /** A builder with its parts; see {@link BuildOptions#DEFAULTS}. */
+  public TreeBuilder(Embedder embedder, TokenCounter counter, Summarizer summarizer, BuildOptions options) {
+    this.embedder = embedder;
+    this.counter = counter;
+    this.summarizer = summarizer;
+    this.options = options;
+  }
+
+  /**
+   * Builds the tree of {@code facts}.
+   *
+   * @throws IllegalArgumentException with fewer than two facts, duplicate ids, or an id that collides with
+   *     internal node ids ({@value #INTERNAL_ID_PREFIX}...)
+   */
+  public BuildResult build(List<Fact> facts, BuildProgress progress) {
+    if (facts.size() < 2) {
+      throw new IllegalArgumentException("a build needs at least 2 facts, got " + facts.size()
+          + " (add a single fact with insert)");
+    }
+    Set<String> seen = new HashSet<>();
+    for (Fact f : facts) {
+      if (!seen.add(f.id())) {
+        throw new IllegalArgumentException("duplicate fact id '" + f.id() + "'");
+      }
+      checkId(f.id());
+    }
+    long t0 = System.nanoTime();
+    float[][] emb = embed(embedder, facts, progress);
+    long t1 = System.nanoTime();
+    DraftTree draft = new DraftTree(embedder.dimension());
+    int[] tokens = new int[facts.size()];
+    // Token counters are thread-safe (the SPI's contract); a million WordPiece counts take minutes on one core.
+    java.util.stream.IntStream.range(0, tokens.length).parallel()
+        .forEach(i -> tokens[i] = counter.count(facts.get(i).text()));
+    for (int i = 0; i < facts.size(); i++) {
+      Fact f = facts.get(i);
+      draft.addLeaf(f.id(), f.text(), f.time(), emb[i], tokens[i]);
+    }
+    long[] knnNanos = new long[1];
+    List<HierarchyState.Level> levels = cluster(draft, new ArrayList<>(draft.leaves), new IdSource(0),
+        options, knnNanos, progress);
+    long t2 = System.nanoTime();
+    SummaryPass.Result sr = new SummaryPass(embedder, counter, summarizer, options)
+        .run(draft, Integer.MIN_VALUE, progress);
+    long t3 = System.nanoTime();
+    return new BuildResult(draft.toTree(), new HierarchyState(List.copyOf(levels)),
+        new BuildResult.Stats(t1 - t0, knnNanos[0], t2 - t1 - knnNanos[0], t3 - t2, levels.size(),
+            sr.fallbacks(), sr.summarized()));
+  }
+
+  static void checkId(String id) {
+    if (id.startsWith(INTERNAL_ID_PREFIX)) {
+      throw new IllegalArgumentException("fact id '" + id + "' uses the reserved prefix " + INTERNAL_ID_PREFIX);
+    }
+  }
+
+  /** Embeds the facts' texts in batches of 64, reporting progress. */
+  static float[][] embed(Embedder embedder, List<Fact> facts, BuildProgress progress) {
+    float[][] out = new float[facts.size()][];
+    // Large calls: the embedder sorts each call's texts by length before it batches them, so the larger the
+    // call, the less its batches are padded (issue #14); the progress bar moves once per call.
+    int batch = EMBED_CALL;
+    for (int start = 0; start < facts.size(); start += batch) {
+      int end = Math.min(facts.size(), start + batch);
+      List<String> texts = new ArrayList<>(end - start);
+      for (int i = start; i < end; i++) {
+        texts.add(facts.get(i).text());
+      }
+      float[][] vecs = embedder.embed(texts);
+      System.arraycopy(vecs, 0, out, start, end - start);
+      progress.update("embed", end, facts.size());
+    }
+    return out;
+  }
+
+  /** Facts per embedder call during a build. */
+  static final int EMBED_CALL = 2048;
+
+  /** Allocates internal node ids {@code _n0, _n1, ...}. */
+  static final class IdSource {
+    private long next;
+
+    IdSource(long next) {
+      this.next = next;
+    }
+
+    String next() {
+      return INTERNAL_ID_PREFIX + (next++);
+    }
+
+    /** An id source continuing after the highest internal id among {@code ids}. */
+    static IdSource after(Iterable<String> ids) {
+      long max = -1;
+      for (String id : ids) {
+        if (id.startsWith(INTERNAL_ID_PREFIX)) {
+          try {
+            max = Math.max(max, Long.parseLong(id.substring(INTERNAL_ID_PREFIX.length())));
+          } catch (NumberFormatException e) {
+            // not one of ours
+          }
+        }
+      }
+      return new IdSource(max + 1);
+    }
+  }
+
+  /**
+   * Clusters {@code members} (at level {@code firstLevel}'s numbering: level of the members' new parents is
+   * {@code startLevel + 1}) bottom-up until one root remains, creating internal nodes in {@code draft}.
+   *
+   * @return the oracle levels, one per clustering level
+   */
+  static List<HierarchyState.Level> cluster(DraftTree draft, List<DraftTree.Node> members, IdSource ids,
+      BuildOptions options, long[] knnNanos, BuildProgress progress) {
+    return clusterFrom(draft, members, 0, ids, options, knnNanos, progress);
+  }
+
+  static List<HierarchyState.Level> clusterFrom(DraftTree draft, List<DraftTree.Node> members, int startLevel,
+      IdSource ids, BuildOptions options, long[] knnNanos, BuildProgress progress) {
+    List<HierarchyState.Level> levels = new ArrayList<>();
+    LeidenClustering leiden = new LeidenClustering(options.targetArity(), options.seed());
+    int dim = draft.dim;
+    int rootArity = rootArity(options);
+    for (int lvl = startLevel; members.size() > 1; lvl++) {
+      int m = members.size();
+      float[] centroids = centroids(members, dim);
+      long k0 = System.nanoTime();
+      KnnGraph knn = options.knnGraph(centroids, m, dim);
+      knnNanos[0] += System.nanoTime() - k0;
+      int[] assignment = new int[m];
+      double resolution = Double.NaN;
+      if (m > rootArity) {
+        LeidenClustering.Result res = leiden.cluster(knn);
+        if (mergesAnything(res.assignment())) {
+          assignment = res.assignment();
+          resolution = res.resolution();
+        }
+      }
+      progress.update("cluster", lvl + 1, lvl + 1 + (m > rootArity ? 1 : 0));
+      Grouping g = group(draft, members, assignment, lvl + 1, ids);
+      levels.add(new HierarchyState.Level(ids(members), centroids, g.parentIds, assignment, knn.offsets(),
+          knn.neighbors(), knn.weights(), resolution));
+      members = g.next;
+    }
+    return levels;
+  }
+
+  static int rootArity(BuildOptions options) {
+    return options.targetArity() + options.targetArity() / 2;
+  }
+
+  static boolean mergesAnything(int[] assignment) {
+    for (int s : communitySizes(assignment)) {
+      if (s >= 2) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Members per community id (ids are non-negative, not necessarily dense). */
+  static int[] communitySizes(int[] assignment) {
+    int max = -1;
+    for (int a : assignment) {
+      max = Math.max(max, a);
+    }
+    int[] size = new int[max + 1];
+    for (int a : assignment) {
+      size[a]++;
+    }
+    return size;
+  }
+
+  static float[] centroids(List<DraftTree.Node> members, int dim) {
+    float[] c = new float[members.size() * dim];
+    for (int i = 0; i < members.size(); i++) {
+      System.arraycopy(members.get(i).centroid(), 0, c, i * dim, dim);
+    }
+    return c;
+  }
+
+  static String[] ids(List<DraftTree.Node> members) {
+    String[] out = new String[members.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = members.get(i).id;
+    }
+    return out;
+  }
+
+  /** The outcome of turning one level's assignment into parents. */
+  record Grouping(List<DraftTree.Node> next, String[] parentIds) {}
+
+  /** Creates a new parent for every community of >= 2 members; singletons are carried forward. */
+  static Grouping group(DraftTree draft, List<DraftTree.Node> members, int[] assignment, int parentLevel,
+      IdSource ids) {
+    int[] size = communitySizes(assignment);
+    int communities = size.length;
+    DraftTree.Node[] parentOf = new DraftTree.Node[communities];
+    List<DraftTree.Node> next = new ArrayList<>();
+    String[] parentIds = new String[members.size()];
+    for (int i = 0; i < members.size(); i++) {
+      DraftTree.Node node = members.get(i);
+      int c = assignment[i];
+      if (size[c] == 1) {
+        parentIds[i] = node.id;
+        next.add(node);
+        continue;
+      }
+      if (parentOf[c] == null) {
+        parentOf[c] = draft.addInternal(ids.next(), parentLevel);
+        next.add(parentOf[c]);
+      }
+      DraftTree.attach(node, parentOf[c]);
+      parentIds[i] = parentOf[c].id;
+    }
+    for (DraftTree.Node p : parentOf) {
+      if (p != null) {
+        p.sum = draft.canonicalSum(p);
+      }
+    }
+    return new Grouping(next, parentIds);
+  }
+}

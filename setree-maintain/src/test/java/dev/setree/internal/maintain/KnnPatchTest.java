@@ -1,0 +1,113 @@
+package dev.setree.internal.maintain;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Vectors;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** G1 patching of an exact kNN graph gives the exact graph of the new members, bit for bit. */
+class KnnPatchTest {
+
+  /**
+   * Random levels, an exact graph, then members removed, moved (a little or a lot) and added: the patch
+   * equals a kNN from scratch, with and without recomputing rows from their old neighbours, and that
+   * shortcut saves full scans.
+   */
+  @Test
+  void patchedExactGraphEqualsTheExactGraphOfTheNewMembers() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    int k = 10;
+    int fullWithShortcut = 0;
+    int fullWithout = 0;
+    for (int round = 0; round < 40; round++) {
+      String ctx = "seed=" + seed + " round " + round;
+      int dim = 8 + r.nextInt(12);
+      int n = 12 + r.nextInt(400);
+      float[] oldCentroids = randomUnitRows(r, n, dim);
+      KnnGraph oldGraph = ExactKnn.allPairs(oldCentroids, n, dim, k);
+      String[] ids = new String[n];
+      for (int i = 0; i < n; i++) {
+        ids[i] = "m" + i;
+      }
+      HierarchyState.Level old = new HierarchyState.Level(ids, oldCentroids, ids, new int[n], oldGraph.offsets(),
+          oldGraph.neighbors(), oldGraph.weights(), Double.NaN);
+      // The new level: survivors in their old order (some moved), then new members.
+      List<float[]> rows = new ArrayList<>();
+      List<Integer> fromOld = new ArrayList<>();
+      int removals = r.nextInt(3);
+      int moves = 1 + r.nextInt(4);
+      boolean[] removed = new boolean[n];
+      for (int x = 0; x < removals; x++) {
+        removed[r.nextInt(n)] = true;
+      }
+      boolean[] move = new boolean[n];
+      for (int x = 0; x < moves; x++) {
+        move[r.nextInt(n)] = true;
+      }
+      for (int o = 0; o < n; o++) {
+        if (!removed[o]) {
+          float[] c = Vectors.row(oldCentroids, o, dim);
+          if (move[o]) {
+            float step = r.nextBoolean() ? 0.05f : 1f;
+            for (int d = 0; d < dim; d++) {
+              c[d] += step * (float) r.nextGaussian();
+            }
+            Vectors.normalize(c);
+          }
+          rows.add(c);
+          fromOld.add(o);
+        }
+      }
+      int adds = r.nextInt(3);
+      for (int x = 0; x < adds; x++) {
+        rows.add(randomUnitRows(r, 1, dim));
+        fromOld.add(-1);
+      }
+      int m = rows.size();
+      float[] centroids = new float[m * dim];
+      int[] newToOld = new int[m];
+      int[] oldToNew = new int[n];
+      Arrays.fill(oldToNew, -1);
+      boolean[] moved = new boolean[m];
+      for (int i = 0; i < m; i++) {
+        System.arraycopy(rows.get(i), 0, centroids, i * dim, dim);
+        newToOld[i] = fromOld.get(i);
+        if (newToOld[i] >= 0) {
+          oldToNew[newToOld[i]] = i;
+        }
+        moved[i] = newToOld[i] < 0 || move[newToOld[i]];
+      }
+      KnnGraph scratch = ExactKnn.allPairs(centroids, m, dim, k);
+      KnnPatch withShortcut = KnnPatch.patch(old, m, centroids, moved, newToOld, oldToNew, k, true);
+      KnnPatch without = KnnPatch.patch(old, m, centroids, moved, newToOld, oldToNew, k, false);
+      for (KnnPatch p : List.of(withShortcut, without)) {
+        assertArrayEquals(scratch.offsets(), p.graph().offsets(), ctx);
+        assertArrayEquals(scratch.neighbors(), p.graph().neighbors(), ctx + ": neighbours");
+        assertArrayEquals(scratch.weights(), p.graph().weights(), ctx + ": weights");
+      }
+      fullWithShortcut += withShortcut.recomputed();
+      fullWithout += without.recomputed();
+    }
+    assertTrue(fullWithShortcut < fullWithout, "seed=" + seed + ": the shortcut saved no scan ("
+        + fullWithShortcut + " vs " + fullWithout + " rows scanned)");
+  }
+
+  private static float[] randomUnitRows(Random r, int n, int dim) {
+    float[] out = new float[n * dim];
+    for (int i = 0; i < n; i++) {
+      float[] row = new float[dim];
+      for (int d = 0; d < dim; d++) {
+        row[d] = (float) r.nextGaussian();
+      }
+      System.arraycopy(Vectors.normalize(row), 0, out, i * dim, dim);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,78 @@
+package dev.setree.internal.maintain;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.internal.core.Vectors;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Leiden through nl.cwts:networkanalysis on kNN graphs with known structure. */
+class LeidenClusteringTest {
+
+  /** Well-separated groups of points are found exactly, whatever the group sizes. */
+  @Test
+  void findsPlantedGroups() {
+    int groups = 12;
+    int per = 8;
+    int dim = 32;
+    Random r = new Random(7);
+    float[] m = new float[groups * per * dim];
+    for (int g = 0; g < groups; g++) {
+      float[] center = new float[dim];
+      center[g] = 1f;
+      for (int i = 0; i < per; i++) {
+        float[] v = center.clone();
+        for (int d = 0; d < dim; d++) {
+          v[d] += 0.05f * (float) r.nextGaussian();
+        }
+        Vectors.normalize(v);
+        System.arraycopy(v, 0, m, (g * per + i) * dim, dim);
+      }
+    }
+    KnnGraph knn = ExactKnn.allPairs(m, groups * per, dim, 5);
+    LeidenClustering.Result res = new LeidenClustering(per, 42).cluster(knn);
+    assertEquals(groups, res.communities());
+    for (int g = 0; g < groups; g++) {
+      Set<Integer> labels = new HashSet<>();
+      for (int i = 0; i < per; i++) {
+        labels.add(res.assignment()[g * per + i]);
+      }
+      assertEquals(1, labels.size(), "group " + g + " split: " + labels);
+    }
+  }
+
+  /** Same seed, same clustering; the resolution search lands near the target arity on random data. */
+  @Test
+  void deterministicAndNearTargetArity() {
+    float[] m = ExactKnnTest.randomUnit(800, 24, new Random(11));
+    KnnGraph knn = ExactKnn.allPairs(m, 800, 24, 10);
+    LeidenClustering leiden = new LeidenClustering(8, 42);
+    LeidenClustering.Result a = leiden.cluster(knn);
+    LeidenClustering.Result b = leiden.cluster(knn);
+    assertArrayEquals(a.assignment(), b.assignment());
+    double meanSize = 800.0 / a.communities();
+    assertTrue(meanSize > 4 && meanSize < 16, "mean community size " + meanSize);
+  }
+
+  /** The network handed to Leiden is symmetric with floored positive weights. */
+  @Test
+  void networkIsSymmetric() {
+    float[] m = ExactKnnTest.randomUnit(50, 8, new Random(5));
+    var net = LeidenClustering.network(ExactKnn.allPairs(m, 50, 8, 3));
+    int[][] nb = net.getNeighborsPerNode();
+    double[][] w = net.getEdgeWeightsPerNode();
+    for (int i = 0; i < nb.length; i++) {
+      for (int e = 0; e < nb[i].length; e++) {
+        int j = nb[i][e];
+        int back = java.util.Arrays.binarySearch(nb[j], i);
+        assertTrue(back >= 0, "edge " + i + "-" + j + " has no reverse");
+        assertEquals(w[i][e], w[j][back], 1e-9);
+        assertTrue(w[i][e] >= LeidenClustering.MIN_WEIGHT);
+      }
+    }
+  }
+}

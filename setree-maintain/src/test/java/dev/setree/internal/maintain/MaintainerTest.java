@@ -1,0 +1,239 @@
+package dev.setree.internal.maintain;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.spi.Fact;
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.spi.Summarizer;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeStore.Mutation;
+import dev.setree.internal.core.Vectors;
+import dev.setree.testing.Corpora;
+import dev.setree.testing.HashEmbedder;
+import dev.setree.testing.SimpleTokenCounter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Maintenance runs against the invariants a full build guarantees, on random mutation sequences. */
+class MaintainerTest {
+  final HashEmbedder embedder = new HashEmbedder(48);
+  final SimpleTokenCounter counter = new SimpleTokenCounter();
+
+  /** A summariser that counts its calls. */
+  static final class Counting implements Summarizer {
+    final AtomicInteger calls = new AtomicInteger();
+    final ExtractiveSummarizer inner = new ExtractiveSummarizer();
+
+    @Override
+    public String kind() {
+      return "extractive";
+    }
+
+    @Override
+    public Summary summarize(Request r) {
+      calls.incrementAndGet();
+      return inner.summarize(r);
+    }
+  }
+
+  static Mutation insert(String id, String text) {
+    return new Mutation(0, Mutation.Kind.INSERT, id, text, null);
+  }
+
+  static Mutation delete(String id) {
+    return new Mutation(0, Mutation.Kind.DELETE, id, null, null);
+  }
+
+  /**
+   * After every run of a random sequence of 300+ inserts and deletes over a 2,000-leaf base: the patched kNN
+   * graph of every level equals an exact kNN from scratch, every leaf is in the tree once, no internal node
+   * is empty or single-child (but a one-leaf root), summaries are budget-monotone, and the oracle agrees
+   * with the tree.
+   */
+  @Test
+  void randomMutationSequenceKeepsEveryInvariant() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    List<Fact> base = Corpora.synthetic(2000, seed);
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(base, BuildProgress.NONE);
+    Tree tree = built.tree();
+    HierarchyState oracle = built.hierarchy();
+    Maintainer maintainer = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    Set<String> expected = new LinkedHashSet<>();
+    base.forEach(f -> expected.add(f.id()));
+    List<Fact> pool = Corpora.synthetic(400, seed + 1);
+    int mutations = 0;
+    int next = 0;
+    Map<String, Integer> paths = new HashMap<>();
+    while (mutations < 320) {
+      List<Mutation> batch = new ArrayList<>();
+      int size = 1 + r.nextInt(4);
+      for (int i = 0; i < size; i++) {
+        if (r.nextBoolean() && next < pool.size()) {
+          Fact f = pool.get(next++);
+          batch.add(insert("new-" + f.id(), f.text()));
+          expected.add("new-" + f.id());
+        } else {
+          List<String> ids = new ArrayList<>(expected);
+          String victim = ids.get(r.nextInt(ids.size()));
+          batch.add(delete(victim));
+          expected.remove(victim);
+        }
+      }
+      mutations += batch.size();
+      Maintainer.Result res = maintainer.run(tree, oracle, batch);
+      paths.merge(res.path(), 1, Integer::sum);
+      tree = res.tree();
+      oracle = res.hierarchy();
+      String ctx = "seed=" + seed + " after " + mutations + " mutations (" + res.path() + ")";
+      checkTree(tree, expected, ctx);
+      checkOracle(tree, oracle, ctx);
+    }
+    assertTrue(paths.getOrDefault("incremental", 0) > 0, "paths " + paths);
+  }
+
+  void checkTree(Tree t, Set<String> expectedLeaves, String ctx) {
+    assertEquals(expectedLeaves.size(), t.leafCount(), ctx);
+    Set<String> seen = new HashSet<>();
+    for (int v = 0; v < t.leafCount(); v++) {
+      assertTrue(seen.add(t.id(v)), ctx + ": leaf twice " + t.id(v));
+    }
+    assertEquals(expectedLeaves, seen, ctx);
+    assertEquals(t.leafCount(), t.leavesUnder(t.root()), ctx + ": every leaf under the root");
+    for (int v = t.leafCount(); v < t.size(); v++) {
+      boolean rootWrap = v == t.root() && t.leafCount() == 1;
+      assertTrue(t.childCount(v) >= 2 || rootWrap, ctx + ": " + t.id(v) + " has " + t.childCount(v) + " children");
+      int childTokens = 0;
+      for (int i = 0; i < t.childCount(v); i++) {
+        childTokens += t.tokens(t.child(v, i));
+      }
+      assertTrue(t.tokens(v) <= childTokens, ctx + ": budget-monotone at " + t.id(v));
+      assertEquals(counter.count(t.text(v)), t.tokens(v), ctx);
+      float[] c = t.centroid(v);
+      float[] expect = new float[t.dimension()];
+      for (int l : t.leavesOf(v)) {
+        Vectors.addScaled(expect, t.embeddings(), l * t.dimension(), t.dimension(), 1f);
+      }
+      Vectors.normalize(expect);
+      assertTrue(Vectors.dot(c, expect) > 0.9999f, ctx + ": centroid of " + t.id(v));
+      assertTrue(t.faithfulness(v) >= -100 && t.faithfulness(v) <= 100, ctx);
+    }
+  }
+
+  static void checkOracle(Tree t, HierarchyState h, String ctx) {
+    HierarchyState.Level l0 = h.levels().get(0);
+    assertEquals(t.leafCount(), l0.size(), ctx);
+    for (int i = 0; i < l0.size(); i++) {
+      assertEquals(t.id(i), l0.memberIds()[i], ctx + ": oracle level 0 lists the leaves in order");
+    }
+    int dim = t.dimension();
+    for (int lv = 0; lv < h.levels().size(); lv++) {
+      HierarchyState.Level level = h.levels().get(lv);
+      String lctx = ctx + " level " + lv;
+      for (int i = 0; i < level.size(); i++) {
+        int v = t.indexOf(level.memberIds()[i]);
+        assertTrue(v >= 0, lctx + ": member " + level.memberIds()[i] + " not in the tree");
+        String p = level.parentIds()[i];
+        assertTrue(p.equals(level.memberIds()[i]) || (t.parent(v) >= 0 && t.id(t.parent(v)).equals(p)),
+            lctx + ": parent of " + level.memberIds()[i] + " is " + p + " in the oracle, "
+                + (t.parent(v) < 0 ? "none" : t.id(t.parent(v))) + " in the tree");
+        assertArrayEquals(t.centroid(v), Vectors.row(level.centroids(), i, dim), lctx + ": centroid");
+      }
+      KnnGraph scratch = ExactKnn.allPairs(level.centroids(), level.size(), dim, BuildOptions.DEFAULTS.k());
+      assertArrayEquals(scratch.offsets(), level.knnOffsets(), lctx);
+      assertArrayEquals(scratch.neighbors(), level.knnNeighbors(), lctx + ": patched kNN = exact kNN");
+      assertArrayEquals(scratch.weights(), level.knnWeights(), lctx);
+    }
+    HierarchyState.Level top = h.levels().get(h.levels().size() - 1);
+    for (int i = 0; i < top.size(); i++) {
+      assertEquals(t.id(t.root()), top.parentIds()[i], ctx + ": the top level's members hang under the root");
+    }
+  }
+
+  /** Untouched communities keep ids and summaries; a one-leaf insert's summariser calls follow its path. */
+  @Test
+  void parentPreservationAndBoundedSummaries() {
+    List<Fact> base = Corpora.synthetic(2000, 77);
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(base, BuildProgress.NONE);
+    Tree before = built.tree();
+    Counting s = new Counting();
+    Maintainer m = new Maintainer(embedder, counter, s, BuildOptions.DEFAULTS, 60);
+    Maintainer.Result res = m.run(before, built.hierarchy(),
+        List.of(insert("x1", "Anna cooks risotto every weekend (note 9001)")));
+    Tree after = res.tree();
+    assertEquals("incremental", res.path());
+    int unchanged = 0;
+    int internal = before.size() - before.leafCount();
+    for (int v = before.leafCount(); v < before.size(); v++) {
+      int w = after.indexOf(before.id(v));
+      if (w >= 0 && after.text(w).equals(before.text(v))) {
+        unchanged++;
+      }
+    }
+    assertTrue(unchanged >= internal - 2 * (before.depth() + 1),
+        unchanged + " of " + internal + " summaries kept");
+    assertTrue(s.calls.get() <= 2 * (after.depth() + 1),
+        "summariser calls " + s.calls.get() + " for depth " + after.depth());
+    assertTrue(s.calls.get() >= 1);
+    assertEquals(res.summarized(), s.calls.get());
+  }
+
+  /** Growing from empty: one leaf under a root, then two, then many; shrinking back to one and zero. */
+  @Test
+  void growFromEmptyAndShrinkToEmpty() {
+    Maintainer m = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    Tree t = Tree.empty(48);
+    HierarchyState h = HierarchyState.empty();
+    Maintainer.Result r = m.run(t, h, List.of(insert("a", "the user works on SETree")));
+    assertEquals("single", r.path());
+    assertEquals(1, r.tree().leafCount());
+    assertEquals(2, r.tree().size());
+    assertEquals(1, r.tree().childCount(r.tree().root()));
+    r = m.run(r.tree(), r.hierarchy(), List.of(insert("b", "the user writes Java 17")));
+    assertEquals(2, r.tree().leafCount());
+    checkOracle(r.tree(), r.hierarchy(), "two leaves");
+    List<Mutation> many = new ArrayList<>();
+    for (Fact f : Corpora.synthetic(60, 5)) {
+      many.add(insert(f.id(), f.text()));
+    }
+    r = m.run(r.tree(), r.hierarchy(), many);
+    assertEquals(62, r.tree().leafCount());
+    checkOracle(r.tree(), r.hierarchy(), "62 leaves");
+    List<Mutation> dels = new ArrayList<>();
+    for (int v = 0; v < r.tree().leafCount() - 1; v++) {
+      dels.add(delete(r.tree().id(v)));
+    }
+    String survivor = r.tree().id(r.tree().leafCount() - 1);
+    r = m.run(r.tree(), r.hierarchy(), dels);
+    assertEquals("single", r.path());
+    assertEquals(survivor, r.tree().id(0));
+    r = m.run(r.tree(), r.hierarchy(), List.of(delete(survivor)));
+    assertEquals("empty", r.path());
+    assertTrue(r.tree().isEmpty());
+  }
+
+  /** Duplicate inserts and unknown deletes are skipped; insert-then-delete cancels out. */
+  @Test
+  void mutationSemantics() {
+    Maintainer m = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    BuildResult b = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(Corpora.synthetic(50, 1), BuildProgress.NONE);
+    Maintainer.Result r = m.run(b.tree(), b.hierarchy(), List.of(insert("f1", "dup id"), delete("nope"),
+        insert("z", "temporary"), delete("z")));
+    assertEquals("unchanged", r.path());
+    assertEquals(2, r.skipped());
+    assertTrue(r.tree() == b.tree());
+  }
+}

@@ -1,0 +1,368 @@
+package dev.setree.internal.store;
+
+import dev.setree.internal.core.Tree;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The {@code nodes} table of format version 2: one row per node, keyed by the node id, so that a
+ * maintenance run rewrites only the rows of nodes that changed ({@link #applyDiff}).
+ *
+ * <p>Row order is kept by {@code ord}, a stable sort key: on load, leaves come first in {@code ord} order,
+ * then internal nodes by level and {@code ord}, the root last; this is exactly the order in which
+ * {@link Tree} numbers its nodes. An existing row keeps its {@code ord}; new rows get numbers above every
+ * existing one. Only when a run reorders nodes of one group (leaves, or internal nodes of one level)
+ * differently are that group's numbers rewritten.
+ */
+final class NodeRows {
+  private static final int BATCH = 256;
+
+  private static final String COLUMNS = "id, is_leaf, level, parent_id, text, time, tokens, subtree_depth,"
+      + " leaf_count, summarizer, embedding, centroid, loss, faithfulness, sources";
+  private static final String INSERT = "INSERT INTO nodes (ord, " + COLUMNS + ")"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String UPDATE = "UPDATE nodes SET is_leaf = ?, level = ?, parent_id = ?, text = ?,"
+      + " time = ?, tokens = ?, subtree_depth = ?, leaf_count = ?, summarizer = ?, embedding = ?,"
+      + " centroid = ?, loss = ?, faithfulness = ?, sources = ? WHERE id = ?";
+  /** In table (ord) order: sorting rows that carry vectors inside SQLite would spill them to a temp file. */
+  private static final String SELECT = "SELECT ord, " + COLUMNS + " FROM nodes";
+
+  private NodeRows() {}
+
+  /** Inserts every node of {@code tree} with {@code ord} = its index; the table must be empty. */
+  static long writeAll(Connection c, Tree tree) throws SQLException {
+    long bytes = 0;
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      for (int v = 0; v < tree.size(); v++) {
+        ps.setLong(1, v);
+        bytes += bindInsert(ps, tree, v);
+        ps.addBatch();
+        if ((v + 1) % BATCH == 0) {
+          ps.executeBatch();
+        }
+      }
+      ps.executeBatch();
+    }
+    return bytes;
+  }
+
+  /**
+   * Writes what differs between {@code before} (what the table holds) and {@code after}: deletes rows of
+   * nodes that are gone, updates rows whose content changed, inserts new nodes.
+   *
+   * @return the bytes of text and blobs written
+   */
+  static long applyDiff(Connection c, Tree before, Tree after) throws SQLException {
+    long bytes = 0;
+    try (PreparedStatement del = c.prepareStatement("DELETE FROM nodes WHERE id = ?")) {
+      for (int o = 0; o < before.size(); o++) {
+        if (after.indexOf(before.id(o)) < 0) {
+          del.setString(1, before.id(o));
+          del.addBatch();
+        }
+      }
+      del.executeBatch();
+    }
+    long next;
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT coalesce(max(ord), -1) + 1 FROM nodes")) {
+      rs.next();
+      next = rs.getLong(1);
+    }
+    // Each node's index in the committed tree (-1: new), looked up once.
+    int[] oldOf = new int[after.size()];
+    for (int v = 0; v < after.size(); v++) {
+      oldOf[v] = before.indexOf(after.id(v));
+    }
+    long[] ord = new long[after.size()];
+    Arrays.fill(ord, -1);
+    boolean[] renumber = new boolean[after.size()];
+    // Groups: leaves, then internal nodes per level, each in the order the tree numbers them.
+    Map<Integer, List<Integer>> groups = new java.util.TreeMap<>();
+    for (int v = 0; v < after.size(); v++) {
+      groups.computeIfAbsent(after.isLeaf(v) ? -1 : after.level(v), k -> new ArrayList<>()).add(v);
+    }
+    for (List<Integer> group : groups.values()) {
+      boolean consistent = true;
+      boolean seenNew = false;
+      int lastOld = -1;
+      for (int v : group) {
+        int o = sameGroup(before, after, v, oldOf[v]);
+        if (o >= 0) {
+          if (seenNew || o < lastOld) {
+            consistent = false;
+            break;
+          }
+          lastOld = o;
+        } else {
+          seenNew = true;
+        }
+      }
+      for (int v : group) {
+        if (!consistent || sameGroup(before, after, v, oldOf[v]) < 0) {
+          ord[v] = next++;
+          renumber[v] = oldOf[v] >= 0; // an existing row moves, a new one is inserted
+        }
+      }
+    }
+    try (PreparedStatement ins = c.prepareStatement(INSERT);
+        PreparedStatement upd = c.prepareStatement(UPDATE);
+        PreparedStatement move = c.prepareStatement("UPDATE nodes SET ord = ? WHERE id = ?")) {
+      for (int v = 0; v < after.size(); v++) {
+        int o = oldOf[v];
+        if (o < 0) {
+          ins.setLong(1, ord[v]);
+          bytes += bindInsert(ins, after, v);
+          ins.addBatch();
+          continue;
+        }
+        if (renumber[v]) {
+          move.setLong(1, ord[v]);
+          move.setString(2, after.id(v));
+          move.addBatch();
+          bytes += rowBytes(after, v); // a new rowid rewrites the whole row
+        }
+        if (!sameRow(before, o, after, v)) {
+          bytes += bindUpdate(upd, after, v);
+          upd.addBatch();
+        }
+      }
+      // Moves first: an update never touches ord, and inserts take numbers no row holds.
+      move.executeBatch();
+      upd.executeBatch();
+      ins.executeBatch();
+    }
+    return bytes;
+  }
+
+  /** {@code o}, node v's index in {@code before}, when it was there in the same group; else -1. */
+  private static int sameGroup(Tree before, Tree after, int v, int o) {
+    if (o < 0 || before.isLeaf(o) != after.isLeaf(v) || (!after.isLeaf(v) && before.level(o) != after.level(v))) {
+      return -1;
+    }
+    return o;
+  }
+
+  /** Whether node o of {@code a} and node v of {@code b} have the same row (apart from ord). */
+  static boolean sameRow(Tree a, int o, Tree b, int v) {
+    if (a.isLeaf(o) != b.isLeaf(v) || a.level(o) != b.level(v) || a.tokens(o) != b.tokens(v)
+        || a.subtreeDepth(o) != b.subtreeDepth(v) || a.leavesUnder(o) != b.leavesUnder(v)
+        || a.faithfulness(o) != b.faithfulness(v)
+        || Float.floatToRawIntBits(a.loss(o)) != Float.floatToRawIntBits(b.loss(v))
+        || !a.text(o).equals(b.text(v)) || !Objects.equals(a.time(o), b.time(v))
+        || !Objects.equals(a.summarizerKind(o), b.summarizerKind(v))
+        || !Objects.equals(parentId(a, o), parentId(b, v))) {
+      return false;
+    }
+    if (a.sourceCount(o) != b.sourceCount(v)) {
+      return false;
+    }
+    for (int i = 0; i < a.sourceCount(o); i++) {
+      if (!a.id(a.source(o, i)).equals(b.id(b.source(v, i)))) {
+        return false;
+      }
+    }
+    int dim = a.dimension();
+    if (a.isLeaf(o)) {
+      // A leaf's embedding is a function of its text under the store's one model: equal texts, equal rows.
+      return true;
+    }
+    return rowEquals(a.embeddings(), o * dim, b.embeddings(), v * dim, dim)
+        && rowEquals(a.internalCentroids(), (o - a.leafCount()) * dim, b.internalCentroids(),
+            (v - b.leafCount()) * dim, dim);
+  }
+
+  static boolean rowEquals(float[] x, int xo, float[] y, int yo, int dim) {
+    return Arrays.equals(x, xo, xo + dim, y, yo, yo + dim);
+  }
+
+  private static String parentId(Tree t, int v) {
+    return t.parent(v) < 0 ? null : t.id(t.parent(v));
+  }
+
+  /** Binds an INSERT's columns after ord; returns the bytes of text and blobs. */
+  private static long bindInsert(PreparedStatement ps, Tree tree, int v) throws SQLException {
+    ps.setString(2, tree.id(v));
+    return bindFrom(ps, 3, tree, v, tree.dimension(), tree.isLeaf(v));
+  }
+
+  /** Binds an UPDATE's columns (the id last); returns the bytes of text and blobs. */
+  private static long bindUpdate(PreparedStatement ps, Tree tree, int v) throws SQLException {
+    long bytes = bindFrom(ps, 1, tree, v, tree.dimension(), tree.isLeaf(v));
+    ps.setString(15, tree.id(v));
+    return bytes;
+  }
+
+  private static long bindFrom(PreparedStatement ps, int k, Tree tree, int v, int dim, boolean leaf)
+      throws SQLException {
+    long bytes = 0;
+    ps.setInt(k++, leaf ? 1 : 0);
+    ps.setInt(k++, tree.level(v));
+    String parent = parentId(tree, v);
+    ps.setString(k++, parent);
+    ps.setString(k++, tree.text(v));
+    bytes += utf8(tree.text(v));
+    ps.setString(k++, tree.time(v));
+    ps.setInt(k++, tree.tokens(v));
+    ps.setInt(k++, tree.subtreeDepth(v));
+    ps.setInt(k++, tree.leavesUnder(v));
+    ps.setString(k++, tree.summarizerKind(v));
+    byte[] emb = Blobs.floats(tree.embeddings(), v * dim, dim);
+    ps.setBytes(k++, emb);
+    bytes += emb.length;
+    if (leaf) {
+      ps.setNull(k++, Types.BLOB);
+    } else {
+      byte[] cen = Blobs.floats(tree.internalCentroids(), (v - tree.leafCount()) * dim, dim);
+      ps.setBytes(k++, cen);
+      bytes += cen.length;
+    }
+    ps.setDouble(k++, tree.loss(v));
+    if (tree.faithfulness(v) == Tree.UNKNOWN_FAITHFULNESS) {
+      ps.setNull(k++, Types.INTEGER);
+    } else {
+      ps.setInt(k++, tree.faithfulness(v));
+    }
+    int n = tree.sourceCount(v);
+    if (n == 0) {
+      ps.setNull(k, Types.BLOB);
+    } else {
+      String[] ids = new String[n];
+      for (int s = 0; s < n; s++) {
+        ids[s] = tree.id(tree.source(v, s));
+      }
+      byte[] src = Blobs.strings(ids);
+      ps.setBytes(k, src);
+      bytes += src.length;
+    }
+    return bytes;
+  }
+
+  /** Reads the tree; the caller holds a read transaction. */
+  static Tree read(Connection c, int dim, Path file) throws SQLException {
+    List<Object[]> rows = new ArrayList<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SELECT)) {
+      while (rs.next()) {
+        Object[] r = new Object[16];
+        for (int i = 0; i < 16; i++) {
+          r[i] = rs.getObject(i + 1);
+        }
+        rows.add(r);
+      }
+    }
+    int n = rows.size();
+    if (n == 0) {
+      return Tree.empty(dim);
+    }
+    // Tree order: leaves by ord, then internal nodes by level and ord, the root (no parent) last.
+    rows.sort(java.util.Comparator
+        .comparingInt((Object[] r) -> r[4] == null && ((Number) r[2]).intValue() == 0 ? 1 : 0)
+        .thenComparingInt(r -> -((Number) r[2]).intValue())
+        .thenComparingInt(r -> ((Number) r[3]).intValue())
+        .thenComparingLong(r -> ((Number) r[0]).longValue()));
+    int leafCount = 0;
+    int root = -1;
+    for (int v = 0; v < n; v++) {
+      Object[] r = rows.get(v);
+      if (((Number) r[2]).intValue() == 1) {
+        leafCount++;
+      }
+      if (r[4] == null) {
+        if (root >= 0) {
+          throw bad(file, "two nodes have no parent: " + rows.get(root)[1] + " and " + r[1]);
+        }
+        root = v;
+      }
+    }
+    if (root < 0) {
+      throw bad(file, "no node is the root (every node has a parent)");
+    }
+    if (root != n - 1) {
+      throw bad(file, "the root " + rows.get(root)[1] + " is a leaf among other nodes");
+    }
+    Map<String, Integer> index = new HashMap<>(n * 2);
+    for (int v = 0; v < n; v++) {
+      if (index.put((String) rows.get(v)[1], v) != null) {
+        throw bad(file, "duplicate node id " + rows.get(v)[1]);
+      }
+    }
+    TreeColumns t = new TreeColumns(n, leafCount, dim);
+    for (int v = 0; v < n; v++) {
+      Object[] r = rows.get(v);
+      String id = (String) r[1];
+      t.ids[v] = id;
+      t.level[v] = ((Number) r[3]).intValue();
+      if (r[4] == null) {
+        t.parent[v] = -1;
+      } else {
+        Integer p = index.get((String) r[4]);
+        if (p == null) {
+          throw bad(file, "node " + id + " has the unknown parent " + r[4]);
+        }
+        t.parent[v] = p;
+      }
+      t.texts[v] = (String) r[5];
+      t.times[v] = (String) r[6];
+      t.tokens[v] = ((Number) r[7]).intValue();
+      t.summarizers[v] = (String) r[10];
+      t.vectors(file, v, id, (byte[]) r[11], (byte[]) r[12]);
+      t.faithfulness[v] = r[14] == null ? Tree.UNKNOWN_FAITHFULNESS : ((Number) r[14]).intValue();
+      if (r[15] != null) {
+        String[] src;
+        try {
+          src = Blobs.toStrings((byte[]) r[15]);
+        } catch (IllegalArgumentException e) {
+          throw bad(file, "the sources of node " + id + " " + e.getMessage());
+        }
+        int[] x = new int[src.length];
+        for (int i = 0; i < src.length; i++) {
+          Integer leaf = src[i] == null ? null : index.get(src[i]);
+          if (leaf == null) {
+            throw bad(file, "node " + id + " quotes the unknown leaf " + src[i]);
+          }
+          x[i] = leaf;
+        }
+        t.sources[v] = x;
+      }
+    }
+    return t.toTree(file);
+  }
+
+  static void decode(Path file, String column, String id, byte[] blob, float[] dst, int off, int dim) {
+    if (blob == null) {
+      throw bad(file, "node " + id + " has no " + column);
+    }
+    try {
+      Blobs.toFloats(blob, dst, off, dim);
+    } catch (IllegalArgumentException e) {
+      throw bad(file, "the " + column + " of node " + id + " " + e.getMessage() + " (dimension " + dim + ")");
+    }
+  }
+
+  private static StoreFormatException bad(Path file, String problem) {
+    return new StoreFormatException(file + " is corrupt: " + problem);
+  }
+
+  /** The bytes of text and blobs of node v's row. */
+  private static long rowBytes(Tree tree, int v) {
+    long vectors = (long) tree.dimension() * Float.BYTES * (tree.isLeaf(v) ? 1 : 2);
+    return utf8(tree.text(v)) + vectors;
+  }
+
+  /** UTF-8 length, for byte counts. */
+  static int utf8(String s) {
+    return s == null ? 0 : s.getBytes(StandardCharsets.UTF_8).length;
+  }
+}

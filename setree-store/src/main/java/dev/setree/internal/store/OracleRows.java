@@ -1,0 +1,269 @@
+package dev.setree.internal.store;
+
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Tree;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Writes the hierarchy oracle in format version 2: a {@code levels} row per clustering level and a
+ * {@code members} row per member of a level, keyed by (level, member id), so that a maintenance run
+ * rewrites only the members whose parent, kNN edges or centroid changed ({@link #applyDiff}). Also says
+ * which oracles version 2 can store ({@link #problem}); {@link OracleRowReader} reads the rows back.
+ *
+ * <p>What is not stored because the tree holds it: level 0's member list (the leaves, in tree order) and
+ * level 0's centroids (a leaf's leaf-centroid is its embedding); a level's Leiden assignment when it is
+ * the dense numbering of its parent ids in order of first appearance, which is what a maintenance run
+ * produces. kNN neighbours are stored by member id, so removing a member does not renumber the others.
+ */
+final class OracleRows {
+  private static final String INSERT_LEVEL = "INSERT INTO levels (level, member_count, member_ids, assignment,"
+      + " resolution) VALUES (?, ?, ?, ?, ?)";
+  private static final String UPDATE_LEVEL = "UPDATE levels SET member_count = ?, member_ids = ?, assignment = ?,"
+      + " resolution = ? WHERE level = ?";
+  private static final String UPSERT_MEMBER = "INSERT OR REPLACE INTO members (level, member_id, parent_id,"
+      + " centroid, knn_ids, knn_weights) VALUES (?, ?, ?, ?, ?, ?)";
+
+  private OracleRows() {}
+
+  /** The first reason why {@code l} cannot be stored in version 2, or null. */
+  static String problem(HierarchyState.Level l, int level, Tree tree, int dim) {
+    String p = LevelTable.problem(l, dim);
+    if (p != null) {
+      return p;
+    }
+    if (l.centroids() == null || l.parentIds() == null || l.assignment() == null || l.knnOffsets() == null
+        || l.knnNeighbors() == null || l.knnWeights() == null) {
+      return "lacks some of its arrays (centroids, parent ids, assignment, kNN)";
+    }
+    int m = l.size();
+    if (m > 0 && l.knnOffsets()[m] != l.knnNeighbors().length) {
+      return "has kNN offsets that end at " + l.knnOffsets()[m] + ", not at " + l.knnNeighbors().length;
+    }
+    for (int i = 0; i < m; i++) {
+      if (l.memberIds()[i] == null || l.parentIds()[i] == null) {
+        return "has a null member or parent id at member " + i;
+      }
+    }
+    if (level == 0 && !leafOrder(l, tree)) {
+      return "does not list the tree's leaves in tree order";
+    }
+    return null;
+  }
+
+  private static boolean leafOrder(HierarchyState.Level l, Tree tree) {
+    if (l.size() != tree.leafCount()) {
+      return false;
+    }
+    for (int i = 0; i < l.size(); i++) {
+      if (!l.memberIds()[i].equals(tree.id(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Writes every level; the tables must be empty. Returns the bytes of blobs written. */
+  static long writeAll(Connection c, Tree tree, HierarchyState h) throws SQLException {
+    long bytes = 0;
+    try (PreparedStatement lv = c.prepareStatement(INSERT_LEVEL);
+        PreparedStatement mem = c.prepareStatement(UPSERT_MEMBER)) {
+      for (int level = 0; level < h.levels().size(); level++) {
+        HierarchyState.Level l = h.levels().get(level);
+        bytes += bindLevel(lv, 1, level, l);
+        lv.addBatch();
+        for (int i = 0; i < l.size(); i++) {
+          bytes += bindMember(mem, tree, level, l, i);
+          mem.addBatch();
+          if ((i + 1) % 256 == 0) {
+            mem.executeBatch();
+          }
+        }
+        mem.executeBatch();
+      }
+      lv.executeBatch();
+    }
+    return bytes;
+  }
+
+  /** Writes what differs between the oracle the tables hold ({@code before}) and {@code after}. */
+  static long applyDiff(Connection c, HierarchyState before, Tree afterTree, HierarchyState after)
+      throws SQLException {
+    long bytes = 0;
+    try (PreparedStatement insLevel = c.prepareStatement(INSERT_LEVEL);
+        PreparedStatement updLevel = c.prepareStatement(UPDATE_LEVEL);
+        PreparedStatement mem = c.prepareStatement(UPSERT_MEMBER);
+        PreparedStatement delMem = c.prepareStatement("DELETE FROM members WHERE level = ? AND member_id = ?")) {
+      for (int level = 0; level < after.levels().size(); level++) {
+        HierarchyState.Level l = after.levels().get(level);
+        HierarchyState.Level old = level < before.levels().size() ? before.levels().get(level) : null;
+        if (old == null) {
+          bytes += bindLevel(insLevel, 1, level, l);
+          insLevel.addBatch();
+        } else if (!sameLevel(old, l, level)) {
+          bytes += bindLevel(updLevel, 0, level, l);
+          updLevel.addBatch();
+        }
+        Map<String, Integer> oldPos = old == null ? Map.of() : positions(old);
+        for (int i = 0; i < l.size(); i++) {
+          Integer o = oldPos.get(l.memberIds()[i]);
+          if (o == null || !sameMember(old, o, l, i, level, afterTree.dimension())) {
+            bytes += bindMember(mem, afterTree, level, l, i);
+            mem.addBatch();
+          }
+        }
+        if (old != null) {
+          Map<String, Integer> newPos = positions(l);
+          for (String id : old.memberIds()) {
+            if (!newPos.containsKey(id)) {
+              delMem.setInt(1, level);
+              delMem.setString(2, id);
+              delMem.addBatch();
+            }
+          }
+        }
+      }
+      insLevel.executeBatch();
+      updLevel.executeBatch();
+      delMem.executeBatch();
+      mem.executeBatch();
+    }
+    if (before.levels().size() > after.levels().size()) {
+      try (PreparedStatement dl = c.prepareStatement("DELETE FROM levels WHERE level >= ?");
+          PreparedStatement dm = c.prepareStatement("DELETE FROM members WHERE level >= ?")) {
+        dl.setInt(1, after.levels().size());
+        dl.executeUpdate();
+        dm.setInt(1, after.levels().size());
+        dm.executeUpdate();
+      }
+    }
+    return bytes;
+  }
+
+  private static Map<String, Integer> positions(HierarchyState.Level l) {
+    Map<String, Integer> pos = new HashMap<>(l.size() * 2);
+    for (int i = 0; i < l.size(); i++) {
+      pos.put(l.memberIds()[i], i);
+    }
+    return pos;
+  }
+
+  private static boolean sameLevel(HierarchyState.Level a, HierarchyState.Level b, int level) {
+    return Double.doubleToLongBits(a.resolution()) == Double.doubleToLongBits(b.resolution())
+        && Arrays.equals(a.memberIds(), b.memberIds())
+        && Arrays.equals(storedAssignment(a), storedAssignment(b));
+  }
+
+  private static boolean sameMember(HierarchyState.Level a, int o, HierarchyState.Level b, int i, int level,
+      int dim) {
+    if (!a.parentIds()[o].equals(b.parentIds()[i])) {
+      return false;
+    }
+    int ao = a.knnOffsets()[o];
+    int an = a.knnOffsets()[o + 1] - ao;
+    int bo = b.knnOffsets()[i];
+    int bn = b.knnOffsets()[i + 1] - bo;
+    if (an != bn) {
+      return false;
+    }
+    for (int e = 0; e < an; e++) {
+      if (Float.floatToRawIntBits(a.knnWeights()[ao + e]) != Float.floatToRawIntBits(b.knnWeights()[bo + e])
+          || !a.memberIds()[a.knnNeighbors()[ao + e]].equals(b.memberIds()[b.knnNeighbors()[bo + e]])) {
+        return false;
+      }
+    }
+    // Level 0: centroids are the leaves' embeddings, which do not change for a leaf id that stays.
+    return level == 0 || NodeRows.rowEquals(a.centroids(), o * dim, b.centroids(), i * dim, dim);
+  }
+
+  /** The assignment as stored: null when it is derivable from the parent ids. */
+  private static int[] storedAssignment(HierarchyState.Level l) {
+    int[] derived = derivedAssignment(l.parentIds());
+    return Arrays.equals(derived, l.assignment()) ? null : l.assignment();
+  }
+
+  /** Dense community numbers in order of first appearance of the parent ids. */
+  static int[] derivedAssignment(String[] parentIds) {
+    Map<String, Integer> number = new HashMap<>();
+    int[] out = new int[parentIds.length];
+    for (int i = 0; i < parentIds.length; i++) {
+      out[i] = number.computeIfAbsent(parentIds[i], k -> number.size());
+    }
+    return out;
+  }
+
+  /**
+   * Binds a levels row. For an INSERT ({@code first} = 1) the level comes first; for an UPDATE
+   * ({@code first} = 0) it is the last parameter.
+   */
+  private static long bindLevel(PreparedStatement ps, int first, int level, HierarchyState.Level l)
+      throws SQLException {
+    int k = 1;
+    if (first == 1) {
+      ps.setInt(k++, level);
+    }
+    ps.setInt(k++, l.size());
+    long bytes = 0;
+    byte[] members = level == 0 ? null : Blobs.strings(l.memberIds());
+    setBlob(ps, k++, members);
+    int[] assignment = storedAssignment(l);
+    byte[] a = assignment == null ? null : Blobs.ints(assignment);
+    setBlob(ps, k++, a);
+    bytes += (members == null ? 0 : members.length) + (a == null ? 0 : a.length);
+    if (Double.isNaN(l.resolution())) {
+      ps.setNull(k++, Types.REAL);
+    } else {
+      ps.setDouble(k++, l.resolution());
+    }
+    if (first == 0) {
+      ps.setInt(k, level);
+    }
+    return bytes;
+  }
+
+  private static long bindMember(PreparedStatement ps, Tree tree, int level, HierarchyState.Level l, int i)
+      throws SQLException {
+    int dim = tree.dimension();
+    String id = l.memberIds()[i];
+    ps.setInt(1, level);
+    ps.setString(2, id);
+    ps.setString(3, l.parentIds()[i]);
+    long bytes = 0;
+    if (level == 0) {
+      int v = tree.indexOf(id);
+      if (v < 0 || !NodeRows.rowEquals(l.centroids(), i * dim, tree.embeddings(), v * dim, dim)) {
+        throw new IllegalArgumentException("hierarchy level 0: the centroid of member " + id
+            + " is not that leaf's embedding");
+      }
+      ps.setNull(4, Types.BLOB);
+    } else {
+      byte[] c = Blobs.floats(l.centroids(), i * dim, dim);
+      ps.setBytes(4, c);
+      bytes += c.length;
+    }
+    int from = l.knnOffsets()[i];
+    int to = l.knnOffsets()[i + 1];
+    String[] nb = new String[to - from];
+    for (int e = from; e < to; e++) {
+      nb[e - from] = l.memberIds()[l.knnNeighbors()[e]];
+    }
+    byte[] ids = Blobs.strings(nb);
+    byte[] w = Blobs.floats(l.knnWeights(), from, to - from);
+    ps.setBytes(5, ids);
+    ps.setBytes(6, w);
+    return bytes + ids.length + w.length;
+  }
+
+  static void setBlob(PreparedStatement ps, int i, byte[] blob) throws SQLException {
+    if (blob == null) {
+      ps.setNull(i, Types.BLOB);
+    } else {
+      ps.setBytes(i, blob);
+    }
+  }
+}

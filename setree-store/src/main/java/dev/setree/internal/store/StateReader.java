@@ -1,0 +1,55 @@
+package dev.setree.internal.store;
+
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeStore.State;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.Predicate;
+
+/**
+ * Reads one committed state of a knowledge base inside the caller's read transaction: the tree and the
+ * oracle in the file's format version (version 1 only for a read-only open of an old file), with the
+ * generation and the pending mutations, so that the parts of a {@link State} always match.
+ */
+final class StateReader {
+  private final Path path;
+  private final int dimension;
+  private final int version;
+
+  StateReader(Path path, int dimension, int version) {
+    this.path = path;
+    this.dimension = dimension;
+    this.version = version;
+  }
+
+  Tree tree(Connection c) throws SQLException {
+    return version == 1 ? NodeTable.read(c, dimension, path) : NodeRows.read(c, dimension, path);
+  }
+
+  HierarchyState hierarchy(Connection c, Tree tree) throws SQLException {
+    return version == 1 ? LevelTable.read(c, dimension, path) : OracleRowReader.read(c, tree, path);
+  }
+
+  /** Generation, tree, oracle, pending mutations and the last sequence number. */
+  State state(Connection c) throws SQLException {
+    Tree tree = tree(c);
+    return new State(GenerationRow.read(c), tree, hierarchy(c, tree), PendingMutationRows.read(c, path),
+        PendingMutationRows.lastSeq(c));
+  }
+
+  /**
+   * {@link #state}, without tree and oracle when the generation is still {@code knownGeneration}, and
+   * with the oracle only when {@code withHierarchy} accepts the tree just read.
+   */
+  State stateIfChanged(Connection c, long knownGeneration, Predicate<Tree> withHierarchy) throws SQLException {
+    long generation = GenerationRow.read(c);
+    if (generation == knownGeneration) {
+      return new State(generation, null, null, PendingMutationRows.read(c, path), PendingMutationRows.lastSeq(c));
+    }
+    Tree tree = tree(c);
+    HierarchyState h = withHierarchy.test(tree) ? hierarchy(c, tree) : HierarchyState.empty();
+    return new State(generation, tree, h, PendingMutationRows.read(c, path), PendingMutationRows.lastSeq(c));
+  }
+}

@@ -1,0 +1,58 @@
+package dev.setree.internal.store;
+
+import dev.setree.internal.core.Tree;
+import java.nio.file.Path;
+
+/**
+ * The columns of a {@link Tree} as a reader fills them, row by row, before the tree is made: shared by the
+ * readers of both store formats ({@link NodeRows}, {@link NodeTable}).
+ */
+final class TreeColumns {
+  final int dim;
+  final int leafCount;
+  final String[] ids;
+  final String[] texts;
+  final String[] times;
+  final String[] summarizers;
+  final int[] tokens;
+  final int[] level;
+  final int[] parent;
+  final float[] embeddings;
+  final float[] centroids;
+  final int[] faithfulness;
+  final int[][] sources;
+
+  TreeColumns(int n, int leafCount, int dim) {
+    this.dim = dim;
+    this.leafCount = leafCount;
+    ids = new String[n];
+    texts = new String[n];
+    times = new String[n];
+    summarizers = new String[n];
+    tokens = new int[n];
+    level = new int[n];
+    parent = new int[n];
+    embeddings = new float[n * dim];
+    centroids = new float[(n - leafCount) * dim];
+    faithfulness = new int[n];
+    sources = new int[n][];
+  }
+
+  /** Decodes node v's embedding, and its centroid when it is an internal node; null blobs are corrupt. */
+  void vectors(Path file, int v, String id, byte[] embedding, byte[] centroid) {
+    NodeRows.decode(file, "embedding", id, embedding, embeddings, v * dim, dim);
+    if (v >= leafCount) {
+      NodeRows.decode(file, "centroid", id, centroid, centroids, (v - leafCount) * dim, dim);
+    }
+  }
+
+  /** The tree, or a {@link StoreFormatException} naming the file when its invariants do not hold. */
+  Tree toTree(Path file) {
+    try {
+      return new Tree(dim, leafCount, ids, texts, times, summarizers, tokens, level, parent, embeddings,
+          centroids, faithfulness, sources);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new StoreFormatException(file + " holds an inconsistent tree: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,6 +1,0 @@
-/**
- * Internal (no compatibility promise; ADR 0021). Durable storage of a SETree knowledge base in one SQLite
- * file: {@link dev.setree.store.SqliteTreeStore} implements {@link dev.setree.core.TreeStore}. The file format is described in
- * {@code docs/store-format.md}.
- */
-package dev.setree.store;
