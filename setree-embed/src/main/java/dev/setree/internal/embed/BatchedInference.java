@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -90,6 +91,10 @@ final class BatchedInference implements AutoCloseable {
         Thread.currentThread().interrupt();
         if (failure == null) {
           failure = new IllegalStateException("interrupted while embedding", e);
+        }
+      } catch (CancellationException e) {
+        if (failure == null) { // close() stopped the workers
+          failure = new IllegalStateException("the embedder was closed while embedding", e);
         }
       }
     }
