@@ -5,6 +5,7 @@ import dev.setree.internal.core.Cover;
 import dev.setree.internal.core.LeafNeighbours;
 import dev.setree.internal.core.LeafRelevance;
 import dev.setree.internal.core.Ranking;
+import dev.setree.internal.core.SimdDot;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeCoverWalk;
 import dev.setree.internal.core.Vectors;
@@ -190,7 +191,7 @@ final class Retriever {
     float[] emb = tree.embeddings();
     int dim = tree.dimension();
     for (int v = 0; v < n; v++) {
-      cos[v] = Vectors.dot(emb, v * dim, q, 0, dim);
+      cos[v] = SimdDot.dot(emb, v * dim, q, 0, dim);
     }
     return cos;
   }

@@ -7,6 +7,7 @@ import dev.setree.RetrieveOptions;
 import dev.setree.RetrievePath;
 import dev.setree.SETreeConfig;
 import dev.setree.Strategy;
+import dev.setree.internal.core.SimdDot;
 import dev.setree.spi.Fact;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -83,6 +84,9 @@ final class BenchLadder implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    System.out.printf(Locale.ROOT, "Java %d; a retrieve's dot products: %s%n", Runtime.version().feature(),
+        SimdDot.vectorized() ? "JDK Vector API (docs/adr/0023-simd-query-dots.md)"
+            : "scalar (vector lanes need Java 21+ and --add-modules jdk.incubator.vector)");
     int max = rungs.stream().mapToInt(Integer::intValue).max().orElse(0);
     List<String> all = BenchCommand.corpus(corpus, Math.min(max + prompts, countLines()));
     Files.createDirectories(out);
@@ -260,14 +264,14 @@ final class BenchLadder implements Callable<Integer> {
   private void writeCsv(List<Row> rows) throws java.io.IOException {
     StringBuilder sb = new StringBuilder("leaves,build_s,embed_s,knn_s,clustering_s,summaries_s,db_bytes,"
         + "peak_heap_mb,depth,mean_arity,root_arity,retrieve_p50_ms,retrieve_p99_ms,flat_p50_ms,"
-        + "embed_p50_ms,retrieve_path,exact_p50_ms,exact_p99_ms,exact_agreement\n");
+        + "embed_p50_ms,retrieve_path,exact_p50_ms,exact_p99_ms,exact_agreement,java,simd\n");
     for (Row r : rows) {
       sb.append(String.format(Locale.ROOT, "%d,%.2f,%.2f,%.2f,%.2f,%.2f,%d,%d,%d,%.2f,%d,%.3f,%.3f,%.3f,"
-              + "%.3f,%s,%.3f,%.3f,%.4f%n",
+              + "%.3f,%s,%.3f,%.3f,%.4f,%d,%b%n",
           r.leaves(), r.buildS(), r.embedS(), r.knnS(), r.clusterS(), r.summaryS(), r.dbBytes(), r.peakHeapMb(),
           r.depth(), r.arity(), r.rootArity(), r.p50(), r.p99(), r.flatP50(), r.paths().embedP50(),
           r.paths().approximate() ? "approximate" : "exact", r.paths().exactP50(), r.paths().exactP99(),
-          r.paths().agreement()));
+          r.paths().agreement(), Runtime.version().feature(), SimdDot.vectorized()));
     }
     Files.writeString(out.resolve("results.csv"), sb.toString());
     System.out.println("wrote " + out.resolve("results.csv"));

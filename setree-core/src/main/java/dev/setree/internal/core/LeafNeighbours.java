@@ -178,7 +178,7 @@ public final class LeafNeighbours {
           continue;
         }
         s.visited[u] = s.stamp;
-        float su = Vectors.dot(emb, u * dim, q, 0, dim);
+        float su = SimdDot.dot(emb, u * dim, q, 0, dim);
         if (best.offer(su, u)) {
           open.push(su, u);
         }
@@ -189,7 +189,7 @@ public final class LeafNeighbours {
   private void score(int leaf, float[] q, Scratch s, TopList out) {
     if (s.visited[leaf] != s.stamp) {
       s.visited[leaf] = s.stamp;
-      out.offer(Vectors.dot(emb, leaf * dim, q, 0, dim), leaf);
+      out.offer(SimdDot.dot(emb, leaf * dim, q, 0, dim), leaf);
     }
   }
 

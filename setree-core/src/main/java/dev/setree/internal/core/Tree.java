@@ -288,16 +288,16 @@ public final class Tree {
     return v < leafCount ? embedding(v) : Vectors.row(internalCentroids, v - leafCount, dim);
   }
 
-  /** Dot product of {@code q} with the node's leaf-centroid. */
+  /** Dot product of {@code q} with the node's leaf-centroid (a retrieve's: {@link SimdDot}). */
   public float centroidDot(int v, float[] q) {
     return v < leafCount
-        ? Vectors.dot(embeddings, v * dim, q, 0, dim)
-        : Vectors.dot(internalCentroids, (v - leafCount) * dim, q, 0, dim);
+        ? SimdDot.dot(embeddings, v * dim, q, 0, dim)
+        : SimdDot.dot(internalCentroids, (v - leafCount) * dim, q, 0, dim);
   }
 
-  /** Dot product of {@code q} with the node's own embedding (summary embedding for internal nodes). */
+  /** Dot product of {@code q} with the node's own embedding (summary embedding for internal nodes; {@link SimdDot}). */
   public float embeddingDot(int v, float[] q) {
-    return Vectors.dot(embeddings, v * dim, q, 0, dim);
+    return SimdDot.dot(embeddings, v * dim, q, 0, dim);
   }
 
   /**
