@@ -6,7 +6,7 @@ package dev.setree.internal.core;
  *
  * <p>This is the Java 17 version: always {@link Vectors#dot}. The library's jar is multi-release; on Java 21
  * or later, started with {@code --add-modules jdk.incubator.vector}, its {@code META-INF/versions/21}
- * version of this class computes with vector lanes (docs/adr/0023-simd-query-dots.md). Lanes sum in
+ * version of this class computes with vector lanes (docs/adr/0024-simd-query-dots.md). Lanes sum in
  * another order than {@link Vectors#dot}, so a prompt's values may differ in their last bits between JVMs;
  * nothing that is stored (trees, kNN graphs, summaries) is computed here, so a knowledge base is the same
  * whichever JVM built it. Every dot product of one retrieve goes through this class, so the exact and the

@@ -4,7 +4,7 @@ package dev.setree.internal.core;
  * The dot products of a retrieve (a prompt against leaf embeddings, summaries and centroids), on the
  * machine's vector units where the running JVM offers the JDK Vector API, else {@link Vectors#dot}.
  *
- * <p>This is the Java 21+ version of the multi-release jar (docs/adr/0023-simd-query-dots.md): when the
+ * <p>This is the Java 21+ version of the multi-release jar (docs/adr/0024-simd-query-dots.md): when the
  * incubator module {@code jdk.incubator.vector} is in the boot layer ({@code --add-modules
  * jdk.incubator.vector}) and {@code -Dsetree.simd=false} is not set, {@link PanamaDot} computes with the
  * JVM's preferred vector species; otherwise {@link Vectors#dot}. The module is probed before
