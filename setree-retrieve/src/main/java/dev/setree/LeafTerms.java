@@ -10,6 +10,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.SmallFloat;
 
 /**
@@ -38,6 +47,79 @@ final class LeafTerms {
     int[][] byLeaf = new int[tree.leafCount()][];
     for (int v = 0; v < byLeaf.length; v++) {
       byLeaf[v] = analyse(tree.text(v), analyzer, field, dictionary);
+    }
+    return new LeafTerms(dictionary, byLeaf);
+  }
+
+  /** The leaf index (-1: none) of each document of a segment. */
+  interface SegmentLeaves {
+    int[] of(LeafReader segment) throws IOException;
+  }
+
+  /**
+   * The forward index of {@code leafCount} leaves read back from the postings and norms of {@code reader}, an
+   * index holding each leaf once without deletions: the terms, frequencies and norms the analysis of every
+   * leaf gives (Lucene indexed those very tokens), without analysing every leaf a second time at open. Term
+   * ids are numbered in the order the terms are met. Null when some leaf has no document.
+   */
+  static LeafTerms fromIndex(int leafCount, IndexReader reader, String field, SegmentLeaves leavesOf)
+      throws IOException {
+    Map<String, Integer> dictionary = new ConcurrentHashMap<>();
+    long[][] pairs = new long[leafCount][];
+    int[] count = new int[leafCount];
+    int[] norm = new int[leafCount];
+    boolean[] seen = new boolean[leafCount];
+    for (LeafReaderContext ctx : reader.leaves()) {
+      LeafReader segment = ctx.reader();
+      if (segment.getLiveDocs() != null) {
+        return null;
+      }
+      int[] leaves = leavesOf.of(segment);
+      NumericDocValues norms = segment.getNormValues(field);
+      for (int doc = 0; doc < leaves.length; doc++) {
+        int v = leaves[doc];
+        if (v >= 0 && v < leafCount) {
+          seen[v] = true;
+          norm[v] = norms != null && norms.advanceExact(doc) ? (int) (norms.longValue() & 0xFF) : 0;
+        }
+      }
+      Terms terms = segment.terms(field);
+      if (terms == null) {
+        continue;
+      }
+      TermsEnum te = terms.iterator();
+      PostingsEnum pe = null;
+      for (BytesRef t = te.next(); t != null; t = te.next()) {
+        int id = dictionary.computeIfAbsent(t.utf8ToString(), k -> dictionary.size());
+        pe = te.postings(pe, PostingsEnum.FREQS);
+        for (int doc = pe.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = pe.nextDoc()) {
+          int v = leaves[doc];
+          if (v < 0 || v >= leafCount) {
+            continue;
+          }
+          if (pairs[v] == null || count[v] == pairs[v].length) {
+            pairs[v] = pairs[v] == null ? new long[8] : Arrays.copyOf(pairs[v], count[v] * 2);
+          }
+          pairs[v][count[v]++] = ((long) id << 32) | pe.freq();
+        }
+      }
+    }
+    int[][] byLeaf = new int[leafCount][];
+    for (int v = 0; v < leafCount; v++) {
+      if (!seen[v]) {
+        return null;
+      }
+      int m = count[v];
+      int[] entry = new int[1 + 2 * m];
+      entry[0] = norm[v];
+      if (m > 0) {
+        Arrays.sort(pairs[v], 0, m);
+        for (int i = 0; i < m; i++) {
+          entry[1 + 2 * i] = (int) (pairs[v][i] >>> 32);
+          entry[2 + 2 * i] = (int) pairs[v][i];
+        }
+      }
+      byLeaf[v] = entry;
     }
     return new LeafTerms(dictionary, byLeaf);
   }
@@ -85,6 +167,11 @@ final class LeafTerms {
       }
     }
     return 0;
+  }
+
+  /** How many distinct terms leaf {@code v} holds. */
+  int distinctTerms(int v) {
+    return (byLeaf[v].length - 1) / 2;
   }
 
   private static int[] analyse(String text, Analyzer analyzer, String field, Map<String, Integer> dictionary) {
