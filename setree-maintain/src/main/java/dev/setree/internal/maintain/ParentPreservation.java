@@ -90,7 +90,8 @@ final class ParentPreservation {
             parent.children.remove(c);
           }
         }
-        for (DraftTree.Node c : want) {
+        for (int i : comm) { // in member order: a set of nodes iterates in identity-hash order, run to run
+          DraftTree.Node c = members.get(i);
           if (c.parent != parent) {
             DraftTree.attach(c, parent);
           }
