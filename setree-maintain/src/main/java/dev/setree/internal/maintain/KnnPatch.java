@@ -108,8 +108,12 @@ record KnnPatch(KnnGraph graph, int recomputed) {
         continue;
       }
       // Keep the old row (translated to new indexes) and let moved members compete with it.
-      ExactKnn.TopK top = new ExactKnn.TopK(k);
       int from = old.knnOffsets()[o];
+      if (k > 0 && keepRow(old, from, k, i, oldToNew, movedIdx, simToMoved, centroids, dim, neighbors,
+          weights)) {
+        continue;
+      }
+      ExactKnn.TopK top = new ExactKnn.TopK(k);
       for (int e = from; e < from + k; e++) {
         top.insert(old.knnWeights()[e], oldToNew[old.knnNeighbors()[e]]);
       }
@@ -124,6 +128,37 @@ record KnnPatch(KnnGraph graph, int recomputed) {
       top.writeSorted(neighbors, weights, i * k);
     }
     return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed);
+  }
+
+  /**
+   * Writes kept row {@code i} as the old row translated to new indexes when no moved member enters it and the
+   * translated row is sorted best first: what letting the moved members compete with it and sorting would write,
+   * without doing so (most rows of a level). Returns false, having written nothing, otherwise.
+   */
+  private static boolean keepRow(HierarchyState.Level old, int from, int k, int i, int[] oldToNew,
+      List<Integer> movedIdx, float[][] simToMoved, float[] centroids, int dim, int[] neighbors, float[] weights) {
+    int[] nb = old.knnNeighbors();
+    float[] w = old.knnWeights();
+    for (int e = from + 1; e < from + k; e++) {
+      if (!ExactKnn.TopK.better(w[e - 1], oldToNew[nb[e - 1]], w[e], oldToNew[nb[e]])) {
+        return false;
+      }
+    }
+    float lastW = w[from + k - 1];
+    int lastI = oldToNew[nb[from + k - 1]];
+    for (int j : movedIdx) {
+      if (j != i) {
+        float s = simToMoved[j] != null ? simToMoved[j][i] : Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
+        if (ExactKnn.TopK.better(s, j, lastW, lastI)) {
+          return false;
+        }
+      }
+    }
+    for (int e = 0; e < k; e++) {
+      neighbors[i * k + e] = oldToNew[nb[from + e]];
+      weights[i * k + e] = w[from + e];
+    }
+    return true;
   }
 
   /**
