@@ -105,6 +105,7 @@ public final class Maintainer {
           leaf.parent.structural = true;
         }
         it.remove();
+        draft.byId.remove(leaf.id);
       }
     }
     if (!deletes.isEmpty()) {
@@ -145,6 +146,9 @@ public final class Maintainer {
       for (DraftTree.Node l : draft.leaves) {
         l.parent = null;
       }
+      for (DraftTree.Node n : draft.internal) {
+        draft.byId.remove(n.id);
+      }
       draft.internal.clear();
       long[] knnNanos = new long[1];
       next = new HierarchyState(List.copyOf(TreeBuilder.cluster(draft, new ArrayList<>(draft.leaves), ids,
@@ -177,6 +181,7 @@ public final class Maintainer {
     for (DraftTree.Node n : new ArrayList<>(draft.internal)) {
       if (n != root) {
         draft.internal.remove(n);
+        draft.byId.remove(n.id);
       }
     }
     root.children.clear();
