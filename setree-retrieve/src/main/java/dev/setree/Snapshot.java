@@ -120,8 +120,12 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
           new Derived(tree, nextHierarchy, derived.derivedNeighbours()));
     }
     // The leaf diff, once: leaves gone (or whose text changed) and leaves new (or whose text changed).
+    // A leaf at the same index with the same id and text is neither (the usual case: checked without a lookup).
     List<Integer> gone = new ArrayList<>();
     for (int v = 0; v < tree.leafCount(); v++) {
+      if (sameLeafAt(tree, next, v)) {
+        continue;
+      }
       int w = next.indexOf(tree.id(v));
       if (w < 0 || !next.isLeaf(w) || !next.text(w).equals(tree.text(v))) {
         gone.add(v);
@@ -129,6 +133,9 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
     }
     List<Integer> added = new ArrayList<>();
     for (int v = 0; v < next.leafCount(); v++) {
+      if (sameLeafAt(tree, next, v)) {
+        continue;
+      }
       int o = tree.indexOf(next.id(v));
       if (o < 0 || !tree.isLeaf(o) || !tree.text(o).equals(next.text(v))) {
         added.add(v);
@@ -138,10 +145,22 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
     for (int v : gone) {
       byText.remove(tree.text(v), tree.id(v));
     }
-    for (int v = 0; v < next.leafCount(); v++) {
-      byText.putIfAbsent(next.text(v), next.id(v)); // a text another leaf still holds gets that leaf's id
+    if (gone.isEmpty()) {
+      // Only new leaves can hold a text the map lacks: a leaf that was there had its text mapped already.
+      for (int v : added) {
+        byText.putIfAbsent(next.text(v), next.id(v));
+      }
+    } else {
+      for (int v = 0; v < next.leafCount(); v++) {
+        byText.putIfAbsent(next.text(v), next.id(v)); // a text another leaf still holds gets that leaf's id
+      }
     }
     return new Snapshot(next, nextHierarchy, nextGeneration, lexical.next(tree, gone, next, added), byText,
         new Derived(next, nextHierarchy, derived.derivedNeighbours()));
+  }
+
+  /** Whether leaf {@code v} of both trees has the same id and text (so neither tree has it elsewhere). */
+  private static boolean sameLeafAt(Tree a, Tree b, int v) {
+    return v < a.leafCount() && v < b.leafCount() && a.id(v).equals(b.id(v)) && a.text(v).equals(b.text(v));
   }
 }
