@@ -112,20 +112,26 @@ final class OracleRows {
           bytes += bindLevel(updLevel, 0, level, l);
           updLevel.addBatch();
         }
-        boolean[] kept = new boolean[old == null ? 0 : old.size()];
+        // Each old member's index now (-1: gone), so that kNN edges are compared by index, not by id.
+        int[] oldToNew = new int[old == null ? 0 : old.size()];
+        java.util.Arrays.fill(oldToNew, -1);
+        int[] newToOld = new int[l.size()];
         MemberMatch match = new MemberMatch(old);
         for (int i = 0; i < l.size(); i++) {
-          int o = match.oldIndexOf(l.memberIds()[i]);
-          if (o >= 0) {
-            kept[o] = true;
+          newToOld[i] = match.oldIndexOf(l.memberIds()[i]);
+          if (newToOld[i] >= 0) {
+            oldToNew[newToOld[i]] = i;
           }
-          if (o < 0 || !sameMember(old, o, l, i, level, afterTree.dimension())) {
+        }
+        for (int i = 0; i < l.size(); i++) {
+          int o = newToOld[i];
+          if (o < 0 || !sameMember(old, o, oldToNew, l, i, level, afterTree.dimension())) {
             bytes += bindMember(mem, afterTree, level, l, i);
             mem.addBatch();
           }
         }
-        for (int o = 0; o < kept.length; o++) {
-          if (!kept[o]) { // member ids are distinct in a level: no new member has this id
+        for (int o = 0; o < oldToNew.length; o++) {
+          if (oldToNew[o] < 0) { // member ids are distinct in a level: no new member has this id
             delMem.setInt(1, level);
             delMem.setString(2, old.memberIds()[o]);
             delMem.addBatch();
@@ -193,8 +199,9 @@ final class OracleRows {
         && Arrays.equals(storedAssignment(a), storedAssignment(b));
   }
 
-  private static boolean sameMember(HierarchyState.Level a, int o, HierarchyState.Level b, int i, int level,
-      int dim) {
+  /** Whether old member {@code o} of {@code a} and member {@code i} of {@code b} have the same row. */
+  private static boolean sameMember(HierarchyState.Level a, int o, int[] oldToNew, HierarchyState.Level b, int i,
+      int level, int dim) {
     if (!a.parentIds()[o].equals(b.parentIds()[i])) {
       return false;
     }
@@ -207,7 +214,7 @@ final class OracleRows {
     }
     for (int e = 0; e < an; e++) {
       if (Float.floatToRawIntBits(a.knnWeights()[ao + e]) != Float.floatToRawIntBits(b.knnWeights()[bo + e])
-          || !a.memberIds()[a.knnNeighbors()[ao + e]].equals(b.memberIds()[b.knnNeighbors()[bo + e]])) {
+          || oldToNew[a.knnNeighbors()[ao + e]] != b.knnNeighbors()[bo + e]) { // ids are distinct in a level
         return false;
       }
     }
