@@ -65,42 +65,39 @@ final class LeafTerms {
   static LeafTerms fromIndex(int leafCount, IndexReader reader, String field, SegmentLeaves leavesOf)
       throws IOException {
     Map<String, Integer> dictionary = new ConcurrentHashMap<>();
-    long[][] pairs = new long[leafCount][];
+    List<LeafReaderContext> segments = reader.leaves();
+    int[][] leavesBySegment = new int[segments.size()][];
     int[] count = new int[leafCount];
     int[] norm = new int[leafCount];
     boolean[] seen = new boolean[leafCount];
-    for (LeafReaderContext ctx : reader.leaves()) {
-      LeafReader segment = ctx.reader();
+    // First pass: each leaf's norm and number of distinct terms, so that its entry is allocated once.
+    for (int s = 0; s < segments.size(); s++) {
+      LeafReader segment = segments.get(s).reader();
       if (segment.getLiveDocs() != null) {
         return null;
       }
       int[] leaves = leavesOf.of(segment);
+      leavesBySegment[s] = leaves;
       NumericDocValues norms = segment.getNormValues(field);
       for (int doc = 0; doc < leaves.length; doc++) {
         int v = leaves[doc];
         if (v >= 0 && v < leafCount) {
+          if (seen[v]) {
+            return null; // a leaf indexed twice
+          }
           seen[v] = true;
           norm[v] = norms != null && norms.advanceExact(doc) ? (int) (norms.longValue() & 0xFF) : 0;
         }
       }
       Terms terms = segment.terms(field);
-      if (terms == null) {
-        continue;
-      }
-      TermsEnum te = terms.iterator();
       PostingsEnum pe = null;
-      for (BytesRef t = te.next(); t != null; t = te.next()) {
-        int id = dictionary.computeIfAbsent(t.utf8ToString(), k -> dictionary.size());
-        pe = te.postings(pe, PostingsEnum.FREQS);
+      for (TermsEnum te = terms == null ? TermsEnum.EMPTY : terms.iterator(); te.next() != null; ) {
+        pe = te.postings(pe, PostingsEnum.NONE);
         for (int doc = pe.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = pe.nextDoc()) {
           int v = leaves[doc];
-          if (v < 0 || v >= leafCount) {
-            continue;
+          if (v >= 0 && v < leafCount) {
+            count[v]++;
           }
-          if (pairs[v] == null || count[v] == pairs[v].length) {
-            pairs[v] = pairs[v] == null ? new long[8] : Arrays.copyOf(pairs[v], count[v] * 2);
-          }
-          pairs[v][count[v]++] = ((long) id << 32) | pe.freq();
         }
       }
     }
@@ -109,19 +106,49 @@ final class LeafTerms {
       if (!seen[v]) {
         return null;
       }
-      int m = count[v];
-      int[] entry = new int[1 + 2 * m];
-      entry[0] = norm[v];
-      if (m > 0) {
-        Arrays.sort(pairs[v], 0, m);
-        for (int i = 0; i < m; i++) {
-          entry[1 + 2 * i] = (int) (pairs[v][i] >>> 32);
-          entry[2 + 2 * i] = (int) pairs[v][i];
+      byLeaf[v] = new int[1 + 2 * count[v]];
+      byLeaf[v][0] = norm[v];
+      count[v] = 0;
+    }
+    // Second pass: (term id, frequency) pairs, term ids numbered in the order the terms are met.
+    for (int s = 0; s < segments.size(); s++) {
+      int[] leaves = leavesBySegment[s];
+      Terms terms = segments.get(s).reader().terms(field);
+      PostingsEnum pe = null;
+      TermsEnum te = terms == null ? TermsEnum.EMPTY : terms.iterator();
+      for (BytesRef t = te.next(); t != null; t = te.next()) {
+        int id = dictionary.computeIfAbsent(t.utf8ToString(), k -> dictionary.size());
+        pe = te.postings(pe, PostingsEnum.FREQS);
+        for (int doc = pe.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = pe.nextDoc()) {
+          int v = leaves[doc];
+          if (v >= 0 && v < leafCount) {
+            int[] e = byLeaf[v];
+            e[1 + 2 * count[v]] = id;
+            e[2 + 2 * count[v]++] = pe.freq();
+          }
         }
       }
-      byLeaf[v] = entry;
+    }
+    if (segments.size() > 1) { // a term met in a later segment may have a smaller id: sort each entry
+      for (int[] e : byLeaf) {
+        sortPairs(e);
+      }
     }
     return new LeafTerms(dictionary, byLeaf);
+  }
+
+  /** Sorts an entry's (term id, frequency) pairs by term id. */
+  private static void sortPairs(int[] e) {
+    int m = (e.length - 1) / 2;
+    long[] pairs = new long[m];
+    for (int i = 0; i < m; i++) {
+      pairs[i] = ((long) e[1 + 2 * i] << 32) | e[2 + 2 * i];
+    }
+    Arrays.sort(pairs);
+    for (int i = 0; i < m; i++) {
+      e[1 + 2 * i] = (int) (pairs[i] >>> 32);
+      e[2 + 2 * i] = (int) pairs[i];
+    }
   }
 
   /** The version of {@code next}: entries of leaves not in {@code added} are carried from {@code previous}. */

@@ -80,6 +80,67 @@ class LeafTermsTest {
     }
   }
 
+  /**
+   * An index of several segments (flushed every few documents, in shuffled order): the entries read back are
+   * sorted by term id and equal the analysed ones.
+   */
+  @Test
+  void forwardIndexFromSeveralSegments() throws IOException {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    List<String> texts = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      StringBuilder b = new StringBuilder();
+      b.append("aaa").append(i).append(' '); // a term of its own, before the shared ones in term order
+      for (int w = 1 + r.nextInt(12); w > 0; w--) {
+        b.append(WORDS[r.nextInt(WORDS.length)]).append(' ');
+      }
+      texts.add(b.toString().strip());
+    }
+    Tree tree = leavesUnderRoot(texts);
+    List<Integer> order = new ArrayList<>();
+    for (int v = 0; v < texts.size(); v++) {
+      order.add(v);
+    }
+    java.util.Collections.shuffle(order, r);
+    try (Analyzer analyzer = new EnglishAnalyzer();
+        org.apache.lucene.store.ByteBuffersDirectory dir = new org.apache.lucene.store.ByteBuffersDirectory();
+        org.apache.lucene.index.IndexWriter w = new org.apache.lucene.index.IndexWriter(dir,
+            new org.apache.lucene.index.IndexWriterConfig(analyzer)
+                .setMergePolicy(org.apache.lucene.index.NoMergePolicy.INSTANCE))) {
+      for (int x = 0; x < order.size(); x++) {
+        org.apache.lucene.document.Document d = new org.apache.lucene.document.Document();
+        d.add(new org.apache.lucene.document.TextField("text", texts.get(order.get(x)),
+            org.apache.lucene.document.Field.Store.NO));
+        d.add(new org.apache.lucene.document.NumericDocValuesField("leaf", order.get(x)));
+        w.addDocument(d);
+        if (x % 37 == 36) {
+          w.flush();
+        }
+      }
+      try (org.apache.lucene.index.DirectoryReader reader = org.apache.lucene.index.DirectoryReader.open(w)) {
+        assertTrue(reader.leaves().size() > 3, "segments: " + reader.leaves().size());
+        LeafTerms read = LeafTerms.fromIndex(texts.size(), reader, "text", segment -> {
+          int[] leaves = new int[segment.maxDoc()];
+          org.apache.lucene.index.NumericDocValues dv = segment.getNumericDocValues("leaf");
+          for (int doc = 0; doc < leaves.length; doc++) {
+            leaves[doc] = dv.advanceExact(doc) ? (int) dv.longValue() : -1;
+          }
+          return leaves;
+        });
+        LeafTerms analysed = LeafTerms.of(tree, analyzer, "text");
+        for (int v = 0; v < texts.size(); v++) {
+          String ctx = "seed=" + seed + " leaf " + v;
+          assertEquals(analysed.norm(v), read.norm(v), ctx);
+          assertEquals(analysed.distinctTerms(v), read.distinctTerms(v), ctx);
+          for (Map.Entry<String, Integer> t : terms(analyzer, texts.get(v)).entrySet()) {
+            assertEquals(t.getValue(), read.freq(v, read.termId(t.getKey())), ctx + ": term " + t.getKey());
+          }
+        }
+      }
+    }
+  }
+
   private static Map<String, Integer> terms(Analyzer analyzer, String text) throws IOException {
     Map<String, Integer> out = new LinkedHashMap<>();
     try (TokenStream ts = analyzer.tokenStream("text", text)) {
