@@ -10,6 +10,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.SmallFloat;
 
 /**
@@ -40,6 +49,106 @@ final class LeafTerms {
       byLeaf[v] = analyse(tree.text(v), analyzer, field, dictionary);
     }
     return new LeafTerms(dictionary, byLeaf);
+  }
+
+  /** The leaf index (-1: none) of each document of a segment. */
+  interface SegmentLeaves {
+    int[] of(LeafReader segment) throws IOException;
+  }
+
+  /**
+   * The forward index of {@code leafCount} leaves read back from the postings and norms of {@code reader}, an
+   * index holding each leaf once without deletions: the terms, frequencies and norms the analysis of every
+   * leaf gives (Lucene indexed those very tokens), without analysing every leaf a second time at open. Term
+   * ids are numbered in the order the terms are met. Null when some leaf has no document.
+   */
+  static LeafTerms fromIndex(int leafCount, IndexReader reader, String field, SegmentLeaves leavesOf)
+      throws IOException {
+    Map<String, Integer> dictionary = new ConcurrentHashMap<>();
+    List<LeafReaderContext> segments = reader.leaves();
+    int[][] leavesBySegment = new int[segments.size()][];
+    int[] count = new int[leafCount];
+    int[] norm = new int[leafCount];
+    boolean[] seen = new boolean[leafCount];
+    // First pass: each leaf's norm and number of distinct terms, so that its entry is allocated once.
+    for (int s = 0; s < segments.size(); s++) {
+      LeafReader segment = segments.get(s).reader();
+      if (segment.getLiveDocs() != null) {
+        return null;
+      }
+      int[] leaves = leavesOf.of(segment);
+      leavesBySegment[s] = leaves;
+      NumericDocValues norms = segment.getNormValues(field);
+      for (int doc = 0; doc < leaves.length; doc++) {
+        int v = leaves[doc];
+        if (v >= 0 && v < leafCount) {
+          if (seen[v]) {
+            return null; // a leaf indexed twice
+          }
+          seen[v] = true;
+          norm[v] = norms != null && norms.advanceExact(doc) ? (int) (norms.longValue() & 0xFF) : 0;
+        }
+      }
+      Terms terms = segment.terms(field);
+      PostingsEnum pe = null;
+      for (TermsEnum te = terms == null ? TermsEnum.EMPTY : terms.iterator(); te.next() != null; ) {
+        pe = te.postings(pe, PostingsEnum.NONE);
+        for (int doc = pe.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = pe.nextDoc()) {
+          int v = leaves[doc];
+          if (v >= 0 && v < leafCount) {
+            count[v]++;
+          }
+        }
+      }
+    }
+    int[][] byLeaf = new int[leafCount][];
+    for (int v = 0; v < leafCount; v++) {
+      if (!seen[v]) {
+        return null;
+      }
+      byLeaf[v] = new int[1 + 2 * count[v]];
+      byLeaf[v][0] = norm[v];
+      count[v] = 0;
+    }
+    // Second pass: (term id, frequency) pairs, term ids numbered in the order the terms are met.
+    for (int s = 0; s < segments.size(); s++) {
+      int[] leaves = leavesBySegment[s];
+      Terms terms = segments.get(s).reader().terms(field);
+      PostingsEnum pe = null;
+      TermsEnum te = terms == null ? TermsEnum.EMPTY : terms.iterator();
+      for (BytesRef t = te.next(); t != null; t = te.next()) {
+        int id = dictionary.computeIfAbsent(t.utf8ToString(), k -> dictionary.size());
+        pe = te.postings(pe, PostingsEnum.FREQS);
+        for (int doc = pe.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = pe.nextDoc()) {
+          int v = leaves[doc];
+          if (v >= 0 && v < leafCount) {
+            int[] e = byLeaf[v];
+            e[1 + 2 * count[v]] = id;
+            e[2 + 2 * count[v]++] = pe.freq();
+          }
+        }
+      }
+    }
+    if (segments.size() > 1) { // a term met in a later segment may have a smaller id: sort each entry
+      for (int[] e : byLeaf) {
+        sortPairs(e);
+      }
+    }
+    return new LeafTerms(dictionary, byLeaf);
+  }
+
+  /** Sorts an entry's (term id, frequency) pairs by term id. */
+  private static void sortPairs(int[] e) {
+    int m = (e.length - 1) / 2;
+    long[] pairs = new long[m];
+    for (int i = 0; i < m; i++) {
+      pairs[i] = ((long) e[1 + 2 * i] << 32) | e[2 + 2 * i];
+    }
+    Arrays.sort(pairs);
+    for (int i = 0; i < m; i++) {
+      e[1 + 2 * i] = (int) (pairs[i] >>> 32);
+      e[2 + 2 * i] = (int) pairs[i];
+    }
   }
 
   /** The version of {@code next}: entries of leaves not in {@code added} are carried from {@code previous}. */
@@ -85,6 +194,11 @@ final class LeafTerms {
       }
     }
     return 0;
+  }
+
+  /** How many distinct terms leaf {@code v} holds. */
+  int distinctTerms(int v) {
+    return (byLeaf[v].length - 1) / 2;
   }
 
   private static int[] analyse(String text, Analyzer analyzer, String field, Map<String, Integer> dictionary) {

@@ -3,6 +3,7 @@ package dev.setree;
 import dev.setree.internal.core.Tree;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +96,17 @@ final class LexicalIndex {
       for (int v = 0; v < tree.leafCount(); v++) {
         w.addDocument(document(tree, v));
       }
-      return new LexicalIndex(analyzer, w, DirectoryReader.open(w), tree, LeafTerms.of(tree, analyzer, FIELD));
+      DirectoryReader reader = DirectoryReader.open(w);
+      Map<Object, int[]> segments = new HashMap<>();
+      LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, FIELD, segment -> {
+        int[] leaves = leavesOf(segment, tree);
+        segments.put(segment.getCoreCacheHelper().getKey(), leaves);
+        return leaves;
+      });
+      LexicalIndex index = new LexicalIndex(analyzer, w, reader, tree,
+          terms != null ? terms : LeafTerms.of(tree, analyzer, FIELD));
+      index.leavesBySegment.putAll(segments);
+      return index;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot index leaves for BM25", e);
     }
@@ -310,6 +321,11 @@ final class LexicalIndex {
     }
   }
 
+  /** The forward index of this version. */
+  LeafTerms leafTerms() {
+    return leafTerms;
+  }
+
   /** Maps every segment's documents to leaves now, so that no retrieve pays for it (after a maintenance run). */
   void prepare() {
     try {
@@ -326,12 +342,17 @@ final class LexicalIndex {
     Object key = reader.getCoreCacheHelper().getKey();
     int[] leaves = leavesBySegment.get(key);
     if (leaves == null) {
-      String[] ids = idsOf(reader);
-      leaves = new int[ids.length];
-      for (int doc = 0; doc < ids.length; doc++) {
-        leaves[doc] = ids[doc] == null ? -1 : tree.indexOf(ids[doc]);
-      }
+      leaves = leavesOf(reader, tree);
       leavesBySegment.put(key, leaves);
+    }
+    return leaves;
+  }
+
+  private static int[] leavesOf(LeafReader reader, Tree tree) throws IOException {
+    String[] ids = idsOf(reader);
+    int[] leaves = new int[ids.length];
+    for (int doc = 0; doc < ids.length; doc++) {
+      leaves[doc] = ids[doc] == null ? -1 : tree.indexOf(ids[doc]);
     }
     return leaves;
   }

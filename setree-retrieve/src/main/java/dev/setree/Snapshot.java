@@ -20,7 +20,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
 
   Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalIndex lexical,
       Map<String, String> idByText) {
-    this(tree, hierarchy, generation, lexical, idByText, new Derived(tree, hierarchy));
+    this(tree, hierarchy, generation, lexical, idByText, new Derived(tree, hierarchy, null));
   }
 
   /** The walk's tables of this tree in {@code format}, computed once. */
@@ -42,10 +42,18 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
     private final HierarchyState hierarchy;
     private volatile WalkTables tables;
     private volatile LeafNeighbours neighbours;
+    /** The previous snapshot's index, to derive this one's from (dropped once used). */
+    private LeafNeighbours previous;
 
-    Derived(Tree tree, HierarchyState hierarchy) {
+    Derived(Tree tree, HierarchyState hierarchy, LeafNeighbours previous) {
       this.tree = tree;
       this.hierarchy = hierarchy;
+      this.previous = previous;
+    }
+
+    /** The nearest-leaf index if it was derived already, else null. */
+    LeafNeighbours derivedNeighbours() {
+      return neighbours;
     }
 
     WalkTables walkTables(ContextFormat format) {
@@ -68,8 +76,9 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
         synchronized (this) {
           n = neighbours;
           if (n == null) {
-            n = LeafNeighbours.of(tree, hierarchy);
+            n = previous != null ? previous.next(tree, hierarchy) : LeafNeighbours.of(tree, hierarchy);
             neighbours = n;
+            previous = null;
           }
         }
       }
@@ -107,11 +116,16 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
   /** The snapshot after a maintenance run changed this one's tree: derived state follows the change. */
   Snapshot next(Tree next, HierarchyState nextHierarchy, long nextGeneration) {
     if (next == tree) {
-      return new Snapshot(tree, nextHierarchy, nextGeneration, lexical, idByText);
+      return new Snapshot(tree, nextHierarchy, nextGeneration, lexical, idByText,
+          new Derived(tree, nextHierarchy, derived.derivedNeighbours()));
     }
     // The leaf diff, once: leaves gone (or whose text changed) and leaves new (or whose text changed).
+    // A leaf at the same index with the same id and text is neither (the usual case: checked without a lookup).
     List<Integer> gone = new ArrayList<>();
     for (int v = 0; v < tree.leafCount(); v++) {
+      if (sameLeafAt(tree, next, v)) {
+        continue;
+      }
       int w = next.indexOf(tree.id(v));
       if (w < 0 || !next.isLeaf(w) || !next.text(w).equals(tree.text(v))) {
         gone.add(v);
@@ -119,6 +133,9 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
     }
     List<Integer> added = new ArrayList<>();
     for (int v = 0; v < next.leafCount(); v++) {
+      if (sameLeafAt(tree, next, v)) {
+        continue;
+      }
       int o = tree.indexOf(next.id(v));
       if (o < 0 || !tree.isLeaf(o) || !tree.text(o).equals(next.text(v))) {
         added.add(v);
@@ -128,9 +145,22 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
     for (int v : gone) {
       byText.remove(tree.text(v), tree.id(v));
     }
-    for (int v = 0; v < next.leafCount(); v++) {
-      byText.putIfAbsent(next.text(v), next.id(v)); // a text another leaf still holds gets that leaf's id
+    if (gone.isEmpty()) {
+      // Only new leaves can hold a text the map lacks: a leaf that was there had its text mapped already.
+      for (int v : added) {
+        byText.putIfAbsent(next.text(v), next.id(v));
+      }
+    } else {
+      for (int v = 0; v < next.leafCount(); v++) {
+        byText.putIfAbsent(next.text(v), next.id(v)); // a text another leaf still holds gets that leaf's id
+      }
     }
-    return new Snapshot(next, nextHierarchy, nextGeneration, lexical.next(tree, gone, next, added), byText);
+    return new Snapshot(next, nextHierarchy, nextGeneration, lexical.next(tree, gone, next, added), byText,
+        new Derived(next, nextHierarchy, derived.derivedNeighbours()));
+  }
+
+  /** Whether leaf {@code v} of both trees has the same id and text (so neither tree has it elsewhere). */
+  private static boolean sameLeafAt(Tree a, Tree b, int v) {
+    return v < a.leafCount() && v < b.leafCount() && a.id(v).equals(b.id(v)) && a.text(v).equals(b.text(v));
   }
 }

@@ -10,8 +10,8 @@ import java.util.Arrays;
  * Approximate Nearest-Neighbor Search with k-Nearest Neighbor Graphs", IJCAI 2011), made undirected.
  *
  * <p>The graph is the one the build and every maintenance run already keep up to date and persist (the
- * oracle's level 0), so this index costs no build, no file and no update of its own; the undirected
- * adjacency is derived once per snapshot. Without a graph (a read-only open does not load the oracle) the
+ * oracle's level 0), so this index costs no build and no file of its own; the undirected adjacency
+ * ({@link LeafGraph}) is derived once per snapshot, from the previous snapshot's when the leaves only grew. Without a graph (a read-only open does not load the oracle) the
  * descent alone answers, with a wider beam. Thread-safe: per-thread scratch, nothing sized by the knowledge
  * base allocated per query.
  */
@@ -27,88 +27,34 @@ public final class LeafNeighbours {
   private final Tree tree;
   private final int dim;
   private final float[] emb;
-  /** Undirected kNN adjacency over leaf indexes (CSR), or null without a graph. */
+  /** The undirected kNN graph, or null without one. */
+  final LeafGraph graph;
+  /** Its adjacency over leaf indexes (CSR), or null without a graph. */
   private final int[] offsets;
   private final int[] neighbours;
   /** Per thread, shared by every index (it grows to the largest knowledge base searched). */
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
-  private LeafNeighbours(Tree tree, int[] offsets, int[] neighbours) {
+  private LeafNeighbours(Tree tree, LeafGraph graph) {
     this.tree = tree;
     this.dim = tree.dimension();
     this.emb = tree.embeddings();
-    this.offsets = offsets;
-    this.neighbours = neighbours;
+    this.graph = graph;
+    this.offsets = graph == null ? null : graph.offsets;
+    this.neighbours = graph == null ? null : graph.neighbours;
   }
 
   /** The index of {@code tree}'s leaves, with the level-0 kNN graph of {@code hierarchy} when it has one. */
   public static LeafNeighbours of(Tree tree, HierarchyState hierarchy) {
-    int n = tree.leafCount();
-    if (hierarchy.isEmpty() || hierarchy.levels().get(0).size() != n) {
-      return new LeafNeighbours(tree, null, null);
-    }
-    HierarchyState.Level l0 = hierarchy.levels().get(0);
-    int[] leafOf = new int[n];
-    for (int i = 0; i < n; i++) {
-      int v = tree.indexOf(l0.memberIds()[i]);
-      if (v < 0 || v >= n) {
-        return new LeafNeighbours(tree, null, null); // an oracle that does not match the tree: no graph
-      }
-      leafOf[i] = v;
-    }
-    int[] ko = l0.knnOffsets();
-    int[] kn = l0.knnNeighbors();
-    float[] kw = l0.knnWeights();
-    // Every edge in both directions, then per leaf the MAX_DEGREE strongest distinct neighbours: reverse
-    // edges make the graph navigable, the cap keeps hubs from costing hundreds of dot products a step.
-    int[] degree = new int[n];
-    for (int i = 0; i < n; i++) {
-      for (int e = ko[i]; e < ko[i + 1]; e++) {
-        degree[leafOf[i]]++;
-        degree[leafOf[kn[e]]]++;
-      }
-    }
-    int[] start = new int[n + 1];
-    for (int v = 0; v < n; v++) {
-      start[v + 1] = start[v] + degree[v];
-    }
-    int[] fill = Arrays.copyOf(start, n);
-    long[] both = new long[start[n]]; // (weight descending, neighbour) packed to sort
-    for (int i = 0; i < n; i++) {
-      for (int e = ko[i]; e < ko[i + 1]; e++) {
-        int a = leafOf[i];
-        int b = leafOf[kn[e]];
-        long w = (long) ~orderedBits(kw[e]) << 32;
-        both[fill[a]++] = w | b;
-        both[fill[b]++] = w | a;
-      }
-    }
-    int[] offsets = new int[n + 1];
-    int[] adj = new int[start[n]];
-    int m = 0;
-    for (int v = 0; v < n; v++) {
-      Arrays.sort(both, start[v], start[v + 1]);
-      int kept = 0;
-      for (int j = start[v]; j < start[v + 1] && kept < MAX_DEGREE; j++) {
-        int u = (int) both[j];
-        boolean seen = false;
-        for (int x = offsets[v]; x < m; x++) {
-          seen |= adj[x] == u;
-        }
-        if (!seen) {
-          adj[m++] = u;
-          kept++;
-        }
-      }
-      offsets[v + 1] = m;
-    }
-    adj = Arrays.copyOf(adj, m);
-    return new LeafNeighbours(tree, offsets, adj);
+    return new LeafNeighbours(tree, LeafGraph.of(tree, hierarchy));
   }
 
-  private static int orderedBits(float f) {
-    int bits = Float.floatToIntBits(f);
-    return bits >= 0 ? bits : bits ^ 0x7fffffff;
+  /**
+   * The index of the next snapshot ({@code tree} with {@code hierarchy}): its graph derived from this one's
+   * when the leaves only grew ({@link LeafGraph#next}), equal to {@link #of} of the same snapshot.
+   */
+  public LeafNeighbours next(Tree tree, HierarchyState hierarchy) {
+    return new LeafNeighbours(tree, graph == null ? LeafGraph.of(tree, hierarchy) : graph.next(tree, hierarchy));
   }
 
   /** True when a kNN graph refines the descent. */

@@ -4,7 +4,9 @@ import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The mutable hierarchy a build or a maintenance run works on, before it is frozen into a {@link Tree}.
@@ -14,6 +16,8 @@ final class DraftTree {
   final int dim;
   final List<Node> leaves = new ArrayList<>();
   final List<Node> internal = new ArrayList<>();
+  /** Every node of {@link #leaves} and {@link #internal} by id (kept with them: add and remove through this class). */
+  final Map<String, Node> byId = new HashMap<>();
   private long nextOrder;
 
   DraftTree(int dim) {
@@ -56,9 +60,28 @@ final class DraftTree {
       this.leaf = leaf;
     }
 
-    /** The leaf-centroid: a leaf's own embedding, or the normalised sum. */
+    /** The sum {@link #centroidCache} was normalised from (sum arrays are replaced, never changed in place). */
+    private float[] centroidOf;
+    private float[] centroidCache;
+
+    /** The leaf-centroid: a leaf's own embedding, or the normalised sum (a copy the caller may change). */
     float[] centroid() {
-      return leaf ? embedding.clone() : Vectors.normalize(sum.clone());
+      return centroidShared().clone();
+    }
+
+    /**
+     * The leaf-centroid, computed once per sum array and shared: the caller must not change it. A rebuild
+     * reads the centroid of every member of each dirty level, and most did not change.
+     */
+    float[] centroidShared() {
+      if (leaf) {
+        return embedding;
+      }
+      if (centroidOf != sum) {
+        centroidCache = Vectors.normalize(sum.clone());
+        centroidOf = sum;
+      }
+      return centroidCache;
     }
 
     @Override
@@ -82,6 +105,7 @@ final class DraftTree {
     n.faithfulness = 100;
     n.order = nextOrder++;
     leaves.add(n);
+    byId.put(id, n);
     return n;
   }
 
@@ -93,6 +117,7 @@ final class DraftTree {
     n.centroidChanged = true;
     n.order = nextOrder++;
     internal.add(n);
+    byId.put(id, n);
     return n;
   }
 
@@ -173,6 +198,7 @@ final class DraftTree {
             n.parent.structural = true;
           }
           it.remove();
+          byId.remove(n.id);
           changed = true;
         }
       }
@@ -230,7 +256,7 @@ final class DraftTree {
       parent[i] = v.parent == null ? -1 : v.parent.index;
       System.arraycopy(v.embedding, 0, embeddings, i * dim, dim);
       if (!v.leaf) {
-        System.arraycopy(v.centroid(), 0, centroids, (i - leaves.size()) * dim, dim);
+        System.arraycopy(v.centroidShared(), 0, centroids, (i - leaves.size()) * dim, dim);
       }
       faith[i] = v.faithfulness;
       int[] src = new int[v.sources.size()];

@@ -59,7 +59,7 @@ final class IncrementalRebuild {
    */
   Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids) {
     Progress progress = new Progress();
-    Map<String, DraftTree.Node> byId = nodesById(draft);
+    Map<String, DraftTree.Node> byId = draft.byId;
     List<DraftTree.Node> members = new ArrayList<>(draft.leaves);
     for (int lvl = 0; members.size() > 1; lvl++) {
       HierarchyState.Level old = lvl < oracle.levels().size() ? oracle.levels().get(lvl) : null;
@@ -105,17 +105,6 @@ final class IncrementalRebuild {
     }
   }
 
-  private static Map<String, DraftTree.Node> nodesById(DraftTree draft) {
-    Map<String, DraftTree.Node> byId = new HashMap<>();
-    for (DraftTree.Node n : draft.leaves) {
-      byId.put(n.id, n);
-    }
-    for (DraftTree.Node n : draft.internal) {
-      byId.put(n.id, n);
-    }
-    return byId;
-  }
-
   /** Clean check: level {@code lvl} and every level above are the oracle's, unchanged. */
   private static Outcome keepOracleFrom(HierarchyState oracle, int lvl, Progress progress) {
     progress.levels.addAll(oracle.levels().subList(lvl, oracle.levels().size()));
@@ -154,15 +143,27 @@ final class IncrementalRebuild {
   private static LevelMatch match(HierarchyState.Level old, List<DraftTree.Node> members, float[] centroids,
       int dim) {
     int m = members.size();
-    Map<String, Integer> oldIndex = new HashMap<>(old.size() * 2);
-    for (int i = 0; i < old.size(); i++) {
-      oldIndex.put(old.memberIds()[i], i);
-    }
+    // Members keep their old relative order: each is first looked for where the previous one was found, plus
+    // one; a map of the old positions only after the first miss.
+    Map<String, Integer> oldIndex = null;
+    int next = 0;
     int[] newToOld = new int[m];
     int[] oldToNew = new int[old.size()];
     Arrays.fill(oldToNew, -1);
     for (int i = 0; i < m; i++) {
-      Integer o = oldIndex.get(members.get(i).id);
+      String id = members.get(i).id;
+      Integer o;
+      if (oldIndex == null && next < old.size() && old.memberIds()[next].equals(id)) {
+        o = next++;
+      } else {
+        if (oldIndex == null) {
+          oldIndex = new HashMap<>(old.size() * 2);
+          for (int x = 0; x < old.size(); x++) {
+            oldIndex.put(old.memberIds()[x], x);
+          }
+        }
+        o = oldIndex.get(id);
+      }
       newToOld[i] = o == null ? -1 : o;
       if (o != null) {
         oldToNew[o] = i;

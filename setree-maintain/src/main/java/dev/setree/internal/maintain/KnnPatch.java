@@ -57,6 +57,15 @@ record KnnPatch(KnnGraph graph, int recomputed) {
         simToMoved[j] = sims;
       }
     }
+    // Whether the members that stayed kept their relative order (the rebuild keeps it): then an index tie-break
+    // between two of them goes the same way before and after.
+    boolean keptOrder = true;
+    for (int i = 0, prev = -1; i < m && keptOrder; i++) {
+      if (newToOld[i] >= 0) {
+        keptOrder = newToOld[i] > prev;
+        prev = newToOld[i];
+      }
+    }
     int recomputed = 0;
     float[] scores = new float[Math.max(1, k)];
     for (int i = 0; i < m; i++) {
@@ -75,7 +84,8 @@ record KnnPatch(KnnGraph graph, int recomputed) {
         }
       }
       if (full && exact && !moved[i] && o >= 0
-          && narrowRow(old, o, i, k, centroids, dim, moved, oldToNew, movedIdx, simToMoved, neighbors, weights)) {
+          && narrowRow(old, o, i, k, centroids, dim, moved, oldToNew, keptOrder, movedIdx, simToMoved, neighbors,
+              weights)) {
         continue;
       }
       if (full && simToMoved[i] != null) { // ExactKnn.query's scan, on the similarities computed above
@@ -98,8 +108,12 @@ record KnnPatch(KnnGraph graph, int recomputed) {
         continue;
       }
       // Keep the old row (translated to new indexes) and let moved members compete with it.
-      ExactKnn.TopK top = new ExactKnn.TopK(k);
       int from = old.knnOffsets()[o];
+      if (k > 0 && keepRow(old, from, k, i, oldToNew, movedIdx, simToMoved, centroids, dim, neighbors,
+          weights)) {
+        continue;
+      }
+      ExactKnn.TopK top = new ExactKnn.TopK(k);
       for (int e = from; e < from + k; e++) {
         top.insert(old.knnWeights()[e], oldToNew[old.knnNeighbors()[e]]);
       }
@@ -117,28 +131,67 @@ record KnnPatch(KnnGraph graph, int recomputed) {
   }
 
   /**
+   * Writes kept row {@code i} as the old row translated to new indexes when no moved member enters it and the
+   * translated row is sorted best first: what letting the moved members compete with it and sorting would write,
+   * without doing so (most rows of a level). Returns false, having written nothing, otherwise.
+   */
+  private static boolean keepRow(HierarchyState.Level old, int from, int k, int i, int[] oldToNew,
+      List<Integer> movedIdx, float[][] simToMoved, float[] centroids, int dim, int[] neighbors, float[] weights) {
+    int[] nb = old.knnNeighbors();
+    float[] w = old.knnWeights();
+    for (int e = from + 1; e < from + k; e++) {
+      if (!ExactKnn.TopK.better(w[e - 1], oldToNew[nb[e - 1]], w[e], oldToNew[nb[e]])) {
+        return false;
+      }
+    }
+    float lastW = w[from + k - 1];
+    int lastI = oldToNew[nb[from + k - 1]];
+    for (int j : movedIdx) {
+      if (j != i) {
+        float s = simToMoved[j] != null ? simToMoved[j][i] : Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
+        if (ExactKnn.TopK.better(s, j, lastW, lastI)) {
+          return false;
+        }
+      }
+    }
+    for (int e = 0; e < k; e++) {
+      neighbors[i * k + e] = oldToNew[nb[from + e]];
+      weights[i * k + e] = w[from + e];
+    }
+    return true;
+  }
+
+  /**
    * The new row of member {@code i}, which did not move but listed a removed or moved member, found without
    * a scan of the level when that gives what the scan would: the candidates are its old neighbours that
    * are still there and did not move (their similarities computed again, as the scan computes them) and the
    * moved members. Every other member did not move, is not in the old row, and so (the old graph being
-   * exact) is no more similar than the old row's last neighbour; when the k-th best candidate is strictly
-   * more similar than that, the scan could not find anything better. Returns false, having written nothing,
+   * exact) loses to the old row's last neighbour; when the k-th best candidate is strictly more similar than
+   * that neighbour, or is that neighbour (unmoved) or beats it, with the members in their old relative
+   * order so that ties are broken the same way, the scan could not find anything better. Returns false, having written nothing,
    * when that does not hold, or when a recomputed similarity differs from the stored one in any bit (the
    * stored row is then not this level's exact row).
    */
   private static boolean narrowRow(HierarchyState.Level old, int o, int i, int k, float[] centroids, int dim,
-      boolean[] moved, int[] oldToNew, List<Integer> movedIdx, float[][] simToMoved, int[] neighbors,
-      float[] weights) {
+      boolean[] moved, int[] oldToNew, boolean keptOrder, List<Integer> movedIdx, float[][] simToMoved,
+      int[] neighbors, float[] weights) {
     int from = old.knnOffsets()[o];
     int to = old.knnOffsets()[o + 1];
     if (k == 0 || to - from < k) {
       return false;
     }
     ExactKnn.TopK top = new ExactKnn.TopK(k);
-    float oldLast = Float.POSITIVE_INFINITY;
+    int last = from; // the old row's last neighbour: the one every other old entry beats
+    for (int e = from + 1; e < to; e++) {
+      if (ExactKnn.TopK.better(old.knnWeights()[last], old.knnNeighbors()[last], old.knnWeights()[e],
+          old.knnNeighbors()[e])) {
+        last = e;
+      }
+    }
+    float oldLast = old.knnWeights()[last];
+    int lastNow = oldToNew[old.knnNeighbors()[last]];
     for (int e = from; e < to; e++) {
       float w = old.knnWeights()[e];
-      oldLast = Math.min(oldLast, w);
       int c = oldToNew[old.knnNeighbors()[e]];
       if (c < 0 || moved[c]) {
         continue; // removed, or moved: a moved member is scored below, at its new centroid
@@ -159,7 +212,15 @@ record KnnPatch(KnnGraph graph, int recomputed) {
         }
       }
     }
-    if (top.size < k || !(top.scores[top.worst] > oldLast)) {
+    if (top.size < k) {
+      return false;
+    }
+    float kth = top.scores[top.worst];
+    // Strictly more similar than the old last neighbour beats every outsider; so does the old last
+    // neighbour itself (or a candidate it loses to) when it stayed, since members kept their relative order.
+    boolean lastStayed = lastNow >= 0 && !moved[lastNow] && keptOrder;
+    if (!(kth > oldLast || lastStayed && (top.idx[top.worst] == lastNow
+        || ExactKnn.TopK.better(kth, top.idx[top.worst], oldLast, lastNow)))) {
       return false;
     }
     top.writeSorted(neighbors, weights, i * k);

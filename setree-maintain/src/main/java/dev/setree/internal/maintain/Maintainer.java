@@ -35,6 +35,8 @@ public final class Maintainer {
   private final Summarizer summarizer;
   private final BuildOptions options;
   private final int faithfulnessThreshold;
+  /** The last run's draft, continued by a run over the tree it produced. */
+  private final KeptDraft kept = new KeptDraft();
 
   /**
    * @param faithfulnessThreshold nodes on a changed path whose faithfulness is below it are re-summarised
@@ -69,24 +71,20 @@ public final class Maintainer {
   /** Applies {@code mutations} (in sequence order) to {@code tree} with its {@code oracle}. */
   public Result run(Tree tree, HierarchyState oracle, List<TreeStore.Mutation> mutations) {
     long t0 = System.nanoTime();
-    Set<String> present = new HashSet<>();
-    for (int v = 0; v < tree.leafCount(); v++) {
-      present.add(tree.id(v));
-    }
     Map<String, Fact> inserts = new LinkedHashMap<>();
     Set<String> deletes = new HashSet<>();
     int skipped = 0;
     for (TreeStore.Mutation mu : mutations) {
       String id = mu.leafId();
       if (mu.kind() == TreeStore.Mutation.Kind.INSERT) {
-        boolean exists = (present.contains(id) && !deletes.contains(id)) || inserts.containsKey(id);
+        boolean exists = (isLeaf(tree, id) && !deletes.contains(id)) || inserts.containsKey(id);
         if (exists || id.startsWith(TreeBuilder.INTERNAL_ID_PREFIX)) {
           skipped++;
         } else {
           inserts.put(id, new Fact(id, mu.text(), mu.time()));
         }
       } else if (inserts.remove(id) == null) {
-        if (present.contains(id) && deletes.add(id)) {
+        if (isLeaf(tree, id) && deletes.add(id)) {
           continue;
         }
         skipped++;
@@ -97,7 +95,7 @@ public final class Maintainer {
     }
     List<Fact> newFacts = new ArrayList<>(inserts.values());
     float[][] emb = TreeBuilder.embed(embedder, newFacts, BuildProgress.NONE);
-    DraftTree draft = DraftTree.of(tree);
+    DraftTree draft = kept.take(tree);
     // Remove deleted leaves from the draft (their old parents lose a child).
     for (var it = draft.leaves.iterator(); it.hasNext(); ) {
       DraftTree.Node leaf = it.next();
@@ -107,20 +105,31 @@ public final class Maintainer {
           leaf.parent.structural = true;
         }
         it.remove();
+        draft.byId.remove(leaf.id);
       }
     }
-    for (DraftTree.Node n : draft.internal) {
-      n.sources = n.sources.stream().filter(s -> !deletes.contains(s.id)).toList();
+    if (!deletes.isEmpty()) {
+      for (DraftTree.Node n : draft.internal) {
+        n.sources = n.sources.stream().filter(s -> !deletes.contains(s.id)).toList();
+      }
     }
     for (int i = 0; i < newFacts.size(); i++) {
       Fact f = newFacts.get(i);
       draft.addLeaf(f.id(), f.text(), f.time(), emb[i], counter.count(f.text()));
     }
-    List<String> allIds = new ArrayList<>();
-    for (int v = 0; v < tree.size(); v++) {
-      allIds.add(tree.id(v));
-    }
-    TreeBuilder.IdSource ids = TreeBuilder.IdSource.after(allIds);
+    TreeBuilder.IdSource ids = TreeBuilder.IdSource.after(() -> new java.util.Iterator<String>() {
+      private int v;
+
+      @Override
+      public boolean hasNext() {
+        return v < tree.size();
+      }
+
+      @Override
+      public String next() {
+        return tree.id(v++);
+      }
+    });
     String path;
     HierarchyState next;
     int dirty = 0;
@@ -136,6 +145,9 @@ public final class Maintainer {
     } else if (tree.leafCount() < 2 || oracle.isEmpty() || !oracleMatches(tree, oracle)) {
       for (DraftTree.Node l : draft.leaves) {
         l.parent = null;
+      }
+      for (DraftTree.Node n : draft.internal) {
+        draft.byId.remove(n.id);
       }
       draft.internal.clear();
       long[] knnNanos = new long[1];
@@ -153,7 +165,9 @@ public final class Maintainer {
     draft.recomputeSums();
     SummaryPass.Result sr = new SummaryPass(embedder, counter, summarizer, options)
         .run(draft, faithfulnessThreshold, BuildProgress.NONE);
-    return new Result(draft.toTree(), next, path, inserts.size(), deletes.size(), skipped, dirty, reclustered,
+    Tree frozen = draft.toTree();
+    kept.keep(draft, frozen);
+    return new Result(frozen, next, path, inserts.size(), deletes.size(), skipped, dirty, reclustered,
         sr.summarized(), System.nanoTime() - t0);
   }
 
@@ -167,6 +181,7 @@ public final class Maintainer {
     for (DraftTree.Node n : new ArrayList<>(draft.internal)) {
       if (n != root) {
         draft.internal.remove(n);
+        draft.byId.remove(n.id);
       }
     }
     root.children.clear();
@@ -178,6 +193,16 @@ public final class Maintainer {
     root.sum = leaf.sum.clone();
     return new HierarchyState(List.of(new HierarchyState.Level(new String[] {leaf.id}, leaf.centroid(),
         new String[] {root.id}, new int[] {0}, new int[] {0, 0}, new int[0], new float[0], Double.NaN)));
+  }
+
+  private static boolean isLeaf(Tree tree, String id) {
+    int v = tree.indexOf(id);
+    return v >= 0 && v < tree.leafCount();
+  }
+
+  /** How many runs continued from the previous run's draft (for tests). */
+  int draftsReused() {
+    return kept.reused();
   }
 
   /** The oracle's level 0 must list exactly the old tree's leaves. */

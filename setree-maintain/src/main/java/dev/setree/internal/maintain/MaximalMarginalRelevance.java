@@ -49,14 +49,19 @@ final class MaximalMarginalRelevance {
       for (int i = 0; i < n; i++) {
         rel[i] = Vectors.dot(leaves.get(i).embedding(), centroid);
       }
-      Integer[] order = new Integer[n];
+      // Relevance descending, then index ascending, as primitive keys (no boxed sort: a node high in a large
+      // tree has tens of thousands of leaves). -0 counts as 0 and every NaN as one value above all numbers,
+      // as Float.compare after an == test ordered them.
+      long[] keyed = new long[n];
       for (int i = 0; i < n; i++) {
-        order[i] = i;
+        int bits = Float.floatToIntBits(rel[i] + 0f);
+        int ordered = bits >= 0 ? bits : bits ^ 0x7fffffff;
+        keyed[i] = ((long) ~ordered << 32) | i;
       }
-      Arrays.sort(order, (a, b) -> rel[a] != rel[b] ? Float.compare(rel[b], rel[a]) : Integer.compare(a, b));
+      Arrays.sort(keyed);
       cand = new int[Math.min(n, MAX_CANDIDATES)];
       for (int c = 0; c < cand.length; c++) {
-        cand[c] = order[c];
+        cand[c] = (int) keyed[c];
       }
       maxSim = new float[n];
       Arrays.fill(maxSim, -1f);

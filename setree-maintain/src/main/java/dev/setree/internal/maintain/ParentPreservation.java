@@ -56,14 +56,20 @@ final class ParentPreservation {
         }
         continue;
       }
-      Map<DraftTree.Node, Integer> overlap = new HashMap<>();
-      for (int i : comm) {
-        if (oldParent[i] != null) {
-          overlap.merge(oldParent[i], 1, Integer::sum);
-        }
+      DraftTree.Node only = oldParent[comm.get(0)];
+      boolean oneOldParent = only != null;
+      for (int x = 1; x < comm.size() && oneOldParent; x++) {
+        oneOldParent = oldParent[comm.get(x)] == only;
       }
       DraftTree.Node parent = null;
       int best = 0;
+      // The usual community: all of it under one old parent, which then is its only overlap.
+      Map<DraftTree.Node, Integer> overlap = oneOldParent ? Map.of(only, comm.size()) : new HashMap<>();
+      for (int x = 0; x < comm.size() && !oneOldParent; x++) {
+        if (oldParent[comm.get(x)] != null) {
+          overlap.merge(oldParent[comm.get(x)], 1, Integer::sum);
+        }
+      }
       for (Map.Entry<DraftTree.Node, Integer> e : overlap.entrySet()) {
         DraftTree.Node cand = e.getKey();
         if (!claimed.contains(cand) && (e.getValue() > best
@@ -77,11 +83,11 @@ final class ParentPreservation {
         byId.put(parent.id, parent);
       }
       claimed.add(parent);
-      Set<DraftTree.Node> want = new HashSet<>();
-      for (int i : comm) {
-        want.add(members.get(i));
+      Set<DraftTree.Node> want = sameChildren(parent, comm, members) ? null : new HashSet<>();
+      for (int x = 0; want != null && x < comm.size(); x++) {
+        want.add(members.get(comm.get(x)));
       }
-      if (!want.equals(new HashSet<>(parent.children))) {
+      if (want != null && !want.equals(new HashSet<>(parent.children))) {
         parent.structural = true;
         // Release children that no longer belong here.
         for (DraftTree.Node c : new ArrayList<>(parent.children)) {
@@ -90,7 +96,8 @@ final class ParentPreservation {
             parent.children.remove(c);
           }
         }
-        for (DraftTree.Node c : want) {
+        for (int i : comm) { // in member order: a set of nodes iterates in identity-hash order, run to run
+          DraftTree.Node c = members.get(i);
           if (c.parent != parent) {
             DraftTree.attach(c, parent);
           }
@@ -134,5 +141,21 @@ final class ParentPreservation {
     rest.sort((a, b) -> Long.compare(a.order, b.order));
     next.addAll(rest);
     return next;
+  }
+
+  /**
+   * Whether {@code parent}'s children are exactly the community's members: as many, and each member's
+   * parent is {@code parent} (a node is among its parent's children: {@link DraftTree#attach} keeps both).
+   */
+  private static boolean sameChildren(DraftTree.Node parent, List<Integer> comm, List<DraftTree.Node> members) {
+    if (parent.children.size() != comm.size()) {
+      return false;
+    }
+    for (int i : comm) {
+      if (members.get(i).parent != parent) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -178,7 +178,7 @@ final class SummaryPass {
   }
 
   private static int faithfulness(DraftTree.Node v) {
-    float cos = Vectors.dot(v.embedding, v.centroid());
+    float cos = Vectors.dot(v.embedding, v.centroidShared());
     return Math.round(100f * Math.max(-1f, Math.min(1f, cos)));
   }
 

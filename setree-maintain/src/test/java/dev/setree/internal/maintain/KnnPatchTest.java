@@ -22,6 +22,21 @@ class KnnPatchTest {
   @Test
   void patchedExactGraphEqualsTheExactGraphOfTheNewMembers() {
     long seed = Long.getLong("tests.seed", System.nanoTime());
+    rounds(seed, false);
+  }
+
+  /**
+   * The same with many tied similarities: members drawn from a small pool of vectors (duplicates), moves and
+   * additions too, so that a row's k-th candidate often ties the old row's last neighbour and the index
+   * tie-break decides; the patch still equals a kNN from scratch.
+   */
+  @Test
+  void patchedExactGraphEqualsTheExactGraphWithTies() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    rounds(seed, true);
+  }
+
+  private static void rounds(long seed, boolean ties) {
     Random r = new Random(seed);
     int k = 10;
     int fullWithShortcut = 0;
@@ -30,7 +45,8 @@ class KnnPatchTest {
       String ctx = "seed=" + seed + " round " + round;
       int dim = 8 + r.nextInt(12);
       int n = 12 + r.nextInt(400);
-      float[] oldCentroids = randomUnitRows(r, n, dim);
+      float[] pool = randomUnitRows(r, Math.max(2, n / 4), dim);
+      float[] oldCentroids = ties ? pick(r, pool, n, dim) : randomUnitRows(r, n, dim);
       KnnGraph oldGraph = ExactKnn.allPairs(oldCentroids, n, dim, k);
       String[] ids = new String[n];
       for (int i = 0; i < n; i++) {
@@ -54,7 +70,9 @@ class KnnPatchTest {
       for (int o = 0; o < n; o++) {
         if (!removed[o]) {
           float[] c = Vectors.row(oldCentroids, o, dim);
-          if (move[o]) {
+          if (move[o] && ties) {
+            c = pick(r, pool, 1, dim);
+          } else if (move[o]) {
             float step = r.nextBoolean() ? 0.05f : 1f;
             for (int d = 0; d < dim; d++) {
               c[d] += step * (float) r.nextGaussian();
@@ -67,7 +85,7 @@ class KnnPatchTest {
       }
       int adds = r.nextInt(3);
       for (int x = 0; x < adds; x++) {
-        rows.add(randomUnitRows(r, 1, dim));
+        rows.add(ties ? pick(r, pool, 1, dim) : randomUnitRows(r, 1, dim));
         fromOld.add(-1);
       }
       int m = rows.size();
@@ -97,6 +115,16 @@ class KnnPatchTest {
     }
     assertTrue(fullWithShortcut < fullWithout, "seed=" + seed + ": the shortcut saved no scan ("
         + fullWithShortcut + " vs " + fullWithout + " rows scanned)");
+  }
+
+  /** {@code n} rows, each a copy of a random row of {@code pool}. */
+  private static float[] pick(Random r, float[] pool, int n, int dim) {
+    float[] out = new float[n * dim];
+    int p = pool.length / dim;
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(pool, r.nextInt(p) * dim, out, i * dim, dim);
+    }
+    return out;
   }
 
   private static float[] randomUnitRows(Random r, int n, int dim) {

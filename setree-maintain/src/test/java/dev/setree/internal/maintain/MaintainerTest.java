@@ -236,4 +236,51 @@ class MaintainerTest {
     assertEquals(2, r.skipped());
     assertTrue(r.tree() == b.tree());
   }
+
+  /**
+   * A maintainer that continues each run from its previous run's draft produces, over a random sequence of
+   * insert and delete batches, the very trees and oracles of maintainers that copy each tree into a new draft.
+   */
+  @Test
+  void keptDraftGivesWhatANewDraftGives() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    List<Fact> base = Corpora.synthetic(1500, seed);
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(base, BuildProgress.NONE);
+    Maintainer continuing = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    Tree tree = built.tree();
+    HierarchyState oracle = built.hierarchy();
+    List<String> present = new ArrayList<>();
+    base.forEach(f -> present.add(f.id()));
+    List<Fact> pool = Corpora.synthetic(300, seed + 1);
+    int next = 0;
+    for (int round = 0; round < 30; round++) {
+      List<Mutation> batch = new ArrayList<>();
+      for (int x = 1 + r.nextInt(3); x > 0; x--) {
+        if (r.nextInt(3) == 0 && present.size() > 2) {
+          batch.add(delete(present.remove(r.nextInt(present.size()))));
+        } else {
+          Fact f = pool.get(next++);
+          batch.add(insert("new" + round + "-" + x, f.text()));
+          present.add("new" + round + "-" + x);
+        }
+      }
+      Maintainer copying = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+      Maintainer.Result expected = copying.run(tree, oracle, batch);
+      Maintainer.Result actual = continuing.run(tree, oracle, batch);
+      String ctx = "seed=" + seed + " round " + round;
+      assertEquals(expected.path(), actual.path(), ctx);
+      assertEquals(expected.summarized(), actual.summarized(), ctx);
+      try {
+        dev.setree.testing.TreeAssert.assertSameTree(expected.tree(), actual.tree());
+        dev.setree.testing.TreeAssert.assertSameHierarchy(expected.hierarchy(), actual.hierarchy());
+      } catch (AssertionError e) {
+        throw new AssertionError(ctx + ": " + e.getMessage(), e);
+      }
+      tree = actual.tree();
+      oracle = actual.hierarchy();
+    }
+    assertEquals(29, continuing.draftsReused(), "seed=" + seed + ": every run after the first continues");
+  }
 }

@@ -102,6 +102,9 @@ final class OracleRows {
       for (int level = 0; level < after.levels().size(); level++) {
         HierarchyState.Level l = after.levels().get(level);
         HierarchyState.Level old = level < before.levels().size() ? before.levels().get(level) : null;
+        if (old == l) {
+          continue; // the very level the tables hold (a maintenance run keeps the levels above a clean one)
+        }
         if (old == null) {
           bytes += bindLevel(insLevel, 1, level, l);
           insLevel.addBatch();
@@ -109,22 +112,29 @@ final class OracleRows {
           bytes += bindLevel(updLevel, 0, level, l);
           updLevel.addBatch();
         }
-        Map<String, Integer> oldPos = old == null ? Map.of() : positions(old);
+        // Each old member's index now (-1: gone), so that kNN edges are compared by index, not by id.
+        int[] oldToNew = new int[old == null ? 0 : old.size()];
+        java.util.Arrays.fill(oldToNew, -1);
+        int[] newToOld = new int[l.size()];
+        MemberMatch match = new MemberMatch(old);
         for (int i = 0; i < l.size(); i++) {
-          Integer o = oldPos.get(l.memberIds()[i]);
-          if (o == null || !sameMember(old, o, l, i, level, afterTree.dimension())) {
+          newToOld[i] = match.oldIndexOf(l.memberIds()[i]);
+          if (newToOld[i] >= 0) {
+            oldToNew[newToOld[i]] = i;
+          }
+        }
+        for (int i = 0; i < l.size(); i++) {
+          int o = newToOld[i];
+          if (o < 0 || !sameMember(old, o, oldToNew, l, i, level, afterTree.dimension())) {
             bytes += bindMember(mem, afterTree, level, l, i);
             mem.addBatch();
           }
         }
-        if (old != null) {
-          Map<String, Integer> newPos = positions(l);
-          for (String id : old.memberIds()) {
-            if (!newPos.containsKey(id)) {
-              delMem.setInt(1, level);
-              delMem.setString(2, id);
-              delMem.addBatch();
-            }
+        for (int o = 0; o < oldToNew.length; o++) {
+          if (oldToNew[o] < 0) { // member ids are distinct in a level: no new member has this id
+            delMem.setInt(1, level);
+            delMem.setString(2, old.memberIds()[o]);
+            delMem.addBatch();
           }
         }
       }
@@ -145,6 +155,36 @@ final class OracleRows {
     return bytes;
   }
 
+  /**
+   * Finds the members of a level in the level before it. A maintenance run keeps members in their old
+   * relative order, so they are first looked for where the previous one was found, plus one; at the first
+   * miss a map of the old positions takes over.
+   */
+  private static final class MemberMatch {
+    private final HierarchyState.Level old;
+    private int next;
+    private Map<String, Integer> positions;
+
+    MemberMatch(HierarchyState.Level old) {
+      this.old = old;
+    }
+
+    /** The index of member {@code id} in the old level, -1 when it was not there. */
+    int oldIndexOf(String id) {
+      if (old == null) {
+        return -1;
+      }
+      if (positions == null && next < old.size() && old.memberIds()[next].equals(id)) {
+        return next++;
+      }
+      if (positions == null) {
+        positions = positions(old);
+      }
+      Integer o = positions.get(id);
+      return o == null ? -1 : o;
+    }
+  }
+
   private static Map<String, Integer> positions(HierarchyState.Level l) {
     Map<String, Integer> pos = new HashMap<>(l.size() * 2);
     for (int i = 0; i < l.size(); i++) {
@@ -159,8 +199,9 @@ final class OracleRows {
         && Arrays.equals(storedAssignment(a), storedAssignment(b));
   }
 
-  private static boolean sameMember(HierarchyState.Level a, int o, HierarchyState.Level b, int i, int level,
-      int dim) {
+  /** Whether old member {@code o} of {@code a} and member {@code i} of {@code b} have the same row. */
+  private static boolean sameMember(HierarchyState.Level a, int o, int[] oldToNew, HierarchyState.Level b, int i,
+      int level, int dim) {
     if (!a.parentIds()[o].equals(b.parentIds()[i])) {
       return false;
     }
@@ -173,7 +214,7 @@ final class OracleRows {
     }
     for (int e = 0; e < an; e++) {
       if (Float.floatToRawIntBits(a.knnWeights()[ao + e]) != Float.floatToRawIntBits(b.knnWeights()[bo + e])
-          || !a.memberIds()[a.knnNeighbors()[ao + e]].equals(b.memberIds()[b.knnNeighbors()[bo + e]])) {
+          || oldToNew[a.knnNeighbors()[ao + e]] != b.knnNeighbors()[bo + e]) { // ids are distinct in a level
         return false;
       }
     }

@@ -1,0 +1,142 @@
+package dev.setree.internal.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The candidate path's graph of the next snapshot, derived from the previous one, equals the graph built from
+ * scratch: over random kNN graphs (tied weights included) that gain members and have rows changed, several
+ * versions in a row; a version that loses a leaf is built from scratch.
+ */
+class LeafGraphTest {
+
+  @Test
+  void derivedGraphEqualsTheGraphFromScratch() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    int derivedCount = 0;
+    for (int round = 0; round < 20; round++) {
+      int k = 2 + r.nextInt(10);
+      int n = k + 2 + r.nextInt(300);
+      List<int[]> rows = new ArrayList<>();
+      List<float[]> weights = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        addRow(r, rows, weights, i, n, k);
+      }
+      LeafNeighbours prev = LeafNeighbours.of(tree(n), hierarchy(n, rows, weights));
+      for (int version = 0; version < 5; version++) {
+        String ctx = "seed=" + seed + " round " + round + " version " + version;
+        boolean shrink = r.nextInt(6) == 0;
+        int grow = shrink ? 0 : r.nextInt(4);
+        if (shrink) { // the last leaf goes, and every row that listed it changes
+          n--;
+          rows.remove(n);
+          weights.remove(n);
+          for (int i = 0; i < n; i++) {
+            for (int x : rows.get(i)) {
+              if (x == n) {
+                rows.set(i, null);
+              }
+            }
+            if (rows.get(i) == null) {
+              weights.set(i, null);
+              rows.remove(i);
+              weights.remove(i);
+              addRow(r, rows, weights, i, n, k);
+            }
+          }
+        }
+        for (int g = 0; g < grow; g++) {
+          addRow(r, rows, weights, n, n + 1, k);
+          n++;
+        }
+        for (int c = r.nextInt(6); c > 0; c--) { // some old rows change
+          int i = r.nextInt(n);
+          rows.remove(i);
+          weights.remove(i);
+          addRow(r, rows, weights, i, n, k);
+        }
+        Tree t = tree(n);
+        HierarchyState h = hierarchy(n, rows, weights);
+        LeafNeighbours scratch = LeafNeighbours.of(t, h);
+        LeafNeighbours next = prev.next(t, h);
+        assertNotNull(next.graph, ctx);
+        assertArrayEquals(scratch.graph.offsets, next.graph.offsets, ctx + ": offsets");
+        assertArrayEquals(scratch.graph.neighbours, next.graph.neighbours, ctx + ": neighbours");
+        assertEquals(!shrink, next.graph.derived, ctx + ": derived only when the leaves grew");
+        derivedCount += next.graph.derived ? 1 : 0;
+        prev = next;
+      }
+    }
+    assertTrue(derivedCount > 50, "seed=" + seed + ": derived " + derivedCount);
+  }
+
+  /** Row {@code i} (inserted at {@code i}): k distinct random neighbours among {@code n}, weights with ties. */
+  private static void addRow(Random r, List<int[]> rows, List<float[]> weights, int i, int n, int k) {
+    int[] row = new int[k];
+    float[] w = new float[k];
+    for (int e = 0; e < k; e++) {
+      int x;
+      boolean dup;
+      do {
+        x = r.nextInt(n);
+        dup = x == i;
+        for (int f = 0; f < e; f++) {
+          dup |= row[f] == x;
+        }
+      } while (dup);
+      row[e] = x;
+      w[e] = r.nextInt(4) / 4f; // few distinct weights: ties everywhere
+    }
+    rows.add(i, row);
+    weights.add(i, w);
+  }
+
+  /** n leaves under a root, leaf i with id "l" + i. */
+  private static Tree tree(int n) {
+    int size = n + 1;
+    String[] ids = new String[size];
+    String[] texts = new String[size];
+    int[] tokens = new int[size];
+    int[] level = new int[size];
+    int[] parent = new int[size];
+    float[] emb = new float[size * 2];
+    int[] faith = new int[size];
+    for (int v = 0; v < size; v++) {
+      ids[v] = v < n ? "l" + v : "root";
+      texts[v] = ids[v];
+      tokens[v] = 1;
+      level[v] = v < n ? 0 : 1;
+      parent[v] = v < n ? n : -1;
+      emb[2 * v] = 1f;
+      faith[v] = 100;
+    }
+    return new Tree(2, n, ids, texts, null, null, tokens, level, parent, emb, new float[] {1f, 0f}, faith, null);
+  }
+
+  private static HierarchyState hierarchy(int n, List<int[]> rows, List<float[]> weights) {
+    String[] ids = new String[n];
+    String[] parents = new String[n];
+    int[] offsets = new int[n + 1];
+    for (int i = 0; i < n; i++) {
+      ids[i] = "l" + i;
+      parents[i] = "root";
+      offsets[i + 1] = offsets[i] + rows.get(i).length;
+    }
+    int[] nb = new int[offsets[n]];
+    float[] w = new float[offsets[n]];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(rows.get(i), 0, nb, offsets[i], rows.get(i).length);
+      System.arraycopy(weights.get(i), 0, w, offsets[i], rows.get(i).length);
+    }
+    return new HierarchyState(List.of(new HierarchyState.Level(ids, new float[n * 2], parents, new int[n], offsets,
+        nb, w, Double.NaN)));
+  }
+}

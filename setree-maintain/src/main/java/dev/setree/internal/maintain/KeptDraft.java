@@ -1,0 +1,74 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.Tree;
+import java.util.Comparator;
+
+/**
+ * The draft a maintenance run ended with, kept for the next run: when that run starts from the very tree the
+ * draft was frozen into (the run was saved and installed), it continues from the draft instead of copying the
+ * whole tree into a new one ({@link DraftTree#of}: a node object, an embedding copy and a sum per node).
+ * A kept draft is settled into exactly what {@code DraftTree.of} of its tree would give: nothing flagged,
+ * internal nodes and every node's children in the tree's order; only the creation counters differ, and
+ * only their relative order is ever used. Costs a second copy of the tree's vectors in memory.
+ *
+ * <p>Taking the draft forgets it, so a run that fails (or whose save is refused) leaves nothing behind that
+ * could be reused wrongly: the next run then starts from a new copy. Thread-safe.
+ */
+final class KeptDraft {
+  private DraftTree draft;
+  private Tree frozen;
+  private int reused;
+
+  /** A draft of {@code base}: the kept one when it was frozen into {@code base} itself, else a new copy. */
+  synchronized DraftTree take(Tree base) {
+    DraftTree d = base == frozen ? draft : null;
+    draft = null;
+    frozen = null;
+    if (d != null) {
+      reused++;
+      return d;
+    }
+    return DraftTree.of(base);
+  }
+
+  /** Keeps {@code d}, which {@link DraftTree#toTree} just froze into {@code tree}, for a run over that tree. */
+  synchronized void keep(DraftTree d, Tree tree) {
+    settle(d, tree);
+    draft = d;
+    frozen = tree;
+  }
+
+  /** How many drafts were taken over rather than copied. */
+  synchronized int reused() {
+    return reused;
+  }
+
+  /**
+   * Makes {@code d} hold what {@code DraftTree.of(tree)} would: flags cleared, internal nodes in the order of
+   * the tree, each node's children in the tree's order (summary requests list children and leaves in that
+   * order). Uses the indexes {@code toTree} left in the nodes.
+   */
+  private static void settle(DraftTree d, Tree tree) {
+    for (DraftTree.Node n : d.leaves) {
+      n.structural = false;
+      n.centroidChanged = false;
+    }
+    d.internal.sort(Comparator.comparingInt(n -> n.index));
+    for (DraftTree.Node n : d.internal) {
+      n.structural = false;
+      n.centroidChanged = false;
+      int last = -1;
+      boolean sorted = true;
+      for (DraftTree.Node c : n.children) {
+        sorted &= c.index > last;
+        last = c.index;
+      }
+      if (!sorted) {
+        n.children.sort(Comparator.comparingInt(c -> c.index));
+      }
+    }
+    if (d.leaves.size() != tree.leafCount() || d.leaves.size() + d.internal.size() != tree.size()) {
+      throw new IllegalStateException("the draft does not hold the tree it was frozen into");
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.setree;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Tree;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The snapshot after a change derives the text-to-leaf map from the previous one, looking only at new leaves
+ * when none went: over random sequences of leaves removed, added and re-texted, with many duplicate texts,
+ * it equals the map of the full derivation (the previous map without the leaves gone, then every leaf's
+ * text put if absent), maps every leaf text to a leaf holding it, and the BM25 index matches the same leaves
+ * as one made from scratch.
+ */
+class SnapshotNextTest {
+  private static final String[] WORDS = {"alpha", "beta", "gamma", "delta", "war", "peace", "tax"};
+
+  @Test
+  void nextSnapshotEqualsOneFromScratch() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    int serial = 0;
+    for (int round = 0; round < 15; round++) {
+      List<String> ids = new ArrayList<>();
+      List<String> texts = new ArrayList<>();
+      for (int i = 0; i < 5 + r.nextInt(60); i++) {
+        ids.add("l" + serial++);
+        texts.add(text(r));
+      }
+      Snapshot s = Snapshot.of(tree(ids, texts));
+      for (int version = 0; version < 8; version++) {
+        int change = r.nextInt(4);
+        for (int x = r.nextInt(3); x >= 0 && ids.size() > 2; x--) {
+          if (change == 0) { // removals
+            int i = r.nextInt(ids.size());
+            ids.remove(i);
+            texts.remove(i);
+          } else if (change == 1) { // a leaf keeps its id, its text changes
+            texts.set(r.nextInt(ids.size()), text(r));
+          }
+        }
+        for (int x = change >= 2 ? 1 + r.nextInt(3) : 0; x > 0; x--) { // additions
+          ids.add("l" + serial++);
+          texts.add(text(r));
+        }
+        Tree t = tree(ids, texts);
+        Map<String, String> expected = fullDerivation(s, t);
+        s = s.next(t, HierarchyState.empty(), version + 1);
+        Snapshot scratch = Snapshot.of(t);
+        String ctx = "seed=" + seed + " round " + round + " version " + version;
+        assertEquals(expected, s.idByText(), ctx);
+        assertEquals(scratch.idByText().keySet(), s.idByText().keySet(), ctx);
+        for (Map.Entry<String, String> e : s.idByText().entrySet()) {
+          assertEquals(e.getKey(), t.text(t.indexOf(e.getValue())), ctx);
+        }
+        for (String prompt : WORDS) {
+          float[] a = new float[t.leafCount()];
+          float[] b = new float[t.leafCount()];
+          scratch.lexical().scores(prompt, a);
+          s.lexical().scores(prompt, b);
+          for (int v = 0; v < a.length; v++) {
+            assertEquals(a[v] > 0, b[v] > 0, ctx + " prompt " + prompt + " leaf " + v);
+          }
+        }
+      }
+    }
+  }
+
+  /** The map as every leaf's text put if absent after removing the leaves gone (or re-texted) derived it. */
+  private static Map<String, String> fullDerivation(Snapshot s, Tree next) {
+    Tree tree = s.tree();
+    Map<String, String> byText = new HashMap<>(s.idByText());
+    for (int v = 0; v < tree.leafCount(); v++) {
+      int w = next.indexOf(tree.id(v));
+      if (w < 0 || !next.isLeaf(w) || !next.text(w).equals(tree.text(v))) {
+        byText.remove(tree.text(v), tree.id(v));
+      }
+    }
+    for (int v = 0; v < next.leafCount(); v++) {
+      byText.putIfAbsent(next.text(v), next.id(v));
+    }
+    return byText;
+  }
+
+  private static String text(Random r) {
+    return WORDS[r.nextInt(WORDS.length)] + (r.nextBoolean() ? "" : " " + WORDS[r.nextInt(WORDS.length)]);
+  }
+
+  /** The leaves under one root. */
+  private static Tree tree(List<String> leafIds, List<String> leafTexts) {
+    int n = leafIds.size() + 1;
+    String[] ids = new String[n];
+    String[] texts = new String[n];
+    int[] tokens = new int[n];
+    int[] level = new int[n];
+    int[] parent = new int[n];
+    float[] emb = new float[n * 2];
+    int[] faith = new int[n];
+    for (int v = 0; v < n; v++) {
+      ids[v] = v < n - 1 ? leafIds.get(v) : "root";
+      texts[v] = v < n - 1 ? leafTexts.get(v) : "root summary";
+      tokens[v] = 1;
+      level[v] = v < n - 1 ? 0 : 1;
+      parent[v] = v < n - 1 ? n - 1 : -1;
+      emb[2 * v] = 1f;
+      faith[v] = 100;
+    }
+    return new Tree(2, n - 1, ids, texts, null, null, tokens, level, parent, emb, new float[] {1f, 0f}, faith, null);
+  }
+}
