@@ -154,26 +154,12 @@ class LeafTermsTest {
     return out;
   }
 
-  /** A tree of the texts as leaves under one root (unit embeddings, dimension 2). */
+  /** A tree of the texts as leaves {@code l0, l1, ...} under one root (unit embeddings, dimension 2). */
   private static Tree leavesUnderRoot(List<String> texts) {
-    int n = texts.size() + 1;
-    String[] ids = new String[n];
-    String[] all = new String[n];
-    int[] tokens = new int[n];
-    int[] level = new int[n];
-    int[] parent = new int[n];
-    float[] emb = new float[n * 2];
-    int[] faith = new int[n];
-    for (int v = 0; v < n; v++) {
-      ids[v] = v < n - 1 ? "l" + v : "root";
-      all[v] = v < n - 1 ? texts.get(v) : "root summary";
-      tokens[v] = 1;
-      level[v] = v < n - 1 ? 0 : 1;
-      parent[v] = v < n - 1 ? n - 1 : -1;
-      emb[2 * v] = 1f;
-      faith[v] = 100;
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < texts.size(); i++) {
+      ids.add("l" + i);
     }
-    return new Tree(2, n - 1, ids, all, null, null, tokens, level, parent, emb, new float[] {1f, 0f}, faith,
-        null);
+    return SnapshotNextTest.tree(ids, texts);
   }
 }

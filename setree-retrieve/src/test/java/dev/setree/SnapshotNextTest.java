@@ -92,8 +92,8 @@ class SnapshotNextTest {
     return WORDS[r.nextInt(WORDS.length)] + (r.nextBoolean() ? "" : " " + WORDS[r.nextInt(WORDS.length)]);
   }
 
-  /** The leaves under one root. */
-  private static Tree tree(List<String> leafIds, List<String> leafTexts) {
+  /** The leaves under one root (unit embeddings, dimension 2); also {@link LeafTermsTest}'s trees. */
+  static Tree tree(List<String> leafIds, List<String> leafTexts) {
     int n = leafIds.size() + 1;
     String[] ids = new String[n];
     String[] texts = new String[n];

@@ -117,19 +117,8 @@ public final class Maintainer {
       Fact f = newFacts.get(i);
       draft.addLeaf(f.id(), f.text(), f.time(), emb[i], counter.count(f.text()));
     }
-    TreeBuilder.IdSource ids = TreeBuilder.IdSource.after(() -> new java.util.Iterator<String>() {
-      private int v;
-
-      @Override
-      public boolean hasNext() {
-        return v < tree.size();
-      }
-
-      @Override
-      public String next() {
-        return tree.id(v++);
-      }
-    });
+    TreeBuilder.IdSource ids = TreeBuilder.IdSource.after(
+        () -> java.util.stream.IntStream.range(0, tree.size()).mapToObj(tree::id).iterator());
     String path;
     HierarchyState next;
     int dirty = 0;
