@@ -15,6 +15,8 @@ final class ConfigValues implements Cloneable {
   double beta = Settings.BETA.defaultValue;
   double tau = Settings.TAU.defaultValue;
   double epsilon = Settings.EPSILON.defaultValue;
+  double periodBoost = Settings.PERIOD_BOOST.defaultValue;
+  double substance = Settings.SUBSTANCE.defaultValue;
   int faithfulnessThreshold = Settings.FAITHFULNESS_THRESHOLD.defaultValue.intValue();
   int defaultBudget = Settings.DEFAULT_BUDGET.defaultValue.intValue();
   int maxConcurrency = Settings.MAX_CONCURRENCY.defaultValue.intValue();
@@ -60,6 +62,8 @@ final class ConfigValues implements Cloneable {
     Settings.BETA.check(c.beta);
     Settings.TAU.check(c.tau);
     Settings.EPSILON.check(c.epsilon);
+    Settings.PERIOD_BOOST.check(c.periodBoost);
+    Settings.SUBSTANCE.check(c.substance);
     Settings.FAITHFULNESS_THRESHOLD.checkInt(c.faithfulnessThreshold);
     Settings.DEFAULT_BUDGET.checkInt(c.defaultBudget);
     Settings.MAX_CONCURRENCY.checkInt(c.maxConcurrency);

@@ -58,8 +58,11 @@ final class PromptRetrieval implements AutoCloseable {
         ? new ClusterSelection((float) config.clusterEdgeWeightFloor(), config.clusterDiversityTarget(),
             config.fallbackToScore())
         : null;
+    LeafPrior prior = options.strategy() == Strategy.TREE_COVER && options.baseline() == null
+        ? LeafPrior.of(s, prompt, options.periodBoost(config), options.substance(config)) : null;
     Context ctx = Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.baseline(),
-        options.tau(config), options.secondHop(config), clustering, embedder, w, format, approximate, words, t0);
+        options.tau(config), options.secondHop(config), clustering, embedder, w, format, approximate, words, prior,
+        t0);
     return cutShort ? ctx.markCutShort() : ctx;
   }
 

@@ -19,6 +19,8 @@ public final class RetrieveOptions {
   private final Double beta;
   private final Double tau;
   private final Double epsilon;
+  private final Double periodBoost;
+  private final Double substance;
   private final Double overviewShare;
   private final Double overviewTemperature;
   private final Integer secondHop;
@@ -33,6 +35,8 @@ public final class RetrieveOptions {
     this.beta = check(Settings.BETA, b.beta);
     this.tau = check(Settings.TAU, b.tau);
     this.epsilon = check(Settings.EPSILON, b.epsilon);
+    this.periodBoost = check(Settings.PERIOD_BOOST, b.periodBoost);
+    this.substance = check(Settings.SUBSTANCE, b.substance);
     this.overviewShare = check(Settings.OVERVIEW_SHARE, b.overviewShare);
     this.overviewTemperature = check(Settings.OVERVIEW_TEMPERATURE, b.overviewTemperature);
     this.secondHop = check(Settings.SECOND_HOP, b.secondHop);
@@ -75,6 +79,14 @@ public final class RetrieveOptions {
 
   double epsilon(SETreeConfig c) {
     return epsilon != null ? epsilon : c.epsilon();
+  }
+
+  double periodBoost(SETreeConfig c) {
+    return periodBoost != null ? periodBoost : c.periodBoost();
+  }
+
+  double substance(SETreeConfig c) {
+    return substance != null ? substance : c.substance();
   }
 
   double overviewShare(SETreeConfig c) {
@@ -120,6 +132,8 @@ public final class RetrieveOptions {
     b.beta = beta;
     b.tau = tau;
     b.epsilon = epsilon;
+    b.periodBoost = periodBoost;
+    b.substance = substance;
     b.overviewShare = overviewShare;
     b.overviewTemperature = overviewTemperature;
     b.secondHop = 0;
@@ -142,7 +156,7 @@ public final class RetrieveOptions {
   @Override
   public String toString() {
     return "RetrieveOptions[strategy=" + (baseline != null ? baseline : strategy) + ", beta=" + beta + ", tau=" + tau + ", epsilon=" + epsilon
-        + ", overviewShare=" + overviewShare + ", secondHop=" + secondHop + ", intentionalClustering=" + intentionalClustering + ", path=" + path + "]";
+        + ", periodBoost=" + periodBoost + ", substance=" + substance + ", overviewShare=" + overviewShare + ", secondHop=" + secondHop + ", intentionalClustering=" + intentionalClustering + ", path=" + path + "]";
   }
 
   /** Builds {@link RetrieveOptions}. */
@@ -152,6 +166,8 @@ public final class RetrieveOptions {
     private Double beta;
     private Double tau;
     private Double epsilon;
+    private Double periodBoost;
+    private Double substance;
     private Double overviewShare;
     private Double overviewTemperature;
     private Integer secondHop;
@@ -187,6 +203,18 @@ public final class RetrieveOptions {
     /** Overrides {@link SETreeConfig#epsilon()}. */
     public Builder epsilon(double v) {
       epsilon = v;
+      return this;
+    }
+
+    /** Overrides {@link SETreeConfig#periodBoost()}. */
+    public Builder periodBoost(double v) {
+      periodBoost = v;
+      return this;
+    }
+
+    /** Overrides {@link SETreeConfig#substance()}. */
+    public Builder substance(double v) {
+      substance = v;
       return this;
     }
 

@@ -32,7 +32,7 @@ final class Retriever {
 
   static Context retrieve(Snapshot s, String prompt, float[] q, int budget, Strategy strategy, Baseline baseline,
       double tau, int secondHop, ClusterSelection clustering, Embedder embedder, TreeCoverWalk walk,
-      ContextFormat format, boolean approximate, Words words, long t0) {
+      ContextFormat format, boolean approximate, Words words, LeafPrior prior, long t0) {
     Tree tree = s.tree();
     if (baseline == Baseline.COLLAPSED) {
       return collapsed(tree, q, budget, format, t0);
@@ -41,11 +41,11 @@ final class Retriever {
       return recency(tree, budget, format, t0);
     }
     if (approximate && strategy == Strategy.TREE_COVER) {
-      LeafRelevance own = candidates(s, prompt, q, tau, budget, s.walkTables(format), words);
+      LeafRelevance own = candidates(s, prompt, q, tau, budget, s.walkTables(format), words, prior);
       LeafRelevance rel = own;
       if (secondHop > 0 && tree.leafCount() > secondHop) {
         rel = SecondHop.interleave(s, prompt, q, own, secondHop, embedder,
-            (p2, q2) -> candidates(s, p2, q2, tau, budget, s.walkTables(format), null));
+            (p2, q2) -> candidates(s, p2, q2, tau, budget, s.walkTables(format), null, prior));
       }
       if (clustering != null) {
         rel = clustering.promoteRepresentatives(tree, rel);
@@ -53,11 +53,11 @@ final class Retriever {
       return context(tree, walk.walk(tree, rel, own, q, budget, s.walkTables(format)), budget, format, t0);
     }
     int leaves = tree.leafCount();
-    float[] relevance = relevance(s, prompt, q, strategy, tau);
+    float[] relevance = relevance(s, prompt, q, strategy, tau, prior);
     float[] ownRelevance = relevance;
     if (secondHop > 0 && leaves > secondHop) {
       relevance = SecondHop.interleave(s, prompt, q, relevance, secondHop, embedder,
-          (p2, q2) -> relevance(s, p2, q2, strategy, tau));
+          (p2, q2) -> relevance(s, p2, q2, strategy, tau, prior));
     }
     if (strategy != Strategy.TREE_COVER) {
       Integer[] order = clustering == null ? byScore(relevance, leaves)
@@ -85,12 +85,15 @@ final class Retriever {
    * Candidate-driven leaf relevance (docs/adr/0018): the approximate nearest leaves by cosine and the best
    * BM25 hits get the exact blend {@code cosine + tau x BM25 / max BM25}; every other leaf is bounded by
    * the last nearest leaf's cosine plus the last hit's BM25 share (capped by {@link #budgetFloor}), and
-   * gets the same exact blend if the walk reaches it. Nothing here is sized by the knowledge base.
+   * gets the same exact blend if the walk reaches it. With a {@link LeafPrior}, every value and the bound
+   * include it, and the leaves of the prompt's period are candidates too (up to
+   * {@link LeafPrior#PERIOD_CANDIDATES}; beyond, the bound includes the period boost). Nothing here is sized
+   * by the knowledge base.
    */
   static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int budget,
-      WalkTables tables, Words words) {
+      WalkTables tables, Words words, LeafPrior prior) {
     return candidates(s, prompt, q, tau, budget, tables, COSINE_CANDIDATES, SEARCH_BEAM,
-        words != null ? words : tau > 0 ? words(s, prompt, LEXICAL_CANDIDATES) : null);
+        words != null ? words : tau > 0 ? words(s, prompt, LEXICAL_CANDIDATES) : null, prior);
   }
 
   /** The lexical side of the candidate path for a prompt: its terms looked up, and its best BM25 hits. */
@@ -108,7 +111,7 @@ final class Retriever {
 
   /** {@link #candidates(Snapshot, String, float[], double, int, WalkTables, Words)} with the counts given. */
   static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int budget, WalkTables tables,
-      int cosineCandidates, int searchBeam, Words lexicalSide) {
+      int cosineCandidates, int searchBeam, Words lexicalSide, LeafPrior prior) {
     Tree tree = s.tree();
     boolean meaning = Vectors.dot(q, 0, q, 0, q.length) > 0f; // a retrieve cut short has no embedding
     LeafNeighbours.Hits near = meaning ? s.neighbours().search(q, cosineCandidates, searchBeam)
@@ -119,8 +122,10 @@ final class Retriever {
     float w = words.max() > 0f ? (float) (tau / words.max()) : 0f;
     LexicalIndex.LeafScorer bm25 = w > 0f ? lexical.leafScorer() : null;
     LeafRelevance.LeafScore exact = v -> (meaning ? tree.embeddingDot(v, q) : 0f) + (bm25 == null ? 0f
-        : w * bm25.score(v));
-    int[] leaves = Arrays.copyOf(near.leaves(), near.size() + words.leaves().length);
+        : w * bm25.score(v)) + (prior == null ? 0f : prior.of(v));
+    int[] periodLeaves = prior == null ? new int[0] : prior.periodLeaves();
+    int[] extra = periodLeaves == null ? new int[0] : periodLeaves;
+    int[] leaves = Arrays.copyOf(near.leaves(), near.size() + words.leaves().length + extra.length);
     int m = near.size();
     int[] sorted = Arrays.copyOf(leaves, m); // the nearest leaves, to skip BM25 hits among them
     Arrays.sort(sorted);
@@ -129,18 +134,28 @@ final class Retriever {
         leaves[m++] = v;
       }
     }
+    if (extra.length > 0) { // the period's leaves not found yet
+      sorted = Arrays.copyOf(leaves, m);
+      Arrays.sort(sorted);
+      for (int v : extra) {
+        if (Arrays.binarySearch(sorted, v) < 0) {
+          leaves[m++] = v;
+        }
+      }
+    }
     leaves = Arrays.copyOf(leaves, m);
     float[] values = new float[m];
-    for (int i = 0; i < m; i++) { // the nearest leaves' cosines are known; the BM25 hits' are not
+    for (int i = 0; i < m; i++) { // the nearest leaves' cosines are known; the other candidates' are not
       values[i] = i < near.size() ? near.cosines()[i] + (bm25 == null ? 0f : w * bm25.score(leaves[i]))
-          : exact.of(leaves[i]);
+          + (prior == null ? 0f : prior.of(leaves[i])) : exact.of(leaves[i]);
     }
     float others;
     if (m >= tree.leafCount()) {
       others = Float.NEGATIVE_INFINITY; // every leaf is a candidate
     } else {
       float cosineBound = !meaning ? 0f : near.size() > 0 ? near.cosines()[near.size() - 1] : 1f;
-      others = Math.min(cosineBound + w * words.floor(), budgetFloor(leaves, values, budget, tables));
+      float priorBound = prior == null ? 0f : prior.boundOfOthers(periodLeaves != null);
+      others = Math.min(cosineBound + w * words.floor() + priorBound, budgetFloor(leaves, values, budget, tables));
     }
     return LeafRelevance.candidates(leaves, values, others, exact);
   }
@@ -163,8 +178,11 @@ final class Retriever {
     return Float.POSITIVE_INFINITY;
   }
 
-  /** Leaf relevance for one prompt: cosine, BM25, or cosine + tau x BM25 / max BM25. */
-  static float[] relevance(Snapshot s, String prompt, float[] q, Strategy strategy, double tau) {
+  /**
+   * Leaf relevance for one prompt: cosine, BM25, or cosine + tau x BM25 / max BM25; plus the prior when there is
+   * one (the tree cover's).
+   */
+  static float[] relevance(Snapshot s, String prompt, float[] q, Strategy strategy, double tau, LeafPrior prior) {
     Tree tree = s.tree();
     int leaves = tree.leafCount();
     if (strategy == Strategy.BM25) {
@@ -182,6 +200,9 @@ final class Retriever {
           relevance[v] += w * bm25[v];
         }
       }
+    }
+    if (prior != null) {
+      prior.addTo(relevance, leaves);
     }
     return relevance;
   }

@@ -51,6 +51,22 @@ public final class SETreeConfig {
     return values.epsilon;
   }
 
+  /**
+   * Added to the relevance of a leaf whose time stamp lies in the period a prompt names ("in May 2023",
+   * "2023-05-08", "in 2023"), for the tree cover; >= 0 (default 0.3; docs/adr/0026-period-and-substance.md).
+   */
+  public double periodBoost() {
+    return values.periodBoost;
+  }
+
+  /**
+   * Weight of a leaf's substance in its relevance, for the tree cover: {@code substance x min(1, ln(1 + d) /
+   * ln(33))}, {@code d} the leaf's distinct content words; >= 0 (default 0.2; docs/adr/0026-period-and-substance.md).
+   */
+  public double substance() {
+    return values.substance;
+  }
+
   /** Faithfulness below which maintenance re-summarises a node, in [-100, 100] (default 60). */
   public int faithfulnessThreshold() {
     return values.faithfulnessThreshold;
@@ -240,6 +256,18 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#epsilon()}. */
     public Builder epsilon(double v) {
       values.epsilon = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#periodBoost()}. */
+    public Builder periodBoost(double v) {
+      values.periodBoost = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#substance()}. */
+    public Builder substance(double v) {
+      values.substance = v;
       return this;
     }
 

@@ -17,6 +17,10 @@ final class Settings {
       SETreeConfig.Builder::tau, SETreeConfig::tau);
   static final Setting.Decimal EPSILON = new Setting.Decimal("calibration.epsilon", 0.0, 0, Double.MAX_VALUE,
       ">= 0", SETreeConfig.Builder::epsilon, SETreeConfig::epsilon);
+  static final Setting.Decimal PERIOD_BOOST = new Setting.Decimal("calibration.period_boost", 0.3, 0,
+      Double.MAX_VALUE, ">= 0", SETreeConfig.Builder::periodBoost, SETreeConfig::periodBoost);
+  static final Setting.Decimal SUBSTANCE = new Setting.Decimal("calibration.substance", 0.2, 0, Double.MAX_VALUE,
+      ">= 0", SETreeConfig.Builder::substance, SETreeConfig::substance);
   static final Setting.Whole FAITHFULNESS_THRESHOLD = new Setting.Whole("calibration.faithfulness_threshold", 60,
       -100, 100, (b, v) -> b.faithfulnessThreshold(v.intValue()), c -> (long) c.faithfulnessThreshold());
   static final Setting.Whole DEFAULT_BUDGET = new Setting.Whole("default_budget", 4096, 1, Integer.MAX_VALUE,
@@ -64,7 +68,8 @@ final class Settings {
       SETreeConfig::secondHopLeaves);
 
   /** Every setting of {@link SETreeConfig.Builder}, in the order of docs/config.md. */
-  static final List<Setting<?>> ALL = List.of(BETA, TAU, EPSILON, FAITHFULNESS_THRESHOLD, DEFAULT_BUDGET,
+  static final List<Setting<?>> ALL = List.of(BETA, TAU, EPSILON, PERIOD_BOOST, SUBSTANCE,
+      FAITHFULNESS_THRESHOLD, DEFAULT_BUDGET,
       MAX_CONCURRENCY, CONTEXT_WINDOW, OVERVIEW_SHARE, OVERVIEW_TEMPERATURE, TARGET_ARITY, KNN_K, TOP_SUMMARY_TOKENS,
       SUMMARY_TOKENS, QUIET_WINDOW_MS, EMBEDDER, RETRIEVE_DEADLINE_MS, RETRIEVE_PATH, APPROXIMATE_FROM_LEAVES,
       USE_INTENTIONAL_CLUSTERING, CLUSTER_EDGE_WEIGHT_FLOOR, CLUSTER_DIVERSITY_TARGET, FALLBACK_TO_SCORE,

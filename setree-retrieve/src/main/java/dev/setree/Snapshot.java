@@ -33,15 +33,22 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
     return derived.neighbours();
   }
 
+  /** The days of the leaves' time stamps, derived once. */
+  LeafDays leafDays() {
+    return derived.leafDays();
+  }
+
   /**
-   * What retrieves derive from a snapshot once and share: the walk's tables and the nearest-leaf index.
-   * Computed on first use (or eagerly by {@link #prepare}, off the query path); thread-safe.
+   * What retrieves derive from a snapshot once and share: the walk's tables, the nearest-leaf index
+   * and the leaves' days. Computed on first use (or eagerly by {@link #prepare}, off the query path);
+   * thread-safe.
    */
   static final class Derived {
     private final Tree tree;
     private final HierarchyState hierarchy;
     private volatile WalkTables tables;
     private volatile LeafNeighbours neighbours;
+    private volatile LeafDays days;
     /** The previous snapshot's index, to derive this one's from (dropped once used). */
     private LeafNeighbours previous;
 
@@ -70,6 +77,20 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
       return t;
     }
 
+    LeafDays leafDays() {
+      LeafDays d = days;
+      if (d == null) {
+        synchronized (this) {
+          d = days;
+          if (d == null) {
+            d = LeafDays.of(tree);
+            days = d;
+          }
+        }
+      }
+      return d;
+    }
+
     LeafNeighbours neighbours() {
       LeafNeighbours n = neighbours;
       if (n == null) {
@@ -92,6 +113,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
    */
   Snapshot prepare(ContextFormat format, boolean approximate) {
     walkTables(format);
+    leafDays();
     lexical.prepare();
     if (approximate) {
       neighbours();

@@ -54,10 +54,10 @@ class MultiFactLeversTest {
       for (int trial = 0; trial < 20; trial++) {
         String prompt = "Fatima visits lisbon with friends " + trial;
         float[] q = e.embed(prompt);
-        float[] first = Retriever.relevance(s, prompt, q, Strategy.HYBRID, 0.3);
+        float[] first = Retriever.relevance(s, prompt, q, Strategy.HYBRID, 0.3, null);
         float[][] second = new float[1][];
         float[] out = SecondHop.interleave(s, prompt, q, first, 1 + r.nextInt(2), e, (p2, q2) -> {
-          second[0] = Retriever.relevance(s, p2, q2, Strategy.HYBRID, 0.3);
+          second[0] = Retriever.relevance(s, p2, q2, Strategy.HYBRID, 0.3, null);
           return second[0];
         });
         int[] o1 = order(first);

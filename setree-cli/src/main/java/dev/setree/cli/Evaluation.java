@@ -121,9 +121,12 @@ final class Evaluation {
           case "overview_share" -> b.overviewShare(e.getValue());
           case "second_hop" -> b.secondHop(e.getValue().intValue());
           case "overview_temperature" -> b.overviewTemperature(e.getValue());
+          case "period_boost" -> b.periodBoost(e.getValue());
+          case "substance" -> b.substance(e.getValue());
           case "clustering" -> b.intentionalClustering(e.getValue() != 0);
           default -> throw new IllegalArgumentException("cannot sweep '" + e.getKey()
-              + "' (known: beta, tau, epsilon, overview_share, overview_temperature, second_hop, clustering)");
+              + "' (known: beta, tau, epsilon, overview_share, overview_temperature, period_boost, substance,"
+              + " second_hop, clustering)");
         }
         if (name.length() > 7) {
           name.append(',');

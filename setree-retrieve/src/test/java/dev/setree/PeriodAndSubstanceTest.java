@@ -1,0 +1,210 @@
+package dev.setree;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.spi.Fact;
+import dev.setree.testing.Corpora;
+import dev.setree.testing.HashEmbedder;
+import dev.setree.testing.SimpleTokenCounter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The period a prompt names and the leaf prior (docs/adr/0026-period-and-substance.md): dates parsed from
+ * prompts and time stamps, the period's leaves first on both retrieve paths (real SQLite, real Leiden, a
+ * hash embedder so that only the time stamps tell the months apart), and the substance ordering.
+ */
+class PeriodAndSubstanceTest {
+  static Path dir;
+  static SETree exact;
+  static SETree approximate;
+  /** 36 months x 40 facts: the synthetic corpus, time-stamped one month after another (ids say the month). */
+  static final List<Fact> FACTS = timed(Corpora.synthetic(1_440, 11));
+
+  @BeforeAll
+  static void build() throws Exception {
+    dir = Files.createTempDirectory("setree-period-");
+    exact = SETree.open(dir.resolve("exact.db"), config(RetrievePath.EXACT));
+    exact.build(FACTS, BuildProgress.NONE);
+    approximate = SETree.open(dir.resolve("approximate.db"), config(RetrievePath.APPROXIMATE));
+    approximate.build(FACTS, BuildProgress.NONE);
+  }
+
+  static SETreeConfig config(RetrievePath path) {
+    return SETreeConfig.builder().embedder(new HashEmbedder(48)).tokenCounter(new SimpleTokenCounter())
+        .retrievePath(path).build();
+  }
+
+  @AfterAll
+  static void close() throws Exception {
+    exact.close();
+    approximate.close();
+    try (var s = Files.list(dir)) {
+      for (Path p : s.toList()) {
+        Files.delete(p);
+      }
+    }
+    Files.delete(dir);
+  }
+
+  private static List<Fact> timed(List<Fact> facts) {
+    List<Fact> out = new ArrayList<>();
+    for (int i = 0; i < facts.size(); i++) {
+      LocalDate month = LocalDate.of(2020, 1, 1).plusMonths(i % 36);
+      String time = month.plusDays(i % 28) + "T10:00";
+      out.add(new Fact(month.toString().substring(0, 7) + "/" + i, facts.get(i).text(), time));
+    }
+    return out;
+  }
+
+  private static long day(int y, int m, int d) {
+    return LocalDate.of(y, m, d).toEpochDay();
+  }
+
+  @Test
+  void periodsParsedFromPrompts() {
+    assertEquals(new PromptPeriod(day(2023, 5, 1), day(2023, 6, 1)),
+        PromptPeriod.of("What happened in Caroline's life in May 2023?"));
+    assertEquals(new PromptPeriod(day(2023, 5, 8), day(2023, 5, 9)), PromptPeriod.of("on 8 May 2023"));
+    assertEquals(new PromptPeriod(day(2023, 5, 8), day(2023, 5, 9)), PromptPeriod.of("by May 8th, 2023."));
+    assertEquals(new PromptPeriod(day(2023, 5, 8), day(2023, 5, 9)), PromptPeriod.of("log of 2023-05-08"));
+    assertEquals(new PromptPeriod(day(2023, 9, 1), day(2023, 10, 1)), PromptPeriod.of("sept. 2023 and 2023-09"));
+    assertEquals(new PromptPeriod(day(2022, 1, 1), day(2023, 1, 1)), PromptPeriod.of("What did I read in 2022?"));
+    assertEquals(new PromptPeriod(day(2023, 3, 1), day(2023, 6, 1)),
+        PromptPeriod.of("from March 2023 to May 2023"), "several dates: their span");
+    assertNull(PromptPeriod.of("Caroline may 2 go hiking"), "'may' without a year is the verb");
+    assertNull(PromptPeriod.of("She walked 1234 steps and ate 3500 calories"), "not years");
+    assertNull(PromptPeriod.of("on 31 February 2023"), "no such day, and its year is not taken alone");
+    assertNull(PromptPeriod.of("2023-13"));
+    assertNull(PromptPeriod.of(""));
+    assertThrows(IllegalArgumentException.class, () -> new PromptPeriod(5, 5));
+  }
+
+  @Test
+  void leafTimeStampsGiveDays() {
+    assertEquals(day(2023, 5, 8), PromptPeriod.epochDay("2023-05-08T13:56"));
+    assertEquals(day(2023, 5, 8), PromptPeriod.epochDay("2023-05-08"));
+    assertEquals(day(2023, 5, 1), PromptPeriod.epochDay("2023-05"));
+    assertEquals(day(2023, 1, 1), PromptPeriod.epochDay("2023"));
+    assertEquals(LeafDays.NONE, PromptPeriod.epochDay(null));
+    assertEquals(LeafDays.NONE, PromptPeriod.epochDay("yesterday"));
+    assertEquals(LeafDays.NONE, PromptPeriod.epochDay("2023-02-30"));
+  }
+
+  @Test
+  void leafDaysFindThePeriodsLeaves() {
+    Snapshot s = exact.currentSnapshot();
+    LeafDays days = s.leafDays();
+    PromptPeriod march2021 = PromptPeriod.of("March 2021");
+    int[] in = days.leavesIn(march2021);
+    assertEquals(40, in.length);
+    assertEquals(40, days.countIn(march2021));
+    for (int v : in) {
+      assertTrue(s.tree().id(v).startsWith("2021-03/"), s.tree().id(v));
+      assertTrue(days.in(v, march2021));
+    }
+    int outside = 0;
+    for (int v = 0; v < s.tree().leafCount(); v++) {
+      outside += days.in(v, march2021) ? 0 : 1;
+    }
+    assertEquals(FACTS.size() - 40, outside);
+    assertEquals(0, days.countIn(PromptPeriod.of("in 1999")));
+  }
+
+  /**
+   * With a boost above any cosine, the period's leaves fill the context on both paths; the default boost shows
+   * more of them than no boost.
+   */
+  @Test
+  void thePeriodsLeavesComeFirst() {
+    String prompt = "What did Anna and Chen do in March 2021?";
+    RetrieveOptions strong = RetrieveOptions.builder().periodBoost(2).build();
+    for (SETree kb : List.of(exact, approximate)) {
+      Context c = kb.retrieve(prompt, 96, strong);
+      assertFalse(c.leafIds().isEmpty());
+      for (String id : c.leafIds()) {
+        assertTrue(id.startsWith("2021-03/"), id + " in " + c.leafIds());
+      }
+      long byDefault = inMarch(kb.retrieve(prompt, 96));
+      long off = inMarch(kb.retrieve(prompt, 96, RetrieveOptions.builder().periodBoost(0).build()));
+      assertTrue(byDefault > off, byDefault + " vs " + off);
+    }
+  }
+
+  private static long inMarch(Context c) {
+    return c.leafIds().stream().filter(id -> id.startsWith("2021-03/")).count();
+  }
+
+  /** With every leaf a candidate, the candidate path gives the exact path's covers, prior included. */
+  @Test
+  void smallKnowledgeBaseGivesTheExactCoverWithThePrior() throws Exception {
+    try (SETree small = SETree.open(dir.resolve("small.db"), config(RetrievePath.APPROXIMATE))) {
+      small.build(FACTS.subList(0, 200), BuildProgress.NONE);
+      RetrieveOptions exactPath = RetrieveOptions.builder().path(RetrievePath.EXACT).build();
+      for (String prompt : List.of("What happened in February 2020?", "Anna hikes in 2020-03", "Goran rowing")) {
+        for (int budget : List.of(32, 128, 512)) {
+          assertEquals(small.retrieve(prompt, budget, exactPath).text(), small.retrieve(prompt, budget).text(),
+              prompt);
+        }
+      }
+    }
+  }
+
+  /** Of two leaves that match a prompt alike, the one that says more ranks higher once substance counts. */
+  @Test
+  void substanceRanksTheLeafThatSaysMore() throws Exception {
+    List<Fact> facts = new ArrayList<>();
+    facts.add(Fact.of("short", "Emil rowing."));
+    facts.add(Fact.of("long", "Emil rowing on the cold lake before dawn with his brother, timing splits and laps."));
+    facts.addAll(Corpora.synthetic(60, 5));
+    try (SETree kb = SETree.open(dir.resolve("substance.db"), config(RetrievePath.EXACT))) {
+      kb.build(facts, BuildProgress.NONE);
+      Snapshot s = kb.currentSnapshot();
+      int shortLeaf = leaf(s, "short");
+      int longLeaf = leaf(s, "long");
+      String prompt = "Emil rowing";
+      float[] q = new HashEmbedder(48).embed(prompt);
+      float[] plain = Retriever.relevance(s, prompt, q, Strategy.HYBRID, 0.3, null);
+      assertTrue(plain[shortLeaf] > plain[longLeaf], "the shorter leaf matches better without substance");
+      assertNull(LeafPrior.of(s, prompt, 0.3, 0), "no period, no substance: no prior");
+      LeafPrior prior = LeafPrior.of(s, prompt, 0, 4);
+      float[] weighted = Retriever.relevance(s, prompt, q, Strategy.HYBRID, 0.3, prior);
+      assertTrue(weighted[longLeaf] > weighted[shortLeaf], "the longer leaf says more");
+      for (int v = 0; v < plain.length; v++) {
+        float sub = prior.of(v);
+        assertTrue(sub > 0f && sub <= 4f, "substance in (0, 4]: " + sub);
+        assertEquals(plain[v] + sub, weighted[v], 1e-6f);
+      }
+      assertEquals(4f, prior.boundOfOthers(true), 0f);
+    }
+  }
+
+  private static int leaf(Snapshot s, String id) {
+    for (int v = 0; v < s.tree().leafCount(); v++) {
+      if (s.tree().id(v).equals(id)) {
+        return v;
+      }
+    }
+    throw new AssertionError("no leaf " + id);
+  }
+
+  @Test
+  void badValuesAreRefused() {
+    assertEquals("calibration.period_boost must be >= 0, got -1",
+        assertThrows(IllegalArgumentException.class,
+            () -> SETreeConfig.builder().periodBoost(-1).build()).getMessage());
+    assertEquals("calibration.substance must be >= 0, got -0.5",
+        assertThrows(IllegalArgumentException.class,
+            () -> RetrieveOptions.builder().substance(-0.5).build()).getMessage());
+  }
+}
