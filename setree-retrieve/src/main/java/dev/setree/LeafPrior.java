@@ -22,14 +22,15 @@ final class LeafPrior {
   private final PromptPeriod period;
   private final LeafDays days;
   private final float periodBoost;
-  private final LeafTerms terms;
+  private final float[] leafSubstance;
   private final float substance;
 
-  private LeafPrior(PromptPeriod period, LeafDays days, float periodBoost, LeafTerms terms, float substance) {
+  private LeafPrior(PromptPeriod period, LeafDays days, float periodBoost, float[] leafSubstance,
+      float substance) {
     this.period = period;
     this.days = days;
     this.periodBoost = periodBoost;
-    this.terms = terms;
+    this.leafSubstance = leafSubstance;
     this.substance = substance;
   }
 
@@ -44,16 +45,36 @@ final class LeafPrior {
       return null;
     }
     return new LeafPrior(period, period != null ? days : null, period != null ? (float) periodBoost : 0f,
-        substance > 0 ? s.lexical().leafTerms() : null, (float) substance);
+        substance > 0 ? s.leafSubstance() : null, substance > 0 ? (float) substance : 0f);
   }
 
-  /** Leaf {@code v}'s prior. */
-  float of(int v) {
-    float p = period != null && days.in(v, period) ? periodBoost : 0f;
-    if (terms != null) {
-      p += (float) (substance * Math.min(1.0, Math.log1p(terms.distinctTerms(v)) / LOG_FULL));
+  /** Every leaf's substance, in [0, 1]: {@code min(1, ln(1 + d) / ln(1 + 32))}, d its distinct BM25 terms. */
+  static float[] substance(LeafTerms terms, int leaves) {
+    float[] out = new float[leaves];
+    for (int v = 0; v < leaves; v++) {
+      out[v] = (float) Math.min(1.0, Math.log1p(terms.distinctTerms(v)) / LOG_FULL);
     }
-    return p;
+    return out;
+  }
+
+  /** Leaf {@code v}'s prior: the period part plus the weighted substance. */
+  float of(int v) {
+    return period(v) + (leafSubstance == null ? 0f : substance * leafSubstance[v]);
+  }
+
+  /** The period part of leaf {@code v}'s prior: the boost if its day lies in the prompt's period, else 0. */
+  float period(int v) {
+    return period != null && days.in(v, period) ? periodBoost : 0f;
+  }
+
+  /** Every leaf's substance (not a copy; do not modify), or null when the substance's weight is 0. */
+  float[] leafSubstance() {
+    return leafSubstance;
+  }
+
+  /** The substance's weight ({@code calibration.substance}). */
+  float substanceWeight() {
+    return substance;
   }
 
   /** Adds every leaf's prior to its relevance (the exact path). */
@@ -72,10 +93,10 @@ final class LeafPrior {
   }
 
   /**
-   * The most this prior adds to a leaf that is not a candidate, when the period's leaves were made candidates
-   * ({@code periodInCandidates}) or not.
+   * The most the period part adds to a leaf that is not a candidate, when the period's leaves were made
+   * candidates ({@code periodInCandidates}) or not.
    */
-  float boundOfOthers(boolean periodInCandidates) {
-    return (period != null && !periodInCandidates ? periodBoost : 0f) + (terms != null ? substance : 0f);
+  float periodBoundOfOthers(boolean periodInCandidates) {
+    return period != null && !periodInCandidates ? periodBoost : 0f;
   }
 }

@@ -86,9 +86,9 @@ final class Retriever {
    * BM25 hits get the exact blend {@code cosine + tau x BM25 / max BM25}; every other leaf is bounded by
    * the last nearest leaf's cosine plus the last hit's BM25 share (capped by {@link #budgetFloor}), and
    * gets the same exact blend if the walk reaches it. With a {@link LeafPrior}, every value and the bound
-   * include it, and the leaves of the prompt's period are candidates too (up to
-   * {@link LeafPrior#PERIOD_CANDIDATES}; beyond, the bound includes the period boost). Nothing here is sized
-   * by the knowledge base.
+   * include it: the nearest-leaf search looks for the best cosine plus weighted substance, and the leaves of
+   * the prompt's period are candidates too (up to {@link LeafPrior#PERIOD_CANDIDATES}; beyond, the bound
+   * includes the period boost). Nothing here is sized by the knowledge base.
    */
   static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int budget,
       WalkTables tables, Words words, LeafPrior prior) {
@@ -114,8 +114,12 @@ final class Retriever {
       int cosineCandidates, int searchBeam, Words lexicalSide, LeafPrior prior) {
     Tree tree = s.tree();
     boolean meaning = Vectors.dot(q, 0, q, 0, q.length) > 0f; // a retrieve cut short has no embedding
-    LeafNeighbours.Hits near = meaning ? s.neighbours().search(q, cosineCandidates, searchBeam)
-        : new LeafNeighbours.Hits(new int[0], new float[0]);
+    float[] substance = prior == null ? null : prior.leafSubstance();
+    float substanceWeight = substance == null ? 0f : prior.substanceWeight();
+    // The nearest leaves by cosine plus the weighted substance (a static per-leaf prior), so that the last
+    // hit's score still bounds every leaf not found.
+    LeafNeighbours.Hits near = meaning ? s.neighbours().search(q, cosineCandidates, searchBeam, substance,
+        substanceWeight) : new LeafNeighbours.Hits(new int[0], new float[0]);
     LexicalIndex.Prompt lexical = tau > 0 && lexicalSide != null ? lexicalSide.prompt() : null;
     LexicalIndex.Top words = lexical != null ? lexicalSide.top()
         : new LexicalIndex.Top(new int[0], new float[0], true);
@@ -145,16 +149,17 @@ final class Retriever {
     }
     leaves = Arrays.copyOf(leaves, m);
     float[] values = new float[m];
-    for (int i = 0; i < m; i++) { // the nearest leaves' cosines are known; the other candidates' are not
+    for (int i = 0; i < m; i++) { // the nearest leaves' scores are known; the other candidates' are not
       values[i] = i < near.size() ? near.cosines()[i] + (bm25 == null ? 0f : w * bm25.score(leaves[i]))
-          + (prior == null ? 0f : prior.of(leaves[i])) : exact.of(leaves[i]);
+          + (prior == null ? 0f : prior.period(leaves[i])) : exact.of(leaves[i]);
     }
     float others;
     if (m >= tree.leafCount()) {
       others = Float.NEGATIVE_INFINITY; // every leaf is a candidate
     } else {
-      float cosineBound = !meaning ? 0f : near.size() > 0 ? near.cosines()[near.size() - 1] : 1f;
-      float priorBound = prior == null ? 0f : prior.boundOfOthers(periodLeaves != null);
+      float cosineBound = !meaning ? substanceWeight : near.size() > 0 ? near.cosines()[near.size() - 1]
+          : 1f + substanceWeight;
+      float priorBound = prior == null ? 0f : prior.periodBoundOfOthers(periodLeaves != null);
       others = Math.min(cosineBound + w * words.floor() + priorBound, budgetFloor(leaves, values, budget, tables));
     }
     return LeafRelevance.candidates(leaves, values, others, exact);

@@ -38,9 +38,14 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
     return derived.leafDays();
   }
 
+  /** Every leaf's substance, in [0, 1] ({@link LeafPrior#substance}), derived once. */
+  float[] leafSubstance() {
+    return derived.leafSubstance(lexical.leafTerms());
+  }
+
   /**
-   * What retrieves derive from a snapshot once and share: the walk's tables, the nearest-leaf index
-   * and the leaves' days. Computed on first use (or eagerly by {@link #prepare}, off the query path);
+   * What retrieves derive from a snapshot once and share: the walk's tables, the nearest-leaf index,
+   * the leaves' days and their substance. Computed on first use (or eagerly by {@link #prepare}, off the query path);
    * thread-safe.
    */
   static final class Derived {
@@ -49,6 +54,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
     private volatile WalkTables tables;
     private volatile LeafNeighbours neighbours;
     private volatile LeafDays days;
+    private volatile float[] substance;
     /** The previous snapshot's index, to derive this one's from (dropped once used). */
     private LeafNeighbours previous;
 
@@ -91,6 +97,20 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
       return d;
     }
 
+    float[] leafSubstance(LeafTerms terms) {
+      float[] s = substance;
+      if (s == null) {
+        synchronized (this) {
+          s = substance;
+          if (s == null) {
+            s = LeafPrior.substance(terms, tree.leafCount());
+            substance = s;
+          }
+        }
+      }
+      return s;
+    }
+
     LeafNeighbours neighbours() {
       LeafNeighbours n = neighbours;
       if (n == null) {
@@ -113,7 +133,6 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
    */
   Snapshot prepare(ContextFormat format, boolean approximate) {
     walkTables(format);
-    leafDays();
     lexical.prepare();
     if (approximate) {
       neighbours();

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.setree.internal.core.LeafNeighbours;
+import dev.setree.internal.core.Ranking;
+import dev.setree.internal.core.Tree;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
@@ -14,7 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -185,8 +191,43 @@ class PeriodAndSubstanceTest {
         assertTrue(sub > 0f && sub <= 4f, "substance in (0, 4]: " + sub);
         assertEquals(plain[v] + sub, weighted[v], 1e-6f);
       }
-      assertEquals(4f, prior.boundOfOthers(true), 0f);
+      assertEquals(4f, prior.substanceWeight(), 0f);
+      assertEquals(0f, prior.periodBoundOfOthers(false), 0f, "no period in the prompt");
     }
+  }
+
+  /**
+   * The nearest-leaf search with the substance as a per-leaf prior finds the leaves with the best cosine plus
+   * weighted substance: the ranking the exact path's relevance adds it to.
+   */
+  @Test
+  void theGraphSearchFindsTheBestCosinePlusSubstance() {
+    Snapshot s = approximate.currentSnapshot();
+    Tree tree = s.tree();
+    float[] substance = s.leafSubstance();
+    HashEmbedder e = new HashEmbedder(48);
+    int k = 50;
+    double recall = 0;
+    List<String> prompts = List.of("who cooks curry on mondays", "Anna hikes the glacier", "Goran rowing",
+        "java compilers and databases", "poetry at night");
+    for (String prompt : prompts) {
+      float[] q = e.embed(prompt);
+      float[] score = new float[tree.leafCount()];
+      for (int v = 0; v < score.length; v++) {
+        score[v] = tree.embeddingDot(v, q) + 0.2f * substance[v];
+      }
+      Set<Integer> truth = new HashSet<>();
+      for (int v : Arrays.copyOf(Ranking.descending(score), k)) {
+        truth.add(v);
+      }
+      LeafNeighbours.Hits hits = s.neighbours().search(q, k, 100, substance, 0.2f);
+      for (int i = 0; i < k; i++) {
+        assertEquals(score[hits.leaves()[i]], hits.cosines()[i], 1e-6f, "a hit's score is cosine + prior");
+        recall += truth.contains(hits.leaves()[i]) ? 1.0 / k : 0;
+      }
+    }
+    recall /= prompts.size();
+    assertTrue(recall >= 0.95, "recall@50 of cosine + substance " + recall);
   }
 
   private static int leaf(Snapshot s, String id) {

@@ -68,7 +68,21 @@ public final class LeafNeighbours {
    * @param ef the graph search's beam (>= k): larger finds more of the true nearest, slower
    */
   public Hits search(float[] q, int k, int ef) {
+    return search(q, k, ef, null, 0f);
+  }
+
+  /**
+   * The (approximately) {@code k} leaves of unit vector {@code q} with the best {@code cosine + weight x
+   * prior[leaf]}, best first: a static per-leaf prior (such as the leaf's substance) searched for with the
+   * cosine, so that the k-th hit's score stays a bound of the leaves not found.
+   *
+   * @param prior a value per leaf, or null for none
+   * @param weight its weight
+   */
+  public Hits search(float[] q, int k, int ef, float[] prior, float weight) {
     Scratch s = SCRATCH.get();
+    s.prior = weight != 0f ? prior : null;
+    s.weight = weight;
     s.begin(tree.leafCount());
     int width = Math.max(ef, k);
     TopList best = new TopList(width);
@@ -124,7 +138,7 @@ public final class LeafNeighbours {
           continue;
         }
         s.visited[u] = s.stamp;
-        float su = SimdDot.dot(emb, u * dim, q, 0, dim);
+        float su = SimdDot.dot(emb, u * dim, q, 0, dim) + (s.prior == null ? 0f : s.weight * s.prior[u]);
         if (best.offer(su, u)) {
           open.push(su, u);
         }
@@ -135,11 +149,11 @@ public final class LeafNeighbours {
   private void score(int leaf, float[] q, Scratch s, TopList out) {
     if (s.visited[leaf] != s.stamp) {
       s.visited[leaf] = s.stamp;
-      out.offer(SimdDot.dot(emb, leaf * dim, q, 0, dim), leaf);
+      out.offer(SimdDot.dot(emb, leaf * dim, q, 0, dim) + (s.prior == null ? 0f : s.weight * s.prior[leaf]), leaf);
     }
   }
 
-  /** Leaves and their cosines, best first. */
+  /** Leaves and their cosines (plus the weighted prior, when the search had one), best first. */
   public record Hits(int[] leaves, float[] cosines) {
     /** Number of hits. */
     public int size() {
@@ -152,6 +166,9 @@ public final class LeafNeighbours {
     int[] visited = new int[0];
     final TreeCoverWalk.Heap open = new TreeCoverWalk.Heap(1024);
     int stamp;
+    /** The current search's per-leaf prior (null for none) and its weight. */
+    float[] prior;
+    float weight;
 
     void begin(int n) {
       if (visited.length < n) {
