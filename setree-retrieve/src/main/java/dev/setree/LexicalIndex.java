@@ -87,28 +87,83 @@ final class LexicalIndex {
 
   /** Indexes every leaf of {@code tree}. */
   static LexicalIndex of(Tree tree) {
-    Analyzer analyzer = new EnglishAnalyzer();
+    Builder b = new Builder();
     try {
-      IndexWriterConfig cfg = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
-      cfg.setRAMBufferSizeMB(256);
-      cfg.setMergeScheduler(new SerialMergeScheduler()); // no background threads
-      IndexWriter w = new IndexWriter(new ByteBuffersDirectory(), cfg);
       for (int v = 0; v < tree.leafCount(); v++) {
-        w.addDocument(document(tree, v));
+        b.add(tree.id(v), tree.text(v));
       }
-      DirectoryReader reader = DirectoryReader.open(w);
-      Map<Object, int[]> segments = new HashMap<>();
-      LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, FIELD, segment -> {
-        int[] leaves = leavesOf(segment, tree);
-        segments.put(segment.getCoreCacheHelper().getKey(), leaves);
-        return leaves;
-      });
-      LexicalIndex index = new LexicalIndex(analyzer, w, reader, tree,
-          terms != null ? terms : LeafTerms.of(tree, analyzer, FIELD));
-      index.leavesBySegment.putAll(segments);
-      return index;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot index leaves for BM25", e);
+      return b.finish(tree);
+    } catch (RuntimeException | Error e) {
+      b.abandon();
+      throw e;
+    }
+  }
+
+  /**
+   * Builds the first version of an index from leaves given one at a time, in the tree's leaf order, before
+   * the tree itself exists: open indexes the leaves while the rest of the knowledge base loads
+   * ({@link OpeningIndex}). Used by one thread at a time.
+   */
+  static final class Builder {
+    private final Analyzer analyzer = new EnglishAnalyzer();
+    private final IndexWriter writer;
+    private int added;
+
+    Builder() {
+      try {
+        IndexWriterConfig cfg = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
+        cfg.setRAMBufferSizeMB(256);
+        cfg.setMergeScheduler(new SerialMergeScheduler()); // no background threads
+        writer = new IndexWriter(new ByteBuffersDirectory(), cfg);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot index leaves for BM25", e);
+      }
+    }
+
+    /** Adds the next leaf's document. */
+    void add(String id, String text) {
+      try {
+        writer.addDocument(document(id, text));
+        added++;
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot index leaves for BM25", e);
+      }
+    }
+
+    /** The number of leaves added. */
+    int added() {
+      return added;
+    }
+
+    /** The index of {@code tree}, whose leaves, in order, are exactly the ones added. */
+    LexicalIndex finish(Tree tree) {
+      if (added != tree.leafCount()) {
+        throw new IllegalStateException(added + " leaves indexed for a tree of " + tree.leafCount());
+      }
+      try {
+        DirectoryReader reader = DirectoryReader.open(writer);
+        Map<Object, int[]> segments = new HashMap<>();
+        LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, FIELD, segment -> {
+          int[] leaves = leavesOf(segment, tree);
+          segments.put(segment.getCoreCacheHelper().getKey(), leaves);
+          return leaves;
+        });
+        LexicalIndex index = new LexicalIndex(analyzer, writer, reader, tree,
+            terms != null ? terms : LeafTerms.of(tree, analyzer, FIELD));
+        index.leavesBySegment.putAll(segments);
+        return index;
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot index leaves for BM25", e);
+      }
+    }
+
+    /** Drops what was added (the index will not be used). */
+    void abandon() {
+      try {
+        writer.rollback();
+      } catch (IOException | RuntimeException e) {
+        // nothing to keep: the directory is in memory
+      }
     }
   }
 
@@ -123,7 +178,7 @@ final class LexicalIndex {
         writer.deleteDocuments(new Term(ID, previous.id(v)));
       }
       for (int v : added) {
-        writer.addDocument(document(next, v));
+        writer.addDocument(document(next.id(v), next.text(v)));
       }
       DirectoryReader current = (DirectoryReader) searcher.getIndexReader();
       DirectoryReader reader = gone.isEmpty() && added.isEmpty() ? null
@@ -135,11 +190,11 @@ final class LexicalIndex {
     }
   }
 
-  private static Document document(Tree tree, int v) {
+  private static Document document(String id, String text) {
     Document d = new Document();
-    d.add(new TextField(FIELD, tree.text(v), Field.Store.NO));
-    d.add(new StringField(ID, tree.id(v), Field.Store.NO));
-    d.add(new SortedDocValuesField(ID, new BytesRef(tree.id(v))));
+    d.add(new TextField(FIELD, text, Field.Store.NO));
+    d.add(new StringField(ID, id, Field.Store.NO));
+    d.add(new SortedDocValuesField(ID, new BytesRef(id)));
     return d;
   }
 

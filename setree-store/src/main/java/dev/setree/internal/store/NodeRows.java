@@ -252,6 +252,14 @@ final class NodeRows {
 
   /** Reads the tree; the caller holds a read transaction. */
   static Tree read(Connection c, int dim, Path file) throws SQLException {
+    return read(c, dim, file, null);
+  }
+
+  /**
+   * Reads the tree, telling {@code listener} (when not null) each leaf row with a text id and text as the
+   * scan meets it (in {@code ord} order); the caller holds a read transaction.
+   */
+  static Tree read(Connection c, int dim, Path file, SqliteTreeStore.TreeRows listener) throws SQLException {
     List<Object[]> rows = new ArrayList<>();
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SELECT)) {
       while (rs.next()) {
@@ -260,6 +268,10 @@ final class NodeRows {
           r[i] = rs.getObject(i + 1);
         }
         rows.add(r);
+        if (listener != null && r[2] instanceof Number leaf && leaf.intValue() == 1
+            && r[1] instanceof String id && r[5] instanceof String text) {
+          listener.leaf(id, text);
+        }
       }
     }
     int n = rows.size();
