@@ -15,10 +15,12 @@ import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReader;
@@ -114,6 +116,7 @@ final class LexicalIndex {
         IndexWriterConfig cfg = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
         cfg.setRAMBufferSizeMB(256);
         cfg.setMergeScheduler(new SerialMergeScheduler()); // no background threads
+        cfg.setUseCompoundFile(false); // in memory: packing a flushed segment's files into one only copies them
         writer = new IndexWriter(new ByteBuffersDirectory(), cfg);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot index leaves for BM25", e);
@@ -190,9 +193,22 @@ final class LexicalIndex {
     }
   }
 
+  /**
+   * The text field: analysed like a {@link TextField}, with term frequencies but without positions, which no
+   * query here reads (BM25 needs frequencies and the length norm, which positions do not change).
+   */
+  static final FieldType TEXT = textType();
+
+  private static FieldType textType() {
+    FieldType t = new FieldType(TextField.TYPE_NOT_STORED);
+    t.setIndexOptions(IndexOptions.DOCS_AND_FREQS);
+    t.freeze();
+    return t;
+  }
+
   private static Document document(String id, String text) {
     Document d = new Document();
-    d.add(new TextField(FIELD, text, Field.Store.NO));
+    d.add(new Field(FIELD, text, TEXT));
     d.add(new StringField(ID, id, Field.Store.NO));
     d.add(new SortedDocValuesField(ID, new BytesRef(id)));
     return d;

@@ -8,6 +8,23 @@ import dev.setree.internal.core.Tree;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.ByteBuffersDirectory;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,6 +81,58 @@ class OpeningIndexTest {
         LeafTerms y = streamed.leafTerms();
         assertEquals(x.norm(v), y.norm(v), at + " leaf " + v);
         assertEquals(x.distinctTerms(v), y.distinctTerms(v), at + " leaf " + v);
+      }
+    }
+  }
+
+  /** Leaving positions out of the index (ADR 0025) changes no BM25 score: an index with them scores alike. */
+  @Test
+  void scoresEqualThoseOfAnIndexWithPositions() throws Exception {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    List<String> ids = new ArrayList<>();
+    List<String> texts = new ArrayList<>();
+    for (int v = 0; v < 1500; v++) {
+      ids.add("s" + v);
+      texts.add(text(r));
+    }
+    Tree tree = SnapshotNextTest.tree(ids, texts);
+    LexicalIndex index = LexicalIndex.of(tree);
+    try (EnglishAnalyzer analyzer = new EnglishAnalyzer();
+        IndexWriter w = new IndexWriter(new ByteBuffersDirectory(),
+            new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity()))) {
+      for (String t : texts) {
+        Document d = new Document();
+        d.add(new TextField("text", t, Field.Store.NO)); // positions, as before ADR 0025
+        w.addDocument(d);
+      }
+      w.forceMerge(1);
+      try (DirectoryReader reader = DirectoryReader.open(w)) {
+        IndexSearcher searcher = new IndexSearcher(reader);
+        searcher.setSimilarity(new BM25Similarity());
+        for (int q = 0; q < 40; q++) {
+          String prompt = text(r) + " " + text(r);
+          BooleanQuery.Builder b = new BooleanQuery.Builder();
+          java.util.Set<String> terms = new java.util.LinkedHashSet<>();
+          try (TokenStream ts = analyzer.tokenStream("text", prompt)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+              terms.add(term.toString());
+            }
+            ts.end();
+          }
+          for (String t : terms) {
+            b.add(new TermQuery(new Term("text", t)), BooleanClause.Occur.SHOULD);
+          }
+          float[] expected = new float[texts.size()];
+          for (ScoreDoc d : searcher.search(b.build(), texts.size()).scoreDocs) {
+            expected[d.doc] = d.score;
+          }
+          float[] actual = new float[texts.size()];
+          index.scores(prompt, actual);
+          assertArrayEquals(expected, actual, "seed=" + seed + " '" + prompt + "'");
+        }
       }
     }
   }
