@@ -39,8 +39,8 @@ class OpeningIndexTest {
   void streamedIndexEqualsTheIndexOfTheTree() {
     long seed = Long.getLong("tests.seed", System.nanoTime());
     Random r = new Random(seed);
-    for (int round = 0; round < 6; round++) {
-      int n = round == 0 ? 0 : 1 + r.nextInt(round == 5 ? 3000 : 400); // 0 leaves, a few, several batches
+    for (int round = 0; round < 9; round++) {
+      int n = round == 0 ? 0 : 2 + r.nextInt(round == 8 ? 3000 : 400); // 0 leaves, a few, several batches
       List<String> ids = new ArrayList<>();
       List<String> texts = new ArrayList<>();
       for (int v = 0; v < n; v++) {
@@ -50,13 +50,13 @@ class OpeningIndexTest {
       Tree tree = n == 0 ? Tree.empty(2) : SnapshotNextTest.tree(ids, texts);
       String at = "seed=" + seed + " round " + round;
       // 0: the leaves in order (the load's case); 1: one missing; 2: two swapped; 3: none told
-      int mode = round == 0 ? 0 : r.nextInt(4);
+      int mode = round % 4;
       OpeningIndex opening = new OpeningIndex();
       for (int v = 0; v < n; v++) {
         if (mode == 1 && v == n / 2) {
           continue;
         }
-        int w = mode == 2 && n > 1 && v < 2 ? 1 - v : v;
+        int w = mode == 2 && v < 2 ? 1 - v : v;
         if (mode != 3) {
           opening.leaf(ids.get(w), texts.get(w));
         }
