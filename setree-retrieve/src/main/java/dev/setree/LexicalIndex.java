@@ -15,10 +15,12 @@ import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReader;
@@ -87,28 +89,84 @@ final class LexicalIndex {
 
   /** Indexes every leaf of {@code tree}. */
   static LexicalIndex of(Tree tree) {
-    Analyzer analyzer = new EnglishAnalyzer();
+    Builder b = new Builder();
     try {
-      IndexWriterConfig cfg = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
-      cfg.setRAMBufferSizeMB(256);
-      cfg.setMergeScheduler(new SerialMergeScheduler()); // no background threads
-      IndexWriter w = new IndexWriter(new ByteBuffersDirectory(), cfg);
       for (int v = 0; v < tree.leafCount(); v++) {
-        w.addDocument(document(tree, v));
+        b.add(tree.id(v), tree.text(v));
       }
-      DirectoryReader reader = DirectoryReader.open(w);
-      Map<Object, int[]> segments = new HashMap<>();
-      LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, FIELD, segment -> {
-        int[] leaves = leavesOf(segment, tree);
-        segments.put(segment.getCoreCacheHelper().getKey(), leaves);
-        return leaves;
-      });
-      LexicalIndex index = new LexicalIndex(analyzer, w, reader, tree,
-          terms != null ? terms : LeafTerms.of(tree, analyzer, FIELD));
-      index.leavesBySegment.putAll(segments);
-      return index;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot index leaves for BM25", e);
+      return b.finish(tree);
+    } catch (RuntimeException | Error e) {
+      b.abandon();
+      throw e;
+    }
+  }
+
+  /**
+   * Builds the first version of an index from leaves given one at a time, in the tree's leaf order, before
+   * the tree itself exists: open indexes the leaves while the rest of the knowledge base loads
+   * ({@link OpeningIndex}). Used by one thread at a time.
+   */
+  static final class Builder {
+    private final Analyzer analyzer = new EnglishAnalyzer();
+    private final IndexWriter writer;
+    private int added;
+
+    Builder() {
+      try {
+        IndexWriterConfig cfg = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
+        cfg.setRAMBufferSizeMB(256);
+        cfg.setMergeScheduler(new SerialMergeScheduler()); // no background threads
+        cfg.setUseCompoundFile(false); // in memory: packing a flushed segment's files into one only copies them
+        writer = new IndexWriter(new ByteBuffersDirectory(), cfg);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot index leaves for BM25", e);
+      }
+    }
+
+    /** Adds the next leaf's document. */
+    void add(String id, String text) {
+      try {
+        writer.addDocument(document(id, text));
+        added++;
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot index leaves for BM25", e);
+      }
+    }
+
+    /** The number of leaves added. */
+    int added() {
+      return added;
+    }
+
+    /** The index of {@code tree}, whose leaves, in order, are exactly the ones added. */
+    LexicalIndex finish(Tree tree) {
+      if (added != tree.leafCount()) {
+        throw new IllegalStateException(added + " leaves indexed for a tree of " + tree.leafCount());
+      }
+      try {
+        DirectoryReader reader = DirectoryReader.open(writer);
+        Map<Object, int[]> segments = new HashMap<>();
+        LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, FIELD, segment -> {
+          int[] leaves = leavesOf(segment, tree);
+          segments.put(segment.getCoreCacheHelper().getKey(), leaves);
+          return leaves;
+        });
+        LexicalIndex index = new LexicalIndex(analyzer, writer, reader, tree,
+            terms != null ? terms : LeafTerms.of(tree, analyzer, FIELD));
+        index.leavesBySegment.putAll(segments);
+        return index;
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot index leaves for BM25", e);
+      }
+    }
+
+    /** Drops what was added (the index will not be used). */
+    void abandon() {
+      try {
+        writer.rollback();
+      } catch (IOException | RuntimeException e) {
+        // nothing to keep: the directory is in memory
+      }
     }
   }
 
@@ -123,7 +181,7 @@ final class LexicalIndex {
         writer.deleteDocuments(new Term(ID, previous.id(v)));
       }
       for (int v : added) {
-        writer.addDocument(document(next, v));
+        writer.addDocument(document(next.id(v), next.text(v)));
       }
       DirectoryReader current = (DirectoryReader) searcher.getIndexReader();
       DirectoryReader reader = gone.isEmpty() && added.isEmpty() ? null
@@ -135,11 +193,24 @@ final class LexicalIndex {
     }
   }
 
-  private static Document document(Tree tree, int v) {
+  /**
+   * The text field: analysed like a {@link TextField}, with term frequencies but without positions, which no
+   * query here reads (BM25 needs frequencies and the length norm, which positions do not change).
+   */
+  static final FieldType TEXT = textType();
+
+  private static FieldType textType() {
+    FieldType t = new FieldType(TextField.TYPE_NOT_STORED);
+    t.setIndexOptions(IndexOptions.DOCS_AND_FREQS);
+    t.freeze();
+    return t;
+  }
+
+  private static Document document(String id, String text) {
     Document d = new Document();
-    d.add(new TextField(FIELD, tree.text(v), Field.Store.NO));
-    d.add(new StringField(ID, tree.id(v), Field.Store.NO));
-    d.add(new SortedDocValuesField(ID, new BytesRef(tree.id(v))));
+    d.add(new Field(FIELD, text, TEXT));
+    d.add(new StringField(ID, id, Field.Store.NO));
+    d.add(new SortedDocValuesField(ID, new BytesRef(id)));
     return d;
   }
 

@@ -149,6 +149,28 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
     return new Snapshot(tree, hierarchy, generation, LexicalIndex.of(tree), byText);
   }
 
+  /**
+   * A snapshot derived from scratch whose BM25 index is built elsewhere meanwhile ({@link OpeningIndex}): the
+   * text map and what {@link #prepare} derives (in {@code format}; the nearest-leaf index when
+   * {@code approximate}) are computed first, then {@code lexical} is asked for the index of {@code tree}.
+   * The same snapshot as {@code of(tree, hierarchy, generation).prepare(format, approximate)}.
+   */
+  static Snapshot opened(Tree tree, HierarchyState hierarchy, long generation,
+      java.util.function.Supplier<LexicalIndex> lexical, ContextFormat format, boolean approximate) {
+    Map<String, String> byText = new HashMap<>(tree.leafCount() * 2);
+    for (int v = 0; v < tree.leafCount(); v++) {
+      byText.putIfAbsent(tree.text(v), tree.id(v));
+    }
+    Derived derived = new Derived(tree, hierarchy, null);
+    derived.walkTables(format);
+    if (approximate) {
+      derived.neighbours();
+    }
+    Snapshot s = new Snapshot(tree, hierarchy, generation, lexical.get(), byText, derived);
+    s.lexical().prepare();
+    return s;
+  }
+
   /** A snapshot of the bare tree (no oracle, generation 0), for tests and tools. */
   static Snapshot of(Tree tree) {
     return of(tree, HierarchyState.empty(), 0);

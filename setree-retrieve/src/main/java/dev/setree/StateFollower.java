@@ -45,8 +45,17 @@ final class StateFollower {
     this.store = store;
     this.format = format;
     this.readOnly = readOnly;
-    TreeStore.State state = store.loadIfChanged(-1, this::loadsOracle);
-    this.snapshot = prepared(Snapshot.of(state.tree(), state.hierarchy(), state.generation()));
+    // The BM25 index is built on a second thread from the leaf rows as the load reads them (ADR 0025).
+    OpeningIndex lexical = new OpeningIndex();
+    TreeStore.State state;
+    try {
+      state = store.loadIfChanged(-1, this::loadsOracle, lexical);
+    } catch (RuntimeException | Error e) {
+      lexical.abandon();
+      throw e;
+    }
+    this.snapshot = Snapshot.opened(state.tree(), state.hierarchy(), state.generation(), lexical::index, format,
+        RetrieveOptions.defaults().approximate(config, state.tree().leafCount()));
     this.lastDataVersion = store.dataVersion();
     this.opened = state;
     this.refresher = Executors.newSingleThreadExecutor(r -> {

@@ -252,7 +252,19 @@ final class NodeRows {
 
   /** Reads the tree; the caller holds a read transaction. */
   static Tree read(Connection c, int dim, Path file) throws SQLException {
+    return read(c, dim, file, null);
+  }
+
+  /**
+   * Reads the tree, telling {@code listener} (when not null) each leaf row with a text id and text as the
+   * scan meets it (in {@code ord} order); the caller holds a read transaction.
+   */
+  static Tree read(Connection c, int dim, Path file, SqliteTreeStore.TreeRows listener) throws SQLException {
     List<Object[]> rows = new ArrayList<>();
+    // Leaf embeddings are decoded as the scan meets them, into one array in scan order, so that the load
+    // does not hold a blob per leaf until every row is read (the garbage collector would copy them all).
+    float[] leafVectors = new float[1024 * dim];
+    int leavesSeen = 0;
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SELECT)) {
       while (rs.next()) {
         Object[] r = new Object[16];
@@ -260,6 +272,18 @@ final class NodeRows {
           r[i] = rs.getObject(i + 1);
         }
         rows.add(r);
+        if (r[2] instanceof Number isLeaf && isLeaf.intValue() == 1 && r[11] instanceof byte[] emb
+            && emb.length == dim * Float.BYTES) {
+          if ((leavesSeen + 1) * dim > leafVectors.length) {
+            leafVectors = Arrays.copyOf(leafVectors, leafVectors.length * 2);
+          }
+          Blobs.toFloats(emb, leafVectors, leavesSeen * dim, dim);
+          r[11] = new DecodedLeaf(leavesSeen++); // its vector's place in leafVectors
+        }
+        if (listener != null && r[2] instanceof Number leaf && leaf.intValue() == 1
+            && r[1] instanceof String id && r[5] instanceof String text) {
+          listener.leaf(id, text);
+        }
       }
     }
     int n = rows.size();
@@ -317,7 +341,11 @@ final class NodeRows {
       t.times[v] = (String) r[6];
       t.tokens[v] = ((Number) r[7]).intValue();
       t.summarizers[v] = (String) r[10];
-      t.vectors(file, v, id, (byte[]) r[11], (byte[]) r[12]);
+      if (r[11] instanceof DecodedLeaf d && v < leafCount) {
+        System.arraycopy(leafVectors, d.at() * dim, t.embeddings, v * dim, dim);
+      } else {
+        t.vectors(file, v, id, r[11] instanceof byte[] b ? b : null, (byte[]) r[12]);
+      }
       t.faithfulness[v] = r[14] == null ? Tree.UNKNOWN_FAITHFULNESS : ((Number) r[14]).intValue();
       if (r[15] != null) {
         String[] src;
@@ -339,6 +367,9 @@ final class NodeRows {
     }
     return t.toTree(file);
   }
+
+  /** In place of a leaf row's embedding blob: where the scan decoded it. */
+  private record DecodedLeaf(int at) {}
 
   static void decode(Path file, String column, String id, byte[] blob, float[] dst, int off, int dim) {
     if (blob == null) {

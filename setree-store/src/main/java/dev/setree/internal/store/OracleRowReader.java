@@ -25,7 +25,7 @@ final class OracleRowReader {
   /** Reads the oracle of {@code tree}; the caller holds a read transaction. */
   static HierarchyState read(Connection c, Tree tree, Path file) throws SQLException {
     int dim = tree.dimension();
-    record LevelRow(int count, String[] ids, int[] assignment, double resolution) {}
+    record LevelRow(int count, String[] ids, int[] assignment, double resolution, boolean fromTree) {}
     List<LevelRow> rows = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(
         "SELECT level, member_count, member_ids, assignment, resolution FROM levels ORDER BY level");
@@ -62,7 +62,8 @@ final class OracleRowReader {
             throw bad(file, level, "column assignment " + e.getMessage());
           }
         }
-        rows.add(new LevelRow(m, ids, assignment, rs.getObject(5) == null ? Double.NaN : rs.getDouble(5)));
+        rows.add(new LevelRow(m, ids, assignment, rs.getObject(5) == null ? Double.NaN : rs.getDouble(5),
+            idBlob == null));
       }
     }
     if (rows.isEmpty()) {
@@ -71,40 +72,57 @@ final class OracleRowReader {
     int levels = rows.size();
     String[][] parents = new String[levels][];
     float[][] centroids = new float[levels][];
+    // Per member its kNN neighbours: positions, found by the ids' bytes (the usual case), or the ids
+    // decoded when that failed (then looked up, and any problem reported, as a map lookup would).
+    int[][][] knnPos = new int[levels][][];
     String[][][] knnIds = new String[levels][][];
     float[][][] knnW = new float[levels][][];
+    IdTable[] tables = new IdTable[levels];
     List<Map<String, Integer>> pos = new ArrayList<>();
     for (int level = 0; level < levels; level++) {
       LevelRow r = rows.get(level);
       parents[level] = new String[r.count];
       centroids[level] = new float[r.count * dim];
+      knnPos[level] = new int[r.count][];
       knnIds[level] = new String[r.count][];
       knnW[level] = new float[r.count][];
-      Map<String, Integer> p = new HashMap<>(r.count * 2);
-      for (int i = 0; i < r.count; i++) {
-        if (p.put(r.ids[i], i) != null) {
-          throw bad(file, level, "lists member " + r.ids[i] + " twice");
-        }
+      tables[level] = new IdTable(r.ids);
+      if (!tables[level].complete()) {
+        pos.add(positions(file, level, r.ids));
+      } else if (tables[level].duplicate() >= 0) {
+        throw bad(file, level, "lists member " + r.ids[tables[level].duplicate()] + " twice");
+      } else {
+        pos.add(null); // made only if some row needs it
       }
-      pos.add(p);
     }
+    // Level 0's members are the tree's leaves in order when its member list was not stored.
+    boolean leavesAtLevel0 = rows.get(0).fromTree;
     try (PreparedStatement ps = c.prepareStatement(
         "SELECT level, member_id, parent_id, centroid, knn_ids, knn_weights FROM members");
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
         int level = rs.getInt(1);
-        String id = rs.getString(2);
-        Integer i = level >= 0 && level < levels ? pos.get(level).get(id) : null;
-        if (i == null) {
-          throw bad(file, level, "has a member row for " + id + ", which is not one of its members");
+        byte[] idBytes = rs.getBytes(2);
+        int i = -1;
+        if (level >= 0 && level < levels && idBytes != null && tables[level].complete()) {
+          i = tables[level].indexOf(idBytes, 0, idBytes.length);
+        }
+        String id = null;
+        if (i < 0) {
+          id = rs.getString(2);
+          Integer at = level >= 0 && level < levels ? map(pos, level, rows.get(level).ids, file).get(id) : null;
+          if (at == null) {
+            throw bad(file, level, "has a member row for " + id + ", which is not one of its members");
+          }
+          i = at;
         }
         parents[level][i] = rs.getString(3);
         byte[] cen = rs.getBytes(4);
         try {
           if (cen == null) {
-            int v = tree.indexOf(id);
+            int v = level == 0 && leavesAtLevel0 ? i : tree.indexOf(rows.get(level).ids[i]);
             if (v < 0) {
-              throw bad(file, level, "member " + id + " has no centroid and is no node of the tree");
+              throw bad(file, level, "member " + rows.get(level).ids[i] + " has no centroid and is no node of the tree");
             }
             System.arraycopy(tree.centroid(v), 0, centroids[level], i * dim, dim);
           } else {
@@ -112,9 +130,15 @@ final class OracleRowReader {
           }
           float[] w = Blobs.toFloats(rs.getBytes(6));
           knnW[level][i] = w;
-          knnIds[level][i] = Blobs.toStrings(rs.getBytes(5), w.length);
+          byte[] knn = rs.getBytes(5);
+          int[] nb = tables[level].complete() ? tables[level].positions(knn, w.length) : null;
+          if (nb != null) {
+            knnPos[level][i] = nb;
+          } else {
+            knnIds[level][i] = Blobs.toStrings(knn, w.length);
+          }
         } catch (IllegalArgumentException | NullPointerException e) {
-          throw bad(file, level, "member " + id + ": " + e.getMessage());
+          throw bad(file, level, "member " + rows.get(level).ids[i] + ": " + e.getMessage());
         }
       }
     }
@@ -131,14 +155,19 @@ final class OracleRowReader {
       int[] neighbors = new int[offsets[r.count]];
       float[] weights = new float[offsets[r.count]];
       for (int i = 0; i < r.count; i++) {
-        for (int e = 0; e < knnW[level][i].length; e++) {
-          Integer nb = pos.get(level).get(knnIds[level][i][e]);
-          if (nb == null) {
-            throw bad(file, level, "member " + r.ids[i] + " has the unknown kNN neighbour " + knnIds[level][i][e]);
+        int[] nb = knnPos[level][i];
+        if (nb != null) {
+          System.arraycopy(nb, 0, neighbors, offsets[i], nb.length);
+        } else {
+          for (int e = 0; e < knnW[level][i].length; e++) {
+            Integer at = map(pos, level, r.ids, file).get(knnIds[level][i][e]);
+            if (at == null) {
+              throw bad(file, level, "member " + r.ids[i] + " has the unknown kNN neighbour " + knnIds[level][i][e]);
+            }
+            neighbors[offsets[i] + e] = at;
           }
-          neighbors[offsets[i] + e] = nb;
-          weights[offsets[i] + e] = knnW[level][i][e];
         }
+        System.arraycopy(knnW[level][i], 0, weights, offsets[i], knnW[level][i].length);
       }
       int[] assignment = r.assignment != null ? r.assignment : OracleRows.derivedAssignment(parents[level]);
       if (assignment.length != r.count) {
@@ -148,6 +177,26 @@ final class OracleRowReader {
           weights, r.resolution));
     }
     return new HierarchyState(List.copyOf(out));
+  }
+
+  /** A level's member positions by id, made the first time a row needs them. */
+  private static Map<String, Integer> map(List<Map<String, Integer>> pos, int level, String[] ids, Path file) {
+    Map<String, Integer> p = pos.get(level);
+    if (p == null) {
+      p = positions(file, level, ids);
+      pos.set(level, p);
+    }
+    return p;
+  }
+
+  private static Map<String, Integer> positions(Path file, int level, String[] ids) {
+    Map<String, Integer> p = new HashMap<>(ids.length * 2);
+    for (int i = 0; i < ids.length; i++) {
+      if (p.put(ids[i], i) != null) {
+        throw bad(file, level, "lists member " + ids[i] + " twice");
+      }
+    }
+    return p;
   }
 
   private static StoreFormatException bad(Path file, int level, String problem) {

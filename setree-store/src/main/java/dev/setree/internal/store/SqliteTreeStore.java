@@ -217,7 +217,32 @@ public final class SqliteTreeStore implements TreeStore {
    * search the oracle's kNN graph.
    */
   public State loadIfChanged(long knownGeneration, java.util.function.Predicate<Tree> withHierarchy) {
-    return connections.read("load", c -> states.stateIfChanged(c, knownGeneration, withHierarchy));
+    return loadIfChanged(knownGeneration, withHierarchy, null);
+  }
+
+  /**
+   * {@link #loadIfChanged(long, java.util.function.Predicate)}, telling {@code rows} (when not null) what it
+   * reads as it reads it, so that a caller can derive something from the leaves while the rest loads: see
+   * {@link TreeRows}. Nothing is told when the generation is still the known one.
+   */
+  public State loadIfChanged(long knownGeneration, java.util.function.Predicate<Tree> withHierarchy,
+      TreeRows rows) {
+    return connections.read("load", c -> states.stateIfChanged(c, knownGeneration, withHierarchy, rows));
+  }
+
+  /**
+   * Told by a load what it reads, on the loading thread and inside its read transaction: each leaf row as
+   * the table scan meets it, then the tree made of all the rows (before the oracle is read). The leaf rows
+   * come in the order of the table's {@code ord} key, which is the tree's leaf order, but a listener must
+   * check that against the tree it is given: it is what the load returns, the leaf rows only a preview. A
+   * load that fails stops telling without notice.
+   */
+  public interface TreeRows {
+    /** A leaf row: the leaf's id and text. */
+    void leaf(String id, String text);
+
+    /** The tree the load read (the one it returns), once every row was read. */
+    void tree(Tree tree);
   }
 
   @Override

@@ -25,7 +25,16 @@ final class StateReader {
   }
 
   Tree tree(Connection c) throws SQLException {
-    return version == 1 ? NodeTable.read(c, dimension, path) : NodeRows.read(c, dimension, path);
+    return tree(c, null);
+  }
+
+  /** The tree, telling {@code rows} (when not null) its leaf rows as they are read, then the tree. */
+  Tree tree(Connection c, SqliteTreeStore.TreeRows rows) throws SQLException {
+    Tree tree = version == 1 ? NodeTable.read(c, dimension, path) : NodeRows.read(c, dimension, path, rows);
+    if (rows != null) {
+      rows.tree(tree); // version 1: no leaf rows were told; the listener finds them missing
+    }
+    return tree;
   }
 
   HierarchyState hierarchy(Connection c, Tree tree) throws SQLException {
@@ -41,14 +50,16 @@ final class StateReader {
 
   /**
    * {@link #state}, without tree and oracle when the generation is still {@code knownGeneration}, and
-   * with the oracle only when {@code withHierarchy} accepts the tree just read.
+   * with the oracle only when {@code withHierarchy} accepts the tree just read; {@code rows} (may be null) is
+   * told the tree's rows as they are read.
    */
-  State stateIfChanged(Connection c, long knownGeneration, Predicate<Tree> withHierarchy) throws SQLException {
+  State stateIfChanged(Connection c, long knownGeneration, Predicate<Tree> withHierarchy,
+      SqliteTreeStore.TreeRows rows) throws SQLException {
     long generation = GenerationRow.read(c);
     if (generation == knownGeneration) {
       return new State(generation, null, null, PendingMutationRows.read(c, path), PendingMutationRows.lastSeq(c));
     }
-    Tree tree = tree(c);
+    Tree tree = tree(c, rows);
     HierarchyState h = withHierarchy.test(tree) ? hierarchy(c, tree) : HierarchyState.empty();
     return new State(generation, tree, h, PendingMutationRows.read(c, path), PendingMutationRows.lastSeq(c));
   }

@@ -4,6 +4,8 @@ import static dev.setree.testing.TreeAssert.assertSameHierarchy;
 import static dev.setree.testing.TreeAssert.assertSameTree;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -104,6 +107,30 @@ class StoreV2Test {
           assertSameTree(f.tree(), d.tree());
           assertSameHierarchy(afterOracle, d.hierarchy());
           assertSameHierarchy(f.hierarchy(), d.hierarchy());
+          // A load that tells its rows reads the same, and tells the leaf rows in the tree's leaf order (after
+          // diff saves whose ord numbers were appended or rewritten), then that tree (ADR 0025).
+          List<String> told = new ArrayList<>();
+          Tree[] toldTree = new Tree[1];
+          TreeStore.State t = diff.loadIfChanged(-1, tree -> true, new SqliteTreeStore.TreeRows() {
+            @Override
+            public void leaf(String id, String text) {
+              assertNull(toldTree[0], "a leaf row after the tree");
+              told.add(id + "\n" + text);
+            }
+
+            @Override
+            public void tree(Tree tree) {
+              toldTree[0] = tree;
+            }
+          });
+          assertSameTree(after, t.tree());
+          assertSameHierarchy(afterOracle, t.hierarchy());
+          assertSame(t.tree(), toldTree[0], at);
+          List<String> leaves = new ArrayList<>();
+          for (int v = 0; v < after.leafCount(); v++) {
+            leaves.add(after.id(v) + "\n" + after.text(v));
+          }
+          assertEquals(leaves, told, at);
           before = after;
           beforeOracle = afterOracle;
         }

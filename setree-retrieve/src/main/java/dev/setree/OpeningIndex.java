@@ -1,0 +1,153 @@
+package dev.setree;
+
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.store.SqliteTreeStore;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * The BM25 index of the knowledge base being opened, built on a second thread while the load reads the rest
+ * (the tree's other rows, the oracle) and the snapshot derives its maps: told the leaf rows as the load's
+ * table scan meets them ({@link SqliteTreeStore.TreeRows}), it hands them in batches to a thread of its
+ * own that indexes them, and once told the tree, checks that the leaves it indexed are the tree's leaves in
+ * order and finishes the index (flush, forward index). The result is the index {@link LexicalIndex#of}
+ * builds from the tree: the same documents in the same order. Should the rows it was told not be the
+ * tree's leaves, it indexes the tree's leaves afresh instead.
+ *
+ * <p>Used by the thread that loads; {@link #index()} or {@link #abandon()} must follow, once.
+ */
+final class OpeningIndex implements SqliteTreeStore.TreeRows {
+  private static final int BATCH = 512;
+  /** Ends the stream without a tree: the load failed. */
+  private static final Object ABANDON = new Object();
+
+  private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+  private final CompletableFuture<LexicalIndex> result = new CompletableFuture<>();
+  private String[] batch = new String[2 * BATCH];
+  private int n;
+  private boolean ended;
+
+  OpeningIndex() {
+    Thread t = new Thread(this::indexRows, "setree-open-index");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  @Override
+  public void leaf(String id, String text) {
+    if (ended) {
+      return;
+    }
+    batch[n++] = id;
+    batch[n++] = text;
+    if (n == batch.length) {
+      queue.add(batch);
+      batch = new String[2 * BATCH];
+      n = 0;
+    }
+  }
+
+  @Override
+  public void tree(Tree tree) {
+    if (ended) {
+      return;
+    }
+    if (n > 0) {
+      queue.add(java.util.Arrays.copyOf(batch, n));
+    }
+    batch = null;
+    ended = true;
+    queue.add(tree);
+  }
+
+  /** The index of the tree the load was told; waits for it. */
+  LexicalIndex index() {
+    if (!ended) {
+      abandon();
+      throw new IllegalStateException("the load told no tree");
+    }
+    try {
+      return result.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while indexing the leaves for BM25", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new CompletionException(cause);
+    }
+  }
+
+  /** Stops the indexing thread and drops its work (the load failed). */
+  void abandon() {
+    if (!ended) {
+      ended = true;
+      batch = null;
+      queue.add(ABANDON);
+    }
+  }
+
+  /** The indexing thread: the leaves of each batch, in order, then the tree. */
+  private void indexRows() {
+    LexicalIndex.Builder builder = null;
+    java.util.List<String> ids = new java.util.ArrayList<>();
+    java.util.List<String> texts = new java.util.ArrayList<>();
+    try {
+      builder = new LexicalIndex.Builder();
+      while (true) {
+        Object item = queue.take();
+        if (item == ABANDON) {
+          builder.abandon();
+          result.cancel(false);
+          return;
+        }
+        if (item instanceof Tree tree) {
+          if (told(tree, ids, texts)) {
+            result.complete(builder.finish(tree));
+          } else {
+            builder.abandon();
+            result.complete(LexicalIndex.of(tree));
+          }
+          return;
+        }
+        String[] rows = (String[]) item;
+        for (int i = 0; i + 1 < rows.length; i += 2) {
+          ids.add(rows[i]);
+          texts.add(rows[i + 1]);
+          builder.add(rows[i], rows[i + 1]);
+        }
+      }
+    } catch (InterruptedException e) {
+      if (builder != null) {
+        builder.abandon();
+      }
+      result.completeExceptionally(e);
+    } catch (RuntimeException | Error e) {
+      if (builder != null) {
+        builder.abandon();
+      }
+      result.completeExceptionally(e);
+    }
+  }
+
+  /** Whether the leaves told are the tree's leaves, in its order. */
+  private static boolean told(Tree tree, java.util.List<String> ids, java.util.List<String> texts) {
+    if (ids.size() != tree.leafCount()) {
+      return false;
+    }
+    for (int v = 0; v < ids.size(); v++) {
+      if (!ids.get(v).equals(tree.id(v)) || !texts.get(v).equals(tree.text(v))) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
