@@ -50,11 +50,6 @@ final class LeafDays {
     return new LeafDays(day, byDay);
   }
 
-  /** Leaf {@code v}'s day, or {@link #NONE}. */
-  long day(int v) {
-    return day[v];
-  }
-
   /** True when leaf {@code v} has a time stamp inside the period. */
   boolean in(int v, PromptPeriod p) {
     return day[v] != NONE && p.contains(day[v]);

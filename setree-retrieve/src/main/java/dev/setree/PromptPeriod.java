@@ -3,6 +3,7 @@ package dev.setree;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.YearMonth;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -101,7 +102,7 @@ record PromptPeriod(long fromDay, long untilDay) {
 
   private static Map<String, Integer> months() {
     String[] names = {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"};
-    Map<String, Integer> m = new java.util.HashMap<>();
+    Map<String, Integer> m = new HashMap<>();
     for (int i = 0; i < names.length; i++) {
       m.put(names[i], i + 1);
     }

@@ -155,8 +155,10 @@ public final class RetrieveOptions {
 
   @Override
   public String toString() {
-    return "RetrieveOptions[strategy=" + (baseline != null ? baseline : strategy) + ", beta=" + beta + ", tau=" + tau + ", epsilon=" + epsilon
-        + ", periodBoost=" + periodBoost + ", substance=" + substance + ", overviewShare=" + overviewShare + ", secondHop=" + secondHop + ", intentionalClustering=" + intentionalClustering + ", path=" + path + "]";
+    return "RetrieveOptions[strategy=" + (baseline != null ? baseline : strategy) + ", beta=" + beta + ", tau=" + tau
+        + ", epsilon=" + epsilon + ", periodBoost=" + periodBoost + ", substance=" + substance + ", overviewShare="
+        + overviewShare + ", secondHop=" + secondHop + ", intentionalClustering=" + intentionalClustering + ", path="
+        + path + "]";
   }
 
   /** Builds {@link RetrieveOptions}. */

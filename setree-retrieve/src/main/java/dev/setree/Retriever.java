@@ -109,7 +109,10 @@ final class Retriever {
     return new Words(p, p.top(hits));
   }
 
-  /** {@link #candidates(Snapshot, String, float[], double, int, WalkTables, Words)} with the counts given. */
+  /**
+   * {@link #candidates(Snapshot, String, float[], double, int, WalkTables, Words, LeafPrior)} with the counts
+   * given.
+   */
   static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int budget, WalkTables tables,
       int cosineCandidates, int searchBeam, Words lexicalSide, LeafPrior prior) {
     Tree tree = s.tree();

@@ -44,9 +44,10 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
   }
 
   /**
-   * What retrieves derive from a snapshot once and share: the walk's tables, the nearest-leaf index,
-   * the leaves' days and their substance. Computed on first use (or eagerly by {@link #prepare}, off the query path);
-   * thread-safe.
+   * What retrieves derive from a snapshot once and share: the walk's tables, the nearest-leaf index, the
+   * leaves' days and their substance. Each is computed on first use; {@link #prepare} computes the tables and
+   * the index off the query path, while the days and the substance (one pass over the leaves) fall to the
+   * first retrieve that needs them. Thread-safe.
    */
   static final class Derived {
     private final Tree tree;
