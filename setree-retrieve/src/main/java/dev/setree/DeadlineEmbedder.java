@@ -32,12 +32,7 @@ final class DeadlineEmbedder implements AutoCloseable {
 
   /** Starts embedding the prompt on the embedder's thread; the caller may work meanwhile. */
   Future<float[]> start(String prompt) {
-    return pool.submit(() -> {
-      Probe.taskStart = System.nanoTime();
-      float[] r = embedder.embed(prompt);
-      Probe.taskEnd = System.nanoTime();
-      return r;
-    });
+    return pool.submit(() -> embedder.embed(prompt));
   }
 
   /** The embedding {@link #start} began, or null when it did not come back before {@code deadlineNanos}. */

@@ -20,8 +20,6 @@ final class PromptRetrieval implements AutoCloseable {
   private final DeadlineEmbedder promptEmbedder;
   private final ContextFormat format;
   private final TreeCoverWalk walk;
-  private int probeCalls;
-  private static final boolean OVERLAP = Boolean.parseBoolean(System.getProperty("setree.overlap", "true"));
 
   PromptRetrieval(SETreeConfig config, Embedder embedder, ContextFormat format) {
     this.config = config;
@@ -42,30 +40,11 @@ final class PromptRetrieval implements AutoCloseable {
     }
     long deadline = t0 + config.retrieveDeadlineMillis() * 1_000_000L;
     boolean approximate = options.approximate(config, s.tree().leafCount());
-    boolean probe = Probe.ON && approximate && options.strategy() == Strategy.TREE_COVER
-        && options.baseline() == null;
-    if (probe && ++probeCalls > 20) {
-      Probe.armed = true;
-    }
-    if (!probe) {
-      Probe.armed = false;
-    }
-    long p0 = System.nanoTime();
-    Probe.add(0, p0 - t0);
     Future<float[]> embedding = promptEmbedder.start(prompt);
-    long p1 = System.nanoTime();
-    Probe.add(1, p1 - p0);
     // While the prompt is embedded, the candidate path looks up the prompt's words (two cores overlap them).
-    Retriever.Words words = OVERLAP && approximate && options.strategy() == Strategy.TREE_COVER && options.tau(config) > 0
+    Retriever.Words words = approximate && options.strategy() == Strategy.TREE_COVER && options.tau(config) > 0
         ? Retriever.words(s, prompt) : null;
-    long p2 = System.nanoTime();
-    Probe.add(2, p2 - p1);
     float[] q = promptEmbedder.finish(embedding, deadline);
-    long p3 = System.nanoTime();
-    Probe.add(3, Probe.taskStart - p0);
-    Probe.add(4, Probe.taskEnd - Probe.taskStart);
-    Probe.add(5, p3 - Probe.taskEnd);
-    Probe.add(6, p3 - p2);
     boolean cutShort = q == null;
     if (cutShort) {
       // No embedding in time: relevance from the prompt's words alone; no second hop, no clustering.
@@ -81,11 +60,9 @@ final class PromptRetrieval implements AutoCloseable {
         : null;
     LeafPrior prior = options.strategy() == Strategy.TREE_COVER && options.baseline() == null
         ? LeafPrior.of(s, prompt, options.periodBoost(config), options.substance(config)) : null;
-    Probe.add(7, System.nanoTime() - p3);
     Context ctx = Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.baseline(),
         options.tau(config), options.secondHop(config), clustering, embedder, w, format, approximate, words, prior,
         t0);
-    Probe.add(11, ctx.stats().elapsedNanos());
     return cutShort ? ctx.markCutShort() : ctx;
   }
 

@@ -41,9 +41,7 @@ final class Retriever {
       return recency(tree, budget, format, t0);
     }
     if (approximate && strategy == Strategy.TREE_COVER) {
-      long c0 = System.nanoTime();
       LeafRelevance own = candidates(s, prompt, q, tau, budget, s.walkTables(format), words, prior);
-      Probe.add(8, System.nanoTime() - c0);
       LeafRelevance rel = own;
       if (secondHop > 0 && tree.leafCount() > secondHop) {
         rel = SecondHop.interleave(s, prompt, q, own, secondHop, embedder,
@@ -52,13 +50,7 @@ final class Retriever {
       if (clustering != null) {
         rel = clustering.promoteRepresentatives(tree, rel);
       }
-      long w0 = System.nanoTime();
-      dev.setree.internal.core.Cover cov = walk.walk(tree, rel, own, q, budget, s.walkTables(format));
-      long w1 = System.nanoTime();
-      Probe.add(9, w1 - w0);
-      Context cx = context(tree, cov, budget, format, t0);
-      Probe.add(10, System.nanoTime() - w1);
-      return cx;
+      return context(tree, walk.walk(tree, rel, own, q, budget, s.walkTables(format)), budget, format, t0);
     }
     int leaves = tree.leafCount();
     float[] relevance = relevance(s, prompt, q, strategy, tau, prior);

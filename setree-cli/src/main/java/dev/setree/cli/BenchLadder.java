@@ -136,15 +136,8 @@ final class BenchLadder implements Callable<Integer> {
           double[] embed = new double[held.size()];
           double[] exact = new double[held.size()];
           double agreement = 0;
-          boolean apart = Boolean.getBoolean("setree.bench.apart"); // TEMPORARY diagnosis (issue 13)
-          Context[] first = new Context[held.size()];
-          if (apart) {
-            for (int i = 0; i < held.size(); i++) {
-              first[i] = kb.retrieve(held.get(i), budget);
-            }
-          }
           for (int i = 0; i < held.size(); i++) {
-            Context c = apart ? first[i] : kb.retrieve(held.get(i), budget);
+            Context c = kb.retrieve(held.get(i), budget);
             ms[i] = c.stats().elapsedNanos() / 1e6;
             flat[i] = kb.retrieve(held.get(i), budget, Strategy.FLAT).stats().elapsedNanos() / 1e6;
             long e0 = System.nanoTime();

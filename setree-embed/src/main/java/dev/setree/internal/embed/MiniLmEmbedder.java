@@ -113,15 +113,8 @@ public final class MiniLmEmbedder implements Embedder {
       Path model = extractModel(variant);
       OrtEnvironment env = OrtEnvironment.getEnvironment();
       OrtSession.SessionOptions opts = new OrtSession.SessionOptions();
-      int threads = intraOpThreads > 0 ? intraOpThreads : Integer.getInteger("setree.ort.threads", 0);
-      if (threads > 0) {
-        opts.setIntraOpNumThreads(threads);
-      }
-      if (!Boolean.parseBoolean(System.getProperty("setree.ort.spin", "true"))) {
-        opts.addConfigEntry("session.intra_op.allow_spinning", "0"); // TEMPORARY experiment (issue 13)
-      }
-      if (Boolean.getBoolean("setree.ort.stopspin")) {
-        opts.addConfigEntry("session.force_spinning_stop", "1"); // TEMPORARY experiment (issue 13)
+      if (intraOpThreads > 0) {
+        opts.setIntraOpNumThreads(intraOpThreads);
       }
       opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
       OrtSession session = env.createSession(model.toString(), opts);
