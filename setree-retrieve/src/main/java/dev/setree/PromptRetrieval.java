@@ -5,11 +5,13 @@ import dev.setree.internal.core.ContextFormat;
 import dev.setree.internal.core.TreeCoverWalk;
 import dev.setree.spi.Embedder;
 import java.util.List;
+import java.util.concurrent.Future;
 
 /**
  * One knowledge base's retrieves, within the deadline: embeds the prompt (abandoned past
- * {@code retrieve_deadline_ms}, when the prompt's words alone choose the cover), sets up the walk and the
- * optional clustering a call's options ask for, and hands the rest to {@link Retriever}. Lock-free; never calls a summariser or an LLM.
+ * {@code retrieve_deadline_ms}, when the prompt's words alone choose the cover), looks up the prompt's words
+ * meanwhile on the candidate path, sets up the walk and the optional clustering a call's options ask for, and
+ * hands the rest to {@link Retriever}. Lock-free; never calls a summariser or an LLM.
  */
 final class PromptRetrieval implements AutoCloseable {
   private final SETreeConfig config;
@@ -38,10 +40,11 @@ final class PromptRetrieval implements AutoCloseable {
     }
     long deadline = t0 + config.retrieveDeadlineMillis() * 1_000_000L;
     boolean approximate = options.approximate(config, s.tree().leafCount());
-    // The prompt's words are looked up after the embedding, not while it runs: ONNX Runtime splits each
-    // operator over two threads, and a third busy thread on two cores slows the embedding by more than the
-    // lookup costs (ADR 0028).
-    float[] q = promptEmbedder.embed(prompt, deadline);
+    Future<float[]> embedding = promptEmbedder.start(prompt);
+    // While the prompt is embedded, the candidate path looks up the prompt's words (two cores overlap them).
+    Retriever.Words words = approximate && options.strategy() == Strategy.TREE_COVER && options.tau(config) > 0
+        ? Retriever.words(s, prompt) : null;
+    float[] q = promptEmbedder.finish(embedding, deadline);
     boolean cutShort = q == null;
     if (cutShort) {
       // No embedding in time: relevance from the prompt's words alone; no second hop, no clustering.
@@ -58,7 +61,7 @@ final class PromptRetrieval implements AutoCloseable {
     LeafPrior prior = options.strategy() == Strategy.TREE_COVER && options.baseline() == null
         ? LeafPrior.of(s, prompt, options.periodBoost(config), options.substance(config)) : null;
     Context ctx = Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.baseline(),
-        options.tau(config), options.secondHop(config), clustering, embedder, w, format, approximate, null, prior,
+        options.tau(config), options.secondHop(config), clustering, embedder, w, format, approximate, words, prior,
         t0);
     return cutShort ? ctx.markCutShort() : ctx;
   }

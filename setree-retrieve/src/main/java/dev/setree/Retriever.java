@@ -99,6 +99,11 @@ final class Retriever {
   /** The lexical side of the candidate path for a prompt: its terms looked up, and its best BM25 hits. */
   record Words(LexicalIndex.Prompt prompt, LexicalIndex.Top top) {}
 
+  /** {@link Words} of a prompt, with the default number of BM25 hits (done while the prompt is embedded). */
+  static Words words(Snapshot s, String prompt) {
+    return words(s, prompt, LEXICAL_CANDIDATES);
+  }
+
   static Words words(Snapshot s, String prompt, int hits) {
     LexicalIndex.Prompt p = s.lexical().prompt(prompt);
     return new Words(p, p.top(hits));
