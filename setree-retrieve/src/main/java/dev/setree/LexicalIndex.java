@@ -3,7 +3,6 @@ package dev.setree;
 import dev.setree.internal.core.Tree;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +21,9 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.index.SerialMergeScheduler;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TermStates;
@@ -45,7 +42,6 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.search.similarities.Similarity;
-import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -61,7 +57,7 @@ import org.apache.lucene.util.BytesRef;
  * mean length), so scores after many deletions differ slightly from those of an index built afresh.
  */
 final class LexicalIndex {
-  private static final String FIELD = "text";
+  static final String FIELD = "text";
   private static final String ID = "id";
   /** Distinct prompt terms queried at most (Lucene refuses a query of more than 1024 clauses). */
   private static final int MAX_TERMS = 512;
@@ -74,9 +70,9 @@ final class LexicalIndex {
   private final Tree tree;
   private final LeafTerms leafTerms;
   /** Per segment (by its core cache key), the leaf index in this version's tree of each document. */
-  private final Map<Object, int[]> leavesBySegment = new java.util.concurrent.ConcurrentHashMap<>();
+  final Map<Object, int[]> leavesBySegment = new java.util.concurrent.ConcurrentHashMap<>();
 
-  private LexicalIndex(Analyzer analyzer, IndexWriter writer, DirectoryReader reader, Tree tree,
+  LexicalIndex(Analyzer analyzer, IndexWriter writer, DirectoryReader reader, Tree tree,
       LeafTerms leafTerms) {
     this.analyzer = analyzer;
     this.writer = writer;
@@ -89,7 +85,7 @@ final class LexicalIndex {
 
   /** Indexes every leaf of {@code tree}. */
   static LexicalIndex of(Tree tree) {
-    Builder b = new Builder();
+    LexicalIndexBuilder b = new LexicalIndexBuilder();
     try {
       for (int v = 0; v < tree.leafCount(); v++) {
         b.add(tree.id(v), tree.text(v));
@@ -98,75 +94,6 @@ final class LexicalIndex {
     } catch (RuntimeException | Error e) {
       b.abandon();
       throw e;
-    }
-  }
-
-  /**
-   * Builds the first version of an index from leaves given one at a time, in the tree's leaf order, before
-   * the tree itself exists: open indexes the leaves while the rest of the knowledge base loads
-   * ({@link OpeningIndex}). Used by one thread at a time.
-   */
-  static final class Builder {
-    private final Analyzer analyzer = new EnglishAnalyzer();
-    private final IndexWriter writer;
-    private int added;
-
-    Builder() {
-      try {
-        IndexWriterConfig cfg = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
-        cfg.setRAMBufferSizeMB(256);
-        cfg.setMergeScheduler(new SerialMergeScheduler()); // no background threads
-        cfg.setUseCompoundFile(false); // in memory: packing a flushed segment's files into one only copies them
-        writer = new IndexWriter(new ByteBuffersDirectory(), cfg);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot index leaves for BM25", e);
-      }
-    }
-
-    /** Adds the next leaf's document. */
-    void add(String id, String text) {
-      try {
-        writer.addDocument(document(id, text));
-        added++;
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot index leaves for BM25", e);
-      }
-    }
-
-    /** The number of leaves added. */
-    int added() {
-      return added;
-    }
-
-    /** The index of {@code tree}, whose leaves, in order, are exactly the ones added. */
-    LexicalIndex finish(Tree tree) {
-      if (added != tree.leafCount()) {
-        throw new IllegalStateException(added + " leaves indexed for a tree of " + tree.leafCount());
-      }
-      try {
-        DirectoryReader reader = DirectoryReader.open(writer);
-        Map<Object, int[]> segments = new HashMap<>();
-        LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, FIELD, segment -> {
-          int[] leaves = leavesOf(segment, tree);
-          segments.put(segment.getCoreCacheHelper().getKey(), leaves);
-          return leaves;
-        });
-        LexicalIndex index = new LexicalIndex(analyzer, writer, reader, tree,
-            terms != null ? terms : LeafTerms.of(tree, analyzer, FIELD));
-        index.leavesBySegment.putAll(segments);
-        return index;
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot index leaves for BM25", e);
-      }
-    }
-
-    /** Drops what was added (the index will not be used). */
-    void abandon() {
-      try {
-        writer.rollback();
-      } catch (IOException | RuntimeException e) {
-        // nothing to keep: the directory is in memory
-      }
     }
   }
 
@@ -206,7 +133,7 @@ final class LexicalIndex {
     return t;
   }
 
-  private static Document document(String id, String text) {
+  static Document document(String id, String text) {
     Document d = new Document();
     d.add(new Field(FIELD, text, TEXT));
     d.add(new StringField(ID, id, Field.Store.NO));
@@ -419,7 +346,7 @@ final class LexicalIndex {
     return leaves;
   }
 
-  private static int[] leavesOf(LeafReader reader, Tree tree) throws IOException {
+  static int[] leavesOf(LeafReader reader, Tree tree) throws IOException {
     String[] ids = idsOf(reader);
     int[] leaves = new int[ids.length];
     for (int doc = 0; doc < ids.length; doc++) {

@@ -97,11 +97,11 @@ final class OpeningIndex implements SqliteTreeStore.TreeRows {
 
   /** The indexing thread: the leaves of each batch, in order, then the tree. */
   private void indexRows() {
-    LexicalIndex.Builder builder = null;
+    LexicalIndexBuilder builder = null;
     java.util.List<String> ids = new java.util.ArrayList<>();
     java.util.List<String> texts = new java.util.ArrayList<>();
     try {
-      builder = new LexicalIndex.Builder();
+      builder = new LexicalIndexBuilder();
       while (true) {
         Object item = queue.take();
         if (item == ABANDON) {
