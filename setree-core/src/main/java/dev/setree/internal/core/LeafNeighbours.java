@@ -138,7 +138,7 @@ public final class LeafNeighbours {
           continue;
         }
         s.visited[u] = s.stamp;
-        float su = SimdDot.dot(emb, u * dim, q, 0, dim) + (s.prior == null ? 0f : s.weight * s.prior[u]);
+        float su = SimdDot.dot(emb, u * dim, q, 0, dim) + s.prior(u);
         if (best.offer(su, u)) {
           open.push(su, u);
         }
@@ -149,7 +149,7 @@ public final class LeafNeighbours {
   private void score(int leaf, float[] q, Scratch s, TopList out) {
     if (s.visited[leaf] != s.stamp) {
       s.visited[leaf] = s.stamp;
-      out.offer(SimdDot.dot(emb, leaf * dim, q, 0, dim) + (s.prior == null ? 0f : s.weight * s.prior[leaf]), leaf);
+      out.offer(SimdDot.dot(emb, leaf * dim, q, 0, dim) + s.prior(leaf), leaf);
     }
   }
 
@@ -169,6 +169,11 @@ public final class LeafNeighbours {
     /** The current search's per-leaf prior (null for none) and its weight. */
     float[] prior;
     float weight;
+
+    /** The current search's weighted prior of {@code leaf} (0 without one). */
+    float prior(int leaf) {
+      return prior == null ? 0f : weight * prior[leaf];
+    }
 
     void begin(int n) {
       if (visited.length < n) {
