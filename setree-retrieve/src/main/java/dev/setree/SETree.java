@@ -372,9 +372,12 @@ public final class SETree implements AutoCloseable {
     return readOnly;
   }
 
-  /** Closes the database and, if SETree loaded it, the embedder. Idempotent. */
+  /**
+   * Closes the database and, if SETree loaded it, the embedder. Idempotent: a concurrent second call
+   * returns only once the first has finished.
+   */
   @Override
-  public void close() {
+  public synchronized void close() {
     if (closed) {
       return;
     }

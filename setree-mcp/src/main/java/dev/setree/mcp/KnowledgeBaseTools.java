@@ -154,10 +154,12 @@ public final class KnowledgeBaseTools implements AutoCloseable {
 
   /**
    * Stops accepting calls, cancels queued builds, waits briefly for a running one, and closes the
-   * knowledge base (which checkpoints it into one file). Idempotent.
+   * knowledge base (which checkpoints it into one file). Idempotent; a second caller (the CLI's shutdown
+   * hook while the main thread closes on end of input) waits until the first has finished, so the JVM
+   * does not halt in the middle of the checkpoint.
    */
   @Override
-  public void close() {
+  public synchronized void close() {
     if (closed) {
       return;
     }

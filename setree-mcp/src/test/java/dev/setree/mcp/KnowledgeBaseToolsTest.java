@@ -19,6 +19,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -153,5 +155,42 @@ class KnowledgeBaseToolsTest {
       assertOk(tools.call("insert", Map.of("assertion", "the user collects coins")));
     }
     assertFalse(Files.exists(Path.of(db + "-wal")));
+  }
+
+  /**
+   * The CLI closes the tools twice at once when a client ends the session: its main thread on end of
+   * input and its shutdown hook on the client's SIGTERM. The JVM halts once the hook returns, so the hook's
+   * close must not return before the other one has checkpointed the file.
+   */
+  @Test
+  void aSecondCloseReturnsOnlyOnceTheFileIsCheckpointed(@TempDir Path dir) throws Exception {
+    Path db = dir.resolve("kb.db");
+    Path wal = Path.of(db + "-wal");
+    for (int round = 0; round < 5; round++) {
+      KnowledgeBaseTools tools = new KnowledgeBaseTools(db, config(48));
+      List<String> texts = Corpora.personal().subList(0, 40).stream().map(Fact::text).toList();
+      assertOk(tools.call("build", Map.of("assertions", texts)));
+      assertEquals("done", tools.awaitLastBuild(60_000));
+      assertTrue(Files.exists(wal), "the open knowledge base is in WAL mode");
+      CyclicBarrier start = new CyclicBarrier(2);
+      ConcurrentLinkedQueue<Boolean> walSeenOnReturn = new ConcurrentLinkedQueue<>();
+      Runnable close = () -> {
+        try {
+          start.await();
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+        tools.close();
+        walSeenOnReturn.add(Files.exists(wal));
+      };
+      Thread a = new Thread(close);
+      Thread b = new Thread(close);
+      a.start();
+      b.start();
+      a.join(60_000);
+      b.join(60_000);
+      assertEquals(List.of(false, false), List.copyOf(walSeenOnReturn), "round " + round);
+      SETree.deleteFiles(db);
+    }
   }
 }
