@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * Embeds prompts within a deadline: the embedder runs on a thread of its own (daemon threads, reused), so
@@ -32,11 +33,20 @@ final class DeadlineEmbedder implements AutoCloseable {
 
   /** Starts embedding the prompt on the embedder's thread; the caller may work meanwhile. */
   Future<float[]> start(String prompt) {
-    return pool.submit(() -> embedder.embed(prompt));
+    return start(prompt, q -> q);
   }
 
-  /** The embedding {@link #start} began, or null when it did not come back before {@code deadlineNanos}. */
-  float[] finish(Future<float[]> f, long deadlineNanos) {
+  /**
+   * Starts embedding the prompt on the embedder's thread and then applying {@code then} to the embedding
+   * there (work that needs the embedding but not the caller's, such as the nearest-leaf search); the caller
+   * may work meanwhile.
+   */
+  <T> Future<T> start(String prompt, Function<float[], T> then) {
+    return pool.submit(() -> then.apply(embedder.embed(prompt)));
+  }
+
+  /** The result {@link #start} began, or null when it did not come back before {@code deadlineNanos}. */
+  <T> T finish(Future<T> f, long deadlineNanos) {
     try {
       return f.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {

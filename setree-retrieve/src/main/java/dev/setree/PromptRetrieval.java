@@ -2,6 +2,7 @@ package dev.setree;
 
 import dev.setree.internal.core.CapabilityScore;
 import dev.setree.internal.core.ContextFormat;
+import dev.setree.internal.core.LeafNeighbours;
 import dev.setree.internal.core.TreeCoverWalk;
 import dev.setree.spi.Embedder;
 import java.util.List;
@@ -40,12 +41,17 @@ final class PromptRetrieval implements AutoCloseable {
     }
     long deadline = t0 + config.retrieveDeadlineMillis() * 1_000_000L;
     boolean approximate = options.approximate(config, s.tree().leafCount());
-    Future<float[]> embedding = promptEmbedder.start(prompt);
-    // While the prompt is embedded, the candidate path looks up the prompt's words (two cores overlap them).
-    Retriever.Words words = approximate && options.strategy() == Strategy.TREE_COVER && options.tau(config) > 0
-        ? Retriever.words(s, prompt) : null;
-    float[] q = promptEmbedder.finish(embedding, deadline);
-    boolean cutShort = q == null;
+    LeafPrior prior = options.strategy() == Strategy.TREE_COVER && options.baseline() == null
+        ? LeafPrior.of(s, prompt, options.periodBoost(config), options.substance(config)) : null;
+    boolean candidates = approximate && options.strategy() == Strategy.TREE_COVER && options.baseline() == null;
+    // On the candidate path the embedder's thread goes on to the prompt's nearest leaves, while the caller
+    // looks up the prompt's words: the two cores overlap them.
+    Future<Embedded> embedding = promptEmbedder.start(prompt,
+        v -> new Embedded(v, candidates ? Retriever.nearest(s, v, prior) : null));
+    Retriever.Words words = candidates && options.tau(config) > 0 ? Retriever.words(s, prompt) : null;
+    Embedded e = promptEmbedder.finish(embedding, deadline);
+    boolean cutShort = e == null;
+    float[] q = cutShort ? null : e.q();
     if (cutShort) {
       // No embedding in time: relevance from the prompt's words alone; no second hop, no clustering.
       q = new float[embedder.dimension()];
@@ -58,13 +64,14 @@ final class PromptRetrieval implements AutoCloseable {
         ? new ClusterSelection((float) config.clusterEdgeWeightFloor(), config.clusterDiversityTarget(),
             config.fallbackToScore())
         : null;
-    LeafPrior prior = options.strategy() == Strategy.TREE_COVER && options.baseline() == null
-        ? LeafPrior.of(s, prompt, options.periodBoost(config), options.substance(config)) : null;
     Context ctx = Retriever.retrieve(s, prompt, q, budget, options.strategy(), options.baseline(),
-        options.tau(config), options.secondHop(config), clustering, embedder, w, format, approximate, words, prior,
-        t0);
+        options.tau(config), options.secondHop(config), clustering, embedder, w, format, approximate, words,
+        cutShort ? null : e.near(), prior, t0);
     return cutShort ? ctx.markCutShort() : ctx;
   }
+
+  /** A prompt's embedding and, on the candidate path, its nearest leaves (else null). */
+  private record Embedded(float[] q, LeafNeighbours.Hits near) {}
 
   /** Stops the prompt embedder's thread. */
   @Override

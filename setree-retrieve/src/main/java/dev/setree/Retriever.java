@@ -32,7 +32,7 @@ final class Retriever {
 
   static Context retrieve(Snapshot s, String prompt, float[] q, int budget, Strategy strategy, Baseline baseline,
       double tau, int secondHop, ClusterSelection clustering, Embedder embedder, TreeCoverWalk walk,
-      ContextFormat format, boolean approximate, Words words, LeafPrior prior, long t0) {
+      ContextFormat format, boolean approximate, Words words, LeafNeighbours.Hits near, LeafPrior prior, long t0) {
     Tree tree = s.tree();
     if (baseline == Baseline.COLLAPSED) {
       return collapsed(tree, q, budget, format, t0);
@@ -41,11 +41,11 @@ final class Retriever {
       return recency(tree, budget, format, t0);
     }
     if (approximate && strategy == Strategy.TREE_COVER) {
-      LeafRelevance own = candidates(s, prompt, q, tau, budget, s.walkTables(format), words, prior);
+      LeafRelevance own = candidates(s, prompt, q, tau, budget, s.walkTables(format), words, near, prior);
       LeafRelevance rel = own;
       if (secondHop > 0 && tree.leafCount() > secondHop) {
         rel = SecondHop.interleave(s, prompt, q, own, secondHop, embedder,
-            (p2, q2) -> candidates(s, p2, q2, tau, budget, s.walkTables(format), null, prior));
+            (p2, q2) -> candidates(s, p2, q2, tau, budget, s.walkTables(format), null, null, prior));
       }
       if (clustering != null) {
         rel = clustering.promoteRepresentatives(tree, rel);
@@ -91,9 +91,30 @@ final class Retriever {
    * includes the period boost). Nothing here is sized by the knowledge base.
    */
   static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int budget,
-      WalkTables tables, Words words, LeafPrior prior) {
-    return candidates(s, prompt, q, tau, budget, tables, COSINE_CANDIDATES, SEARCH_BEAM,
-        words != null ? words : tau > 0 ? words(s, prompt, LEXICAL_CANDIDATES) : null, prior);
+      WalkTables tables, Words words, LeafNeighbours.Hits near, LeafPrior prior) {
+    return candidates(s, q, tau, budget, tables,
+        words != null ? words : tau > 0 ? words(s, prompt, LEXICAL_CANDIDATES) : null,
+        near != null ? near : nearest(s, q, COSINE_CANDIDATES, SEARCH_BEAM, prior), prior);
+  }
+
+  /**
+   * The nearest leaves of the candidate path, with the default counts (found on the embedder's thread, while
+   * the caller looks up the prompt's words).
+   */
+  static LeafNeighbours.Hits nearest(Snapshot s, float[] q, LeafPrior prior) {
+    return nearest(s, q, COSINE_CANDIDATES, SEARCH_BEAM, prior);
+  }
+
+  /**
+   * The {@code k} leaves with the best cosine plus weighted substance (a static per-leaf prior, so that the
+   * last hit's score still bounds every leaf not found); none when {@code q} is zero (a retrieve cut short).
+   */
+  static LeafNeighbours.Hits nearest(Snapshot s, float[] q, int k, int searchBeam, LeafPrior prior) {
+    if (!(Vectors.dot(q, 0, q, 0, q.length) > 0f)) {
+      return new LeafNeighbours.Hits(new int[0], new float[0]);
+    }
+    float[] substance = prior == null ? null : prior.leafSubstance();
+    return s.neighbours().search(q, k, searchBeam, substance, substance == null ? 0f : prior.substanceWeight());
   }
 
   /** The lexical side of the candidate path for a prompt: its terms looked up, and its best BM25 hits. */
@@ -110,19 +131,15 @@ final class Retriever {
   }
 
   /**
-   * {@link #candidates(Snapshot, String, float[], double, int, WalkTables, Words, LeafPrior)} with the counts
-   * given.
+   * {@link #candidates(Snapshot, String, float[], double, int, WalkTables, Words, LeafNeighbours.Hits,
+   * LeafPrior)} from the prompt's lexical side and its nearest leaves ({@link #nearest}), both found.
    */
-  static LeafRelevance candidates(Snapshot s, String prompt, float[] q, double tau, int budget, WalkTables tables,
-      int cosineCandidates, int searchBeam, Words lexicalSide, LeafPrior prior) {
+  static LeafRelevance candidates(Snapshot s, float[] q, double tau, int budget, WalkTables tables,
+      Words lexicalSide, LeafNeighbours.Hits near, LeafPrior prior) {
     Tree tree = s.tree();
     boolean meaning = Vectors.dot(q, 0, q, 0, q.length) > 0f; // a retrieve cut short has no embedding
     float[] substance = prior == null ? null : prior.leafSubstance();
     float substanceWeight = substance == null ? 0f : prior.substanceWeight();
-    // The nearest leaves by cosine plus the weighted substance (a static per-leaf prior), so that the last
-    // hit's score still bounds every leaf not found.
-    LeafNeighbours.Hits near = meaning ? s.neighbours().search(q, cosineCandidates, searchBeam, substance,
-        substanceWeight) : new LeafNeighbours.Hits(new int[0], new float[0]);
     LexicalIndex.Prompt lexical = tau > 0 && lexicalSide != null ? lexicalSide.prompt() : null;
     LexicalIndex.Top words = lexical != null ? lexicalSide.top()
         : new LexicalIndex.Top(new int[0], new float[0], true);
