@@ -219,6 +219,20 @@ final class DraftTree {
     return root;
   }
 
+  /**
+   * Sets every node's creation order to its index in the snapshot {@link #toTree} last froze, and the next
+   * node's after them: the orders {@link #of} gives a copy of that snapshot.
+   */
+  void renumberByIndex() {
+    for (Node n : leaves) {
+      n.order = n.index;
+    }
+    for (Node n : internal) {
+      n.order = n.index;
+    }
+    nextOrder = leaves.size() + internal.size();
+  }
+
   /** Freezes the draft into a snapshot: leaves in order, then internal nodes by level, root last. */
   Tree toTree() {
     List<Node> order = new ArrayList<>(leaves);

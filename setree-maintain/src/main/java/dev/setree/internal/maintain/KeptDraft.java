@@ -8,8 +8,8 @@ import java.util.Comparator;
  * draft was frozen into (the run was saved and installed), it continues from the draft instead of copying the
  * whole tree into a new one ({@link DraftTree#of}: a node object, an embedding copy and a sum per node).
  * A kept draft is settled into exactly what {@code DraftTree.of} of its tree would give: nothing flagged,
- * internal nodes and every node's children in the tree's order; only the creation counters differ, and
- * only their relative order is ever used. Costs a second copy of the tree's vectors in memory.
+ * internal nodes and every node's children in the tree's order, and every node's creation order its index
+ * in the tree. Costs a second copy of the tree's vectors in memory.
  *
  * <p>Taking the draft forgets it, so a run that fails (or whose save is refused) leaves nothing behind that
  * could be reused wrongly: the next run then starts from a new copy. Thread-safe.
@@ -46,9 +46,12 @@ final class KeptDraft {
   /**
    * Makes {@code d} hold what {@code DraftTree.of(tree)} would: flags cleared, internal nodes in the order of
    * the tree, each node's children in the tree's order (summary requests list children and leaves in that
-   * order). Uses the indexes {@code toTree} left in the nodes.
+   * order), creation orders renumbered to the tree's indexes (a later run orders new members by them, across
+   * levels: a node made in an earlier run at a higher level must not come before a later one at a lower
+   * level, as it would by creation). Uses the indexes {@code toTree} left in the nodes.
    */
   private static void settle(DraftTree d, Tree tree) {
+    d.renumberByIndex();
     for (DraftTree.Node n : d.leaves) {
       n.structural = false;
       n.centroidChanged = false;
