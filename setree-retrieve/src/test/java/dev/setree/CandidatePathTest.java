@@ -13,7 +13,6 @@ import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +22,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The candidate path of retrieve (docs/adr/0018) on a knowledge base of 3,000 synthetic facts, more than the
@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class CandidatePathTest {
   static final int FACTS = 3_000;
+  @TempDir
   static Path dir;
   static SETree kb;
   static final List<String> PROMPTS = List.of("who cooks curry on mondays", "Anna hikes the glacier",
@@ -41,7 +42,6 @@ class CandidatePathTest {
 
   @BeforeAll
   static void build() throws Exception {
-    dir = Files.createTempDirectory("setree-candidates-");
     kb = SETree.open(dir.resolve("kb.db"), config(RetrievePath.AUTO));
     kb.build(Corpora.synthetic(FACTS, 7), BuildProgress.NONE);
   }
@@ -54,12 +54,6 @@ class CandidatePathTest {
   @AfterAll
   static void close() throws Exception {
     kb.close();
-    try (var s = Files.list(dir)) {
-      for (Path p : s.toList()) {
-        Files.delete(p);
-      }
-    }
-    Files.delete(dir);
   }
 
   /** The forward index scores every leaf exactly as Lucene's collector does, before and after mutations. */

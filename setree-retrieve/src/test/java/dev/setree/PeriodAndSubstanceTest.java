@@ -12,8 +12,6 @@ import dev.setree.internal.core.Tree;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
-import dev.setree.testing.SimpleTokenCounter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -24,6 +22,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The period a prompt names and the leaf prior (docs/adr/0026-period-and-substance.md): dates parsed from
@@ -31,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * hash embedder so that only the time stamps tell the months apart), and the substance ordering.
  */
 class PeriodAndSubstanceTest {
+  @TempDir
   static Path dir;
   static SETree exact;
   static SETree approximate;
@@ -39,28 +39,16 @@ class PeriodAndSubstanceTest {
 
   @BeforeAll
   static void build() throws Exception {
-    dir = Files.createTempDirectory("setree-period-");
-    exact = SETree.open(dir.resolve("exact.db"), config(RetrievePath.EXACT));
+    exact = SETree.open(dir.resolve("exact.db"), CandidatePathTest.config(RetrievePath.EXACT));
     exact.build(FACTS, BuildProgress.NONE);
-    approximate = SETree.open(dir.resolve("approximate.db"), config(RetrievePath.APPROXIMATE));
+    approximate = SETree.open(dir.resolve("approximate.db"), CandidatePathTest.config(RetrievePath.APPROXIMATE));
     approximate.build(FACTS, BuildProgress.NONE);
-  }
-
-  static SETreeConfig config(RetrievePath path) {
-    return SETreeConfig.builder().embedder(new HashEmbedder(48)).tokenCounter(new SimpleTokenCounter())
-        .retrievePath(path).build();
   }
 
   @AfterAll
   static void close() throws Exception {
     exact.close();
     approximate.close();
-    try (var s = Files.list(dir)) {
-      for (Path p : s.toList()) {
-        Files.delete(p);
-      }
-    }
-    Files.delete(dir);
   }
 
   private static List<Fact> timed(List<Fact> facts) {
@@ -154,7 +142,7 @@ class PeriodAndSubstanceTest {
   /** With every leaf a candidate, the candidate path gives the exact path's covers, prior included. */
   @Test
   void smallKnowledgeBaseGivesTheExactCoverWithThePrior() throws Exception {
-    try (SETree small = SETree.open(dir.resolve("small.db"), config(RetrievePath.APPROXIMATE))) {
+    try (SETree small = SETree.open(dir.resolve("small.db"), CandidatePathTest.config(RetrievePath.APPROXIMATE))) {
       small.build(FACTS.subList(0, 200), BuildProgress.NONE);
       RetrieveOptions exactPath = RetrieveOptions.builder().path(RetrievePath.EXACT).build();
       for (String prompt : List.of("What happened in February 2020?", "Anna hikes in 2020-03", "Goran rowing")) {
@@ -173,7 +161,7 @@ class PeriodAndSubstanceTest {
     facts.add(Fact.of("short", "Emil rowing."));
     facts.add(Fact.of("long", "Emil rowing on the cold lake before dawn with his brother, timing splits and laps."));
     facts.addAll(Corpora.synthetic(60, 5));
-    try (SETree kb = SETree.open(dir.resolve("substance.db"), config(RetrievePath.EXACT))) {
+    try (SETree kb = SETree.open(dir.resolve("substance.db"), CandidatePathTest.config(RetrievePath.EXACT))) {
       kb.build(facts, BuildProgress.NONE);
       Snapshot s = kb.currentSnapshot();
       int shortLeaf = leaf(s, "short");
