@@ -2,6 +2,7 @@ package dev.setree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.setree.internal.core.Tree;
 import dev.setree.spi.Fact;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -48,7 +50,7 @@ class MultiProcessWritersTest {
     }
     for (Worker w : workers) {
       w.drain(acked, deleted, Integer.MAX_VALUE);
-      assertEquals(0, w.process.waitFor(), w.name + " exit code");
+      w.assertExitsNormally();
     }
     assertEquals(4 * 25 + 40, acked.size());
     assertEquals(8, deleted.size());
@@ -69,7 +71,7 @@ class MultiProcessWritersTest {
       Set<String> acked = ConcurrentHashMap.newKeySet();
       Set<String> deleted = ConcurrentHashMap.newKeySet();
       cli.drain(acked, deleted, Integer.MAX_VALUE);
-      assertEquals(0, cli.process.waitFor());
+      cli.assertExitsNormally();
       server.insert(new Fact("server-2", "the agent noted that Mara owns a kayak", null));
       server.triggerMaintain();
       server.awaitMaintenance().get(60, TimeUnit.SECONDS);
@@ -107,7 +109,7 @@ class MultiProcessWritersTest {
           worker.process.waitFor(30, TimeUnit.SECONDS);
         } else {
           worker.drain(acked, deleted, Integer.MAX_VALUE);
-          assertEquals(0, worker.process.waitFor(), worker.name + " exit code");
+          worker.assertExitsNormally();
         }
       }
       integrityOk(kb);
@@ -166,20 +168,34 @@ class MultiProcessWritersTest {
   private static final class Worker {
     final String name;
     final Process process;
+    private final Path stderr;
     private final BufferedReader out;
 
-    private Worker(String name, Process process) {
+    private Worker(String name, Process process, Path stderr) {
       this.name = name;
       this.process = process;
+      this.stderr = stderr;
       this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     }
 
     static Worker start(Path kb, String name, int inserts, String deletes, int quietMillis) throws IOException {
+      Path stderr = kb.resolveSibling(name + ".stderr.txt");
       Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-cp", System.getProperty("java.class.path"), WriterMain.class.getName(), kb.toString(), name,
           String.valueOf(inserts), deletes, String.valueOf(quietMillis))
-          .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      return new Worker(name, p);
+          .redirectError(stderr.toFile()).start();
+      return new Worker(name, p, stderr);
+    }
+
+    /** Waits for the process to end and asserts that it succeeded, showing its error output if not. */
+    void assertExitsNormally() throws InterruptedException, IOException {
+      int rc = process.waitFor();
+      if (rc != 0) {
+        // The first line that names an exception goes into the headline, which test reports show first.
+        String err = Files.readString(stderr, StandardCharsets.UTF_8);
+        String cause = err.lines().filter(l -> l.contains("Exception") || l.contains("Error")).findFirst().orElse("");
+        fail(name + " exit code " + rc + " (" + cause + "); its error output:\n" + err);
+      }
     }
 
     /** Reads acknowledgements until the process ends or {@code max} were read. */
