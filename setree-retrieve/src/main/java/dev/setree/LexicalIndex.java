@@ -240,6 +240,11 @@ final class LexicalIndex {
       return LexicalIndex.this.top(query, k);
     }
 
+    /** {@link #top(int)} searched in {@code ranges} ranges of documents (see {@link LexicalIndex#top(Query, int, int)}). */
+    Top top(int k, int ranges) {
+      return LexicalIndex.this.top(query, k, ranges);
+    }
+
     /** Scores one leaf at a time, as {@link #scores} would. */
     LeafScorer leafScorer() {
       return scorer;
@@ -295,11 +300,19 @@ final class LexicalIndex {
    * knowledge base's size.
    */
   Top top(Query query, int k) {
+    return top(query, k, ParallelTopHits.ranges(searcher.getIndexReader().maxDoc()));
+  }
+
+  /**
+   * {@link #top(Query, int)} with the documents cut into {@code ranges} ranges searched on as many threads
+   * ({@link ParallelTopHits}; 1: Lucene's own search on the caller's thread). The result does not depend on it.
+   */
+  Top top(Query query, int k, int ranges) {
     if (query == null || k <= 0) {
       return new Top(new int[0], new float[0], true);
     }
     try {
-      TopDocs top = searcher.search(query, k);
+      TopDocs top = ranges > 1 ? ParallelTopHits.search(searcher, query, k, ranges) : searcher.search(query, k);
       List<LeafReaderContext> segments = searcher.getIndexReader().leaves();
       int[] leaves = new int[top.scoreDocs.length];
       float[] scores = new float[leaves.length];
