@@ -297,7 +297,8 @@ final class LexicalIndex {
   /**
    * The {@code k} best-scoring leaves for a prompt's query, found with Lucene's top-k collection (block-max
    * scoring skips documents that cannot enter the top), so its cost follows the prompt's postings, not the
-   * knowledge base's size.
+   * knowledge base's size. From {@link ParallelTopHits#MIN_DOCS} documents on, the documents are searched in
+   * ranges on the machine's cores ({@link ParallelTopHits}); the hits are the same.
    */
   Top top(Query query, int k) {
     return top(query, k, ParallelTopHits.ranges(searcher.getIndexReader().maxDoc()));

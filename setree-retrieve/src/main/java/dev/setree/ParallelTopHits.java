@@ -84,8 +84,10 @@ final class ParallelTopHits {
     int n = Math.max(1, Math.min(ranges, Math.max(1, maxDoc)));
     Range[] parts = new Range[n];
     AtomicIntegerArray floors = new AtomicIntegerArray(n); // bits of each range's k-th score (0: none yet)
+    AtomicIntegerArray shares = new AtomicIntegerArray(n);
     for (int i = 0; i < n; i++) {
-      parts[i] = new Range(i, (int) ((long) maxDoc * i / n), (int) ((long) maxDoc * (i + 1) / n), k, floors);
+      parts[i] = new Range(i, (int) ((long) maxDoc * i / n), (int) ((long) maxDoc * (i + 1) / n), k, floors,
+          shares);
     }
     Throwable[] failures = new Throwable[n];
     AtomicBoolean[] taken = new AtomicBoolean[n];
@@ -176,15 +178,24 @@ final class ParallelTopHits {
     private float min; // the minimum competitive score set on the scorer
     private int sinceLook;
     private boolean active; // more than k documents matched: skipping is on
+    /** This range's share of k (k divided by the ranges, rounded up) and its best scores, a heap of that size. */
+    private final int share;
+    private final float[] best;
+    private int shareSize;
+    /** Per range, the bits of its share-th best score once more than its share matched (0: none yet). */
+    final AtomicIntegerArray shares;
 
-    Range(int index, int from, int to, int k, AtomicIntegerArray floors) {
+    Range(int index, int from, int to, int k, AtomicIntegerArray floors, AtomicIntegerArray shares) {
       this.index = index;
       this.from = from;
       this.to = to;
       this.k = k;
       this.floors = floors;
+      this.shares = shares;
       this.scores = new float[k];
       this.docs = new int[k];
+      this.share = (k + shares.length() - 1) / shares.length();
+      this.best = new float[share];
     }
 
     void search(Weight weight, List<LeafReaderContext> segments) throws IOException {
@@ -230,26 +241,85 @@ final class ParallelTopHits {
       } else {
         changed = false;
       }
-      if (size < k || collected <= k) {
-        return; // nothing is skipped before more than k documents matched in this range
-      }
-      if (changed || !active) {
-        active = true;
-        float floor = scores[0];
-        if (Float.floatToIntBits(floor) > floors.get(index)) {
-          floors.set(index, Float.floatToIntBits(floor));
+      if (shareSize < share) {
+        best[shareSize] = score;
+        floatUp(shareSize++);
+      } else if (score > best[0]) {
+        best[0] = score;
+        floatDown(0);
+        if (collected > share) {
+          publish(shares, best[0]);
         }
-        raise(Math.nextUp(floor)); // a later document of this range loses a tie to the root
+      }
+      if (size == k && collected > k && (changed || !active)) { // more than k matched here: skipping is on
+        active = true;
+        publish(floors, scores[0]);
+        raise(Math.nextUp(scores[0])); // a later document of this range loses a tie to the root
       }
       if (++sinceLook >= LOOK_EVERY) {
         sinceLook = 0;
-        for (int j = 0; j < floors.length(); j++) {
-          int bits = floors.get(j);
-          if (j != index && bits != 0) {
-            float other = Float.intBitsToFloat(bits);
-            raise(j < index ? Math.nextUp(other) : other); // an earlier range wins ties, a later one loses them
-          }
+        if (shareSize == share && collected > share) {
+          publish(shares, best[0]);
         }
+        look();
+      }
+    }
+
+    private void publish(AtomicIntegerArray to, float score) {
+      int bits = Float.floatToIntBits(score);
+      if (bits > to.get(index)) {
+        to.set(index, bits);
+      }
+    }
+
+    /**
+     * Raises the minimum competitive score to what the other ranges know: another range's k-th score (beaten, or
+     * tied by a document of an earlier range), and the lowest of every range's share-th score, when every range
+     * has published one: each of those ranges holds its share of documents at or above it, k in all.
+     */
+    private void look() throws IOException {
+      float lowestShare = Float.POSITIVE_INFINITY;
+      for (int j = 0; j < floors.length(); j++) {
+        int bits = floors.get(j);
+        if (j != index && bits != 0) {
+          float other = Float.intBitsToFloat(bits);
+          raise(j < index ? Math.nextUp(other) : other); // an earlier range wins ties, a later one loses them
+        }
+        int shareBits = shares.get(j);
+        lowestShare = Math.min(lowestShare, shareBits == 0 ? 0f : Float.intBitsToFloat(shareBits));
+      }
+      if (lowestShare > 0f) {
+        raise(lowestShare);
+      }
+    }
+
+    private void floatUp(int i) {
+      while (i > 0) {
+        int p = (i - 1) >>> 1;
+        if (best[i] >= best[p]) {
+          return;
+        }
+        float t = best[i];
+        best[i] = best[p];
+        best[p] = t;
+        i = p;
+      }
+    }
+
+    private void floatDown(int i) {
+      while (true) {
+        int l = 2 * i + 1;
+        if (l >= shareSize) {
+          return;
+        }
+        int c = l + 1 < shareSize && best[l + 1] < best[l] ? l + 1 : l;
+        if (best[c] >= best[i]) {
+          return;
+        }
+        float t = best[i];
+        best[i] = best[c];
+        best[c] = t;
+        i = c;
       }
     }
 
