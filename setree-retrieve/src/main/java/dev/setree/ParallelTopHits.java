@@ -36,8 +36,9 @@ import org.apache.lucene.search.Weight;
  * range skips a document (Lucene's block-max skipping, through {@link Scorable#setMinCompetitiveScore}) only
  * when {@code k} documents that rank above it are already known: its own {@code k} best (a later document of the
  * same range loses a tie), or another range's, whose {@code k}-th score it must beat, and also tie only when
- * that range comes after it. No range skips anything until more than {@code k} documents matched in one range,
- * so a total of at most {@code k} is counted exactly. Lucene 9's own concurrent search cannot cut a segment
+ * that range comes after it, or every range's share of {@code k} (k divided by the ranges, rounded up), whose
+ * lowest share-th score it must reach. Nothing is skipped until more than {@code k} documents matched, so a
+ * total of at most {@code k} is counted exactly. Lucene 9's own concurrent search cannot cut a segment
  * (Lucene 10 can), and its shared minimum score assumes ranges of distinct segments.
  *
  * <p>A range that no helper has started when the caller is done with its own is taken by the caller, so a busy
@@ -75,6 +76,11 @@ final class ParallelTopHits {
 
   /** The {@code k} best hits of {@code query}, the documents cut into {@code ranges} ranges (at least 1). */
   static TopDocs search(IndexSearcher searcher, Query query, int k, int ranges) throws IOException {
+    return search(searcher, query, k, ranges, 0f);
+  }
+
+  /** EXPERIMENT: as above, every range skipping from the start what scores below {@code seed}. */
+  static TopDocs search(IndexSearcher searcher, Query query, int k, int ranges, float seed) throws IOException {
     if (k <= 0) {
       throw new IllegalArgumentException("k must be positive: " + k);
     }
@@ -88,6 +94,10 @@ final class ParallelTopHits {
     for (int i = 0; i < n; i++) {
       parts[i] = new Range(i, (int) ((long) maxDoc * i / n), (int) ((long) maxDoc * (i + 1) / n), k, floors,
           shares);
+      if (seed > 0f) {
+        parts[i].min = seed;
+        parts[i].skipped = true;
+      }
     }
     Throwable[] failures = new Throwable[n];
     AtomicBoolean[] taken = new AtomicBoolean[n];
@@ -175,7 +185,7 @@ final class ParallelTopHits {
     boolean skipped;
     private Scorable scorer;
     private int docBase;
-    private float min; // the minimum competitive score set on the scorer
+    float min; // the minimum competitive score set on the scorer
     private int sinceLook;
     private boolean active; // more than k documents matched: skipping is on
     /** This range's share of k (k divided by the ranges, rounded up) and its best scores, a heap of that size. */

@@ -77,6 +77,15 @@ class ParallelTopHitsTest {
               assertEquals(one.complete(), split.complete(), ctx + ": complete");
               checks++;
             }
+            for (int seedDocs : new int[] {k + 1, 2 * k + 5, 40 * k}) { // EXPERIMENT: seeded thresholds
+              for (int ranges : new int[] {1, 2}) {
+                LexicalIndex.Top seeded = p.top(k, ranges, seedDocs);
+                String ctx = at + " '" + prompt + "' k=" + k + " seeded " + seedDocs + " ranges=" + ranges;
+                assertArrayEquals(one.leaves(), seeded.leaves(), ctx + ": leaves");
+                assertArrayEquals(one.scores(), seeded.scores(), ctx + ": scores");
+                assertEquals(one.complete(), seeded.complete(), ctx + ": complete");
+              }
+            }
           }
         }
         // A maintenance run: some leaves deleted, some added (new ids, some with the texts of others).
