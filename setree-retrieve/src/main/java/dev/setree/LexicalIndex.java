@@ -229,106 +229,15 @@ final class LexicalIndex {
   final class Prompt {
     private final Query query;
     private final LeafScorer scorer;
-    private final Term[] terms;
-    private final int[] docFreqs;
 
-    private Prompt(Query query, LeafScorer scorer, Term[] terms, int[] docFreqs) {
+    private Prompt(Query query, LeafScorer scorer) {
       this.query = query;
       this.scorer = scorer;
-      this.terms = terms;
-      this.docFreqs = docFreqs;
-    }
-
-    /** EXPERIMENT: top hits from a seeded threshold (see {@link #seed}). */
-    Top top(int k, int ranges, int seedDocs) {
-      return LexicalIndex.this.top(query, k, ranges, seedDocs <= 0 ? 0f : seed(k, seedDocs));
-    }
-
-    /**
-     * EXPERIMENT: a lower bound of the k-th best score: the k-th best exact score of up to {@code docs} leaves
-     * that hold the prompt's rarest terms (0 when no more than k were found).
-     */
-    float seed(int k, int docs) {
-      Integer[] order = new Integer[terms.length];
-      for (int i = 0; i < order.length; i++) {
-        order[i] = i;
-      }
-      java.util.Arrays.sort(order, (a, b) -> Integer.compare(docFreqs[a], docFreqs[b]));
-      java.util.BitSet seen = new java.util.BitSet(tree.leafCount());
-      float[] best = new float[k];
-      int size = 0;
-      int found = 0;
-      try {
-        outer:
-        for (int t : order) {
-          for (LeafReaderContext seg : searcher.getIndexReader().leaves()) {
-            org.apache.lucene.index.Terms ts = seg.reader().terms(FIELD);
-            if (ts == null) {
-              continue;
-            }
-            org.apache.lucene.index.TermsEnum te = ts.iterator();
-            if (!te.seekExact(terms[t].bytes())) {
-              continue;
-            }
-            org.apache.lucene.util.Bits live = seg.reader().getLiveDocs();
-            int[] leaves = leavesOf(seg.reader());
-            org.apache.lucene.index.PostingsEnum pe = te.postings(null, org.apache.lucene.index.PostingsEnum.NONE);
-            for (int doc = pe.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
-                doc = pe.nextDoc()) {
-              if (live != null && !live.get(doc)) {
-                continue;
-              }
-              int v = leaves[doc];
-              if (v < 0 || v >= tree.leafCount() || seen.get(v)) {
-                continue;
-              }
-              seen.set(v);
-              found++;
-              float score = scorer.score(v);
-              if (size < k) {
-                best[size] = score;
-                for (int i = size++; i > 0 && best[i] < best[(i - 1) >>> 1]; i = (i - 1) >>> 1) {
-                  float x = best[i];
-                  best[i] = best[(i - 1) >>> 1];
-                  best[(i - 1) >>> 1] = x;
-                }
-              } else if (score > best[0]) {
-                best[0] = score;
-                for (int i = 0; ; ) {
-                  int l = 2 * i + 1;
-                  if (l >= size) {
-                    break;
-                  }
-                  int c = l + 1 < size && best[l + 1] < best[l] ? l + 1 : l;
-                  if (best[c] >= best[i]) {
-                    break;
-                  }
-                  float x = best[i];
-                  best[i] = best[c];
-                  best[c] = x;
-                  i = c;
-                }
-              }
-              if (found >= docs) {
-                break outer;
-              }
-            }
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return found > k ? Math.nextDown(best[0]) : 0f;
     }
 
     /** The {@code k} best-scoring leaves (see {@link LexicalIndex#top(Query, int)}). */
     Top top(int k) {
       return LexicalIndex.this.top(query, k);
-    }
-
-    /** {@link #top(int)} searched in {@code ranges} ranges of documents (see {@link LexicalIndex#top(Query, int, int)}). */
-    Top top(int k, int ranges) {
-      return LexicalIndex.this.top(query, k, ranges);
     }
 
     /** Scores one leaf at a time, as {@link #scores} would. */
@@ -341,8 +250,6 @@ final class LexicalIndex {
   Prompt prompt(String prompt) {
     Set<String> terms = terms(prompt);
     int[] ids = new int[terms.size()];
-    Term[] kept = new Term[terms.size()];
-    int[] dfs = new int[terms.size()];
     Similarity.SimScorer[] sims = new Similarity.SimScorer[terms.size()];
     BooleanQuery.Builder q = new BooleanQuery.Builder();
     int m = 0;
@@ -356,8 +263,6 @@ final class LexicalIndex {
           if (states.docFreq() > 0 && id >= 0) {
             TermStatistics stats = searcher.termStatistics(term, states.docFreq(), states.totalTermFreq());
             ids[m] = id;
-            kept[m] = term;
-            dfs[m] = states.docFreq();
             sims[m++] = searcher.getSimilarity().scorer(1f, collection, stats);
             q.add(new TermQuery(term, states), BooleanClause.Occur.SHOULD);
           }
@@ -368,8 +273,7 @@ final class LexicalIndex {
     }
     LeafScorer scorer = new LeafScorer(leafTerms, java.util.Arrays.copyOf(ids, m),
         java.util.Arrays.copyOf(sims, m));
-    return new Prompt(m == 0 ? null : q.build(), scorer, java.util.Arrays.copyOf(kept, m),
-        java.util.Arrays.copyOf(dfs, m));
+    return new Prompt(m == 0 ? null : q.build(), scorer);
   }
 
   /** The best BM25 hits of a prompt: leaf indexes and scores, best first; {@code complete} when no other leaf matches. */
@@ -388,29 +292,14 @@ final class LexicalIndex {
   /**
    * The {@code k} best-scoring leaves for a prompt's query, found with Lucene's top-k collection (block-max
    * scoring skips documents that cannot enter the top), so its cost follows the prompt's postings, not the
-   * knowledge base's size. From {@link ParallelTopHits#MIN_DOCS} documents on, the documents are searched in
-   * ranges on the machine's cores ({@link ParallelTopHits}); the hits are the same.
+   * knowledge base's size.
    */
   Top top(Query query, int k) {
-    return top(query, k, ParallelTopHits.ranges(searcher.getIndexReader().maxDoc()));
-  }
-
-  /**
-   * {@link #top(Query, int)} with the documents cut into {@code ranges} ranges searched on as many threads
-   * ({@link ParallelTopHits}; 1: Lucene's own search on the caller's thread). The result does not depend on it.
-   */
-  Top top(Query query, int k, int ranges) {
-    return top(query, k, ranges, -1f);
-  }
-
-  /** EXPERIMENT: seed >= 0 searches with ParallelTopHits even on one range, from that threshold. */
-  Top top(Query query, int k, int ranges, float seed) {
     if (query == null || k <= 0) {
       return new Top(new int[0], new float[0], true);
     }
     try {
-      TopDocs top = seed >= 0f ? ParallelTopHits.search(searcher, query, k, ranges, seed)
-          : ranges > 1 ? ParallelTopHits.search(searcher, query, k, ranges) : searcher.search(query, k);
+      TopDocs top = searcher.search(query, k);
       List<LeafReaderContext> segments = searcher.getIndexReader().leaves();
       int[] leaves = new int[top.scoreDocs.length];
       float[] scores = new float[leaves.length];
