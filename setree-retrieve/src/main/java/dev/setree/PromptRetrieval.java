@@ -41,9 +41,10 @@ final class PromptRetrieval implements AutoCloseable {
     }
     long deadline = t0 + config.retrieveDeadlineMillis() * 1_000_000L;
     boolean approximate = options.approximate(config, s.tree().leafCount());
-    LeafPrior prior = options.strategy() == Strategy.TREE_COVER && options.baseline() == null
+    boolean treeCover = options.strategy() == Strategy.TREE_COVER && options.baseline() == null;
+    LeafPrior prior = treeCover
         ? LeafPrior.of(s, prompt, options.periodBoost(config), options.substance(config)) : null;
-    boolean candidates = approximate && options.strategy() == Strategy.TREE_COVER && options.baseline() == null;
+    boolean candidates = approximate && treeCover;
     // On the candidate path the embedder's thread goes on to the prompt's nearest leaves, while the caller
     // looks up the prompt's words: the two cores overlap them.
     Future<Embedded> embedding = promptEmbedder.start(prompt,

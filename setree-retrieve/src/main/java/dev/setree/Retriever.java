@@ -94,27 +94,22 @@ final class Retriever {
       WalkTables tables, Words words, LeafNeighbours.Hits near, LeafPrior prior) {
     return candidates(s, q, tau, budget, tables,
         words != null ? words : tau > 0 ? words(s, prompt, LEXICAL_CANDIDATES) : null,
-        near != null ? near : nearest(s, q, COSINE_CANDIDATES, SEARCH_BEAM, prior), prior);
+        near != null ? near : nearest(s, q, prior), prior);
   }
 
   /**
-   * The nearest leaves of the candidate path, with the default counts (found on the embedder's thread, while
-   * the caller looks up the prompt's words).
+   * The candidate path's nearest leaves: the {@value #COSINE_CANDIDATES} best by cosine plus weighted substance
+   * (a static per-leaf prior, so that the last hit's score still bounds every leaf not found); none when
+   * {@code q} is zero (a retrieve cut short). Found on the embedder's thread while the caller looks up the
+   * prompt's words, or by the second hop.
    */
   static LeafNeighbours.Hits nearest(Snapshot s, float[] q, LeafPrior prior) {
-    return nearest(s, q, COSINE_CANDIDATES, SEARCH_BEAM, prior);
-  }
-
-  /**
-   * The {@code k} leaves with the best cosine plus weighted substance (a static per-leaf prior, so that the
-   * last hit's score still bounds every leaf not found); none when {@code q} is zero (a retrieve cut short).
-   */
-  static LeafNeighbours.Hits nearest(Snapshot s, float[] q, int k, int searchBeam, LeafPrior prior) {
     if (!(Vectors.dot(q, 0, q, 0, q.length) > 0f)) {
       return new LeafNeighbours.Hits(new int[0], new float[0]);
     }
     float[] substance = prior == null ? null : prior.leafSubstance();
-    return s.neighbours().search(q, k, searchBeam, substance, substance == null ? 0f : prior.substanceWeight());
+    return s.neighbours().search(q, COSINE_CANDIDATES, SEARCH_BEAM, substance,
+        substance == null ? 0f : prior.substanceWeight());
   }
 
   /** The lexical side of the candidate path for a prompt: its terms looked up, and its best BM25 hits. */
