@@ -17,6 +17,7 @@ final class ConfigValues implements Cloneable {
   double epsilon = Settings.EPSILON.defaultValue;
   double periodBoost = Settings.PERIOD_BOOST.defaultValue;
   double substance = Settings.SUBSTANCE.defaultValue;
+  double periodSubstance = Settings.PERIOD_SUBSTANCE.defaultValue;
   int faithfulnessThreshold = Settings.FAITHFULNESS_THRESHOLD.defaultValue.intValue();
   int defaultBudget = Settings.DEFAULT_BUDGET.defaultValue.intValue();
   int maxConcurrency = Settings.MAX_CONCURRENCY.defaultValue.intValue();
@@ -64,6 +65,7 @@ final class ConfigValues implements Cloneable {
     Settings.EPSILON.check(c.epsilon);
     Settings.PERIOD_BOOST.check(c.periodBoost);
     Settings.SUBSTANCE.check(c.substance);
+    Settings.PERIOD_SUBSTANCE.check(c.periodSubstance);
     Settings.FAITHFULNESS_THRESHOLD.checkInt(c.faithfulnessThreshold);
     Settings.DEFAULT_BUDGET.checkInt(c.defaultBudget);
     Settings.MAX_CONCURRENCY.checkInt(c.maxConcurrency);

@@ -7,9 +7,12 @@ package dev.setree;
  *       ({@link PromptPeriod}) and the leaf's time stamp lies in it ("What happened in May 2023?");</li>
  *   <li>the <em>substance</em>: {@code calibration.substance x min(1, ln(1 + d) / ln(1 + 32))}, {@code d} the
  *       leaf's distinct content words (its BM25 terms), so that of two leaves equally close to the prompt the
- *       one that says more comes first ("Hey! How are you?" says nothing).</li>
+ *       one that says more comes first ("Hey! How are you?" says nothing). For a prompt that names a period
+ *       holding leaves, the weight is {@code calibration.substance + calibration.period_substance}: such a
+ *       prompt asks what happened then, and the period's filler ("Bye! Talk soon!") is what it wants least.</li>
  * </ul>
- * Defaults 0.3 and 0.2, decided leave-one-conversation-out (docs/adr/0026-period-and-substance.md). Immutable.
+ * Defaults 0.3, 0.2 and 0.3, decided leave-one-conversation-out (docs/adr/0026-period-and-substance.md).
+ * Immutable.
  */
 final class LeafPrior {
   /** Distinct content words at which a leaf's substance is full. */
@@ -34,12 +37,19 @@ final class LeafPrior {
     this.substance = substance;
   }
 
-  /** The prior of a prompt on a snapshot, or null when it adds nothing to any leaf. */
-  static LeafPrior of(Snapshot s, String prompt, double periodBoost, double substance) {
+  /**
+   * The prior of a prompt on a snapshot, or null when it adds nothing to any leaf. The prompt's period counts
+   * only with a positive {@code periodBoost} and when some leaf lies in it; then {@code periodSubstance} is
+   * added to the substance's weight.
+   */
+  static LeafPrior of(Snapshot s, String prompt, double periodBoost, double substance, double periodSubstance) {
     PromptPeriod period = periodBoost > 0 ? PromptPeriod.of(prompt) : null;
     LeafDays days = period != null ? s.leafDays() : null;
     if (days != null && days.countIn(period) == 0) {
       period = null;
+    }
+    if (period != null) {
+      substance += periodSubstance;
     }
     if (period == null && !(substance > 0)) {
       return null;

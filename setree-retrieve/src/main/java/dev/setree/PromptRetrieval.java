@@ -43,7 +43,8 @@ final class PromptRetrieval implements AutoCloseable {
     boolean approximate = options.approximate(config, s.tree().leafCount());
     boolean treeCover = options.strategy() == Strategy.TREE_COVER && options.baseline() == null;
     LeafPrior prior = treeCover
-        ? LeafPrior.of(s, prompt, options.periodBoost(config), options.substance(config)) : null;
+        ? LeafPrior.of(s, prompt, options.periodBoost(config), options.substance(config),
+            options.periodSubstance(config)) : null;
     boolean candidates = approximate && treeCover;
     // On the candidate path the embedder's thread goes on to the prompt's nearest leaves, while the caller
     // looks up the prompt's words: the two cores overlap them.

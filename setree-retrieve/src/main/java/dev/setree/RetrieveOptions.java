@@ -21,6 +21,7 @@ public final class RetrieveOptions {
   private final Double epsilon;
   private final Double periodBoost;
   private final Double substance;
+  private final Double periodSubstance;
   private final Double overviewShare;
   private final Double overviewTemperature;
   private final Integer secondHop;
@@ -37,6 +38,7 @@ public final class RetrieveOptions {
     this.epsilon = check(Settings.EPSILON, b.epsilon);
     this.periodBoost = check(Settings.PERIOD_BOOST, b.periodBoost);
     this.substance = check(Settings.SUBSTANCE, b.substance);
+    this.periodSubstance = check(Settings.PERIOD_SUBSTANCE, b.periodSubstance);
     this.overviewShare = check(Settings.OVERVIEW_SHARE, b.overviewShare);
     this.overviewTemperature = check(Settings.OVERVIEW_TEMPERATURE, b.overviewTemperature);
     this.secondHop = check(Settings.SECOND_HOP, b.secondHop);
@@ -89,6 +91,10 @@ public final class RetrieveOptions {
     return substance != null ? substance : c.substance();
   }
 
+  double periodSubstance(SETreeConfig c) {
+    return periodSubstance != null ? periodSubstance : c.periodSubstance();
+  }
+
   double overviewShare(SETreeConfig c) {
     return overviewShare != null ? overviewShare : c.overviewShare();
   }
@@ -134,6 +140,7 @@ public final class RetrieveOptions {
     b.epsilon = epsilon;
     b.periodBoost = periodBoost;
     b.substance = substance;
+    b.periodSubstance = periodSubstance;
     b.overviewShare = overviewShare;
     b.overviewTemperature = overviewTemperature;
     b.secondHop = 0;
@@ -156,7 +163,8 @@ public final class RetrieveOptions {
   @Override
   public String toString() {
     return "RetrieveOptions[strategy=" + (baseline != null ? baseline : strategy) + ", beta=" + beta + ", tau=" + tau
-        + ", epsilon=" + epsilon + ", periodBoost=" + periodBoost + ", substance=" + substance + ", overviewShare="
+        + ", epsilon=" + epsilon + ", periodBoost=" + periodBoost + ", substance=" + substance
+        + ", periodSubstance=" + periodSubstance + ", overviewShare="
         + overviewShare + ", secondHop=" + secondHop + ", intentionalClustering=" + intentionalClustering + ", path="
         + path + "]";
   }
@@ -170,6 +178,7 @@ public final class RetrieveOptions {
     private Double epsilon;
     private Double periodBoost;
     private Double substance;
+    private Double periodSubstance;
     private Double overviewShare;
     private Double overviewTemperature;
     private Integer secondHop;
@@ -217,6 +226,12 @@ public final class RetrieveOptions {
     /** Overrides {@link SETreeConfig#substance()}. */
     public Builder substance(double v) {
       substance = v;
+      return this;
+    }
+
+    /** Overrides {@link SETreeConfig#periodSubstance()}. */
+    public Builder periodSubstance(double v) {
+      periodSubstance = v;
       return this;
     }
 

@@ -67,6 +67,15 @@ public final class SETreeConfig {
     return values.substance;
   }
 
+  /**
+   * Added to {@link #substance()}'s weight for a prompt that names a period holding leaves ("What happened in
+   * May 2023?"): such a prompt asks what happened, so among the period's leaves those that say more come
+   * first; >= 0 (default 0.3; docs/adr/0026-period-and-substance.md).
+   */
+  public double periodSubstance() {
+    return values.periodSubstance;
+  }
+
   /** Faithfulness below which maintenance re-summarises a node, in [-100, 100] (default 60). */
   public int faithfulnessThreshold() {
     return values.faithfulnessThreshold;
@@ -268,6 +277,12 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#substance()}. */
     public Builder substance(double v) {
       values.substance = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#periodSubstance()}. */
+    public Builder periodSubstance(double v) {
+      values.periodSubstance = v;
       return this;
     }
 

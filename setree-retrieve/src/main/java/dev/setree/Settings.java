@@ -21,6 +21,8 @@ final class Settings {
       Double.MAX_VALUE, ">= 0", SETreeConfig.Builder::periodBoost, SETreeConfig::periodBoost);
   static final Setting.Decimal SUBSTANCE = new Setting.Decimal("calibration.substance", 0.2, 0, Double.MAX_VALUE,
       ">= 0", SETreeConfig.Builder::substance, SETreeConfig::substance);
+  static final Setting.Decimal PERIOD_SUBSTANCE = new Setting.Decimal("calibration.period_substance", 0.3, 0,
+      Double.MAX_VALUE, ">= 0", SETreeConfig.Builder::periodSubstance, SETreeConfig::periodSubstance);
   static final Setting.Whole FAITHFULNESS_THRESHOLD = new Setting.Whole("calibration.faithfulness_threshold", 60,
       -100, 100, (b, v) -> b.faithfulnessThreshold(v.intValue()), c -> (long) c.faithfulnessThreshold());
   static final Setting.Whole DEFAULT_BUDGET = new Setting.Whole("default_budget", 4096, 1, Integer.MAX_VALUE,
@@ -68,7 +70,7 @@ final class Settings {
       SETreeConfig::secondHopLeaves);
 
   /** Every setting of {@link SETreeConfig.Builder}, in the order of docs/config.md. */
-  static final List<Setting<?>> ALL = List.of(BETA, TAU, EPSILON, PERIOD_BOOST, SUBSTANCE,
+  static final List<Setting<?>> ALL = List.of(BETA, TAU, EPSILON, PERIOD_BOOST, SUBSTANCE, PERIOD_SUBSTANCE,
       FAITHFULNESS_THRESHOLD, DEFAULT_BUDGET,
       MAX_CONCURRENCY, CONTEXT_WINDOW, OVERVIEW_SHARE, OVERVIEW_TEMPERATURE, TARGET_ARITY, KNN_K, TOP_SUMMARY_TOKENS,
       SUMMARY_TOKENS, QUIET_WINDOW_MS, EMBEDDER, RETRIEVE_DEADLINE_MS, RETRIEVE_PATH, APPROXIMATE_FROM_LEAVES,

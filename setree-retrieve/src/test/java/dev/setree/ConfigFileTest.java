@@ -137,7 +137,8 @@ class ConfigFileTest {
     Path f = write("{\"calibration\": {\"betta\": 1.0}}");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ConfigFile.load(f, Map.of()));
     assertTrue(e.getMessage().startsWith("unknown config key 'calibration.betta' in " + f), e.getMessage());
-    assertTrue(e.getMessage().contains("beta, tau, epsilon, period_boost, substance, faithfulness_threshold"),
+    assertTrue(e.getMessage().contains(
+        "beta, tau, epsilon, period_boost, substance, period_substance, faithfulness_threshold"),
         e.getMessage());
     assertTrue(refused("{\"defualt_budget\": 10}").getMessage()
         .contains("unknown config key 'defualt_budget'"));

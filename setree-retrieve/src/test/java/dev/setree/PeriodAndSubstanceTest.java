@@ -170,8 +170,8 @@ class PeriodAndSubstanceTest {
       float[] q = new HashEmbedder(48).embed(prompt);
       float[] plain = Retriever.relevance(s, prompt, q, Strategy.HYBRID, 0.3, null);
       assertTrue(plain[shortLeaf] > plain[longLeaf], "the shorter leaf matches better without substance");
-      assertNull(LeafPrior.of(s, prompt, 0.3, 0), "no period, no substance: no prior");
-      LeafPrior prior = LeafPrior.of(s, prompt, 0, 4);
+      assertNull(LeafPrior.of(s, prompt, 0.3, 0, 0.4), "no period, no substance: no prior");
+      LeafPrior prior = LeafPrior.of(s, prompt, 0, 4, 0);
       float[] weighted = Retriever.relevance(s, prompt, q, Strategy.HYBRID, 0.3, prior);
       assertTrue(weighted[longLeaf] > weighted[shortLeaf], "the longer leaf says more");
       for (int v = 0; v < plain.length; v++) {
@@ -181,6 +181,43 @@ class PeriodAndSubstanceTest {
       }
       assertEquals(4f, prior.substanceWeight(), 0f);
       assertEquals(0f, prior.periodBoundOfOthers(false), 0f, "no period in the prompt");
+    }
+  }
+
+  /**
+   * The period substance weighs only for a prompt that names a period holding leaves: there, of a filler and
+   * a substantive leaf of that period, the substantive one ranks first; without the period it does not.
+   */
+  @Test
+  void periodSubstanceWeighsOnlyWhenThePromptNamesAPeriod() throws Exception {
+    Snapshot timed = exact.currentSnapshot();
+    assertEquals(0.6f, LeafPrior.of(timed, "What did Anna do in March 2021?", 0.3, 0.2, 0.4).substanceWeight(),
+        1e-6f);
+    assertEquals(0.2f, LeafPrior.of(timed, "What did Anna do?", 0.3, 0.2, 0.4).substanceWeight(), 1e-6f);
+    assertEquals(0.2f, LeafPrior.of(timed, "What did Anna do in May 1990?", 0.3, 0.2, 0.4).substanceWeight(),
+        1e-6f, "no leaf in the period");
+    assertEquals(0.2f, LeafPrior.of(timed, "What did Anna do in March 2021?", 0, 0.2, 0.4).substanceWeight(),
+        1e-6f, "periods off");
+    List<Fact> facts = new ArrayList<>();
+    facts.add(new Fact("short", "Emil rowing.", "2021-03-04T10:00"));
+    facts.add(new Fact("long", "Emil rowing on the cold lake before dawn with his brother, timing splits and laps.",
+        "2021-03-05T10:00"));
+    facts.addAll(timed(Corpora.synthetic(60, 5)));
+    try (SETree kb = SETree.open(dir.resolve("period-substance.db"), CandidatePathTest.config(RetrievePath.EXACT))) {
+      kb.build(facts, BuildProgress.NONE);
+      Snapshot s = kb.currentSnapshot();
+      int shortLeaf = leaf(s, "short");
+      int longLeaf = leaf(s, "long");
+      HashEmbedder e = new HashEmbedder(48);
+      String month = "Emil rowing in March 2021";
+      float[] q = e.embed(month);
+      float[] periodOnly = Retriever.relevance(s, month, q, Strategy.HYBRID, 0.3, LeafPrior.of(s, month, 0.3, 0, 0));
+      assertTrue(periodOnly[shortLeaf] > periodOnly[longLeaf], "the shorter leaf matches better");
+      float[] withSubstance = Retriever.relevance(s, month, q, Strategy.HYBRID, 0.3,
+          LeafPrior.of(s, month, 0.3, 0, 4));
+      assertTrue(withSubstance[longLeaf] > withSubstance[shortLeaf], "the period asks what happened");
+      String plain = "Emil rowing";
+      assertNull(LeafPrior.of(s, plain, 0.3, 0, 4), "no period: the period substance adds nothing");
     }
   }
 
@@ -235,5 +272,8 @@ class PeriodAndSubstanceTest {
     assertEquals("calibration.substance must be >= 0, got -0.5",
         assertThrows(IllegalArgumentException.class,
             () -> RetrieveOptions.builder().substance(-0.5).build()).getMessage());
+    assertEquals("calibration.period_substance must be >= 0, got -2",
+        assertThrows(IllegalArgumentException.class,
+            () -> SETreeConfig.builder().periodSubstance(-2).build()).getMessage());
   }
 }

@@ -53,8 +53,8 @@ final class EvalCommand implements Callable<Integer> {
   List<String> systems;
 
   @Option(names = "--sweep", description = "Tree-cover variants to add, e.g. 'beta=0,0.1;overview_share=0.05,0.1'"
-      + " (keys: beta, tau, epsilon, overview_share, overview_temperature, period_boost, substance, second_hop,"
-      + " clustering).")
+      + " (keys: beta, tau, epsilon, overview_share, overview_temperature, period_boost, substance,"
+      + " period_substance, second_hop, clustering).")
   String sweep;
 
   @Option(names = "--json", description = "Write the results as JSON to this file.")

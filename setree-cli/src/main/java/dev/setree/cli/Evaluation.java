@@ -123,10 +123,11 @@ final class Evaluation {
           case "overview_temperature" -> b.overviewTemperature(e.getValue());
           case "period_boost" -> b.periodBoost(e.getValue());
           case "substance" -> b.substance(e.getValue());
+          case "period_substance" -> b.periodSubstance(e.getValue());
           case "clustering" -> b.intentionalClustering(e.getValue() != 0);
           default -> throw new IllegalArgumentException("cannot sweep '" + e.getKey()
               + "' (known: beta, tau, epsilon, overview_share, overview_temperature, period_boost, substance,"
-              + " second_hop, clustering)");
+              + " period_substance, second_hop, clustering)");
         }
         if (name.length() > 7) {
           name.append(',');
