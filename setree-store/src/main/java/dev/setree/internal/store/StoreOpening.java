@@ -24,6 +24,8 @@ import org.sqlite.SQLiteOpenMode;
 final class StoreOpening {
   /** How long a connection waits for a lock another connection holds ({@code PRAGMA busy_timeout}). */
   static final int BUSY_TIMEOUT_MS = 5000;
+  /** SQLite's primary result code for a lock another connection holds. */
+  private static final int SQLITE_BUSY = 5;
 
   private StoreOpening() {}
 
@@ -272,17 +274,41 @@ final class StoreOpening {
   static SqliteTreeStore finishOpen(Path path, String modelId, int dimension, int version,
       Connection writer) throws SQLException {
     try (Statement st = writer.createStatement()) {
-      try (ResultSet rs = st.executeQuery("PRAGMA journal_mode = WAL")) {
-        String mode = rs.next() ? rs.getString(1) : null;
-        if (!"wal".equalsIgnoreCase(mode)) {
-          throw new StoreException("cannot open " + path + " in WAL mode (journal mode is " + mode + ")");
-        }
+      String mode = enterWalMode(st);
+      if (!"wal".equalsIgnoreCase(mode)) {
+        throw new StoreException("cannot open " + path + " in WAL mode (journal mode is " + mode + ")");
       }
       st.execute("PRAGMA synchronous = FULL");
       st.execute("PRAGMA foreign_keys = OFF");
     }
     Connection reader = connection(path, Mode.READ_ONLY);
     return new SqliteTreeStore(path, modelId, dimension, version, writer, reader);
+  }
+
+  /**
+   * Switches the file to WAL mode and returns the journal mode SQLite reports. The last connection to close
+   * returns the file to rollback-journal mode, so an open usually switches it. While another connection
+   * holds a write lock on a file in rollback mode (another process creating, migrating or switching the same
+   * file), SQLite refuses the switch at once with SQLITE_BUSY instead of waiting its busy timeout: the switch
+   * is then retried, with short pauses, for up to {@link #BUSY_TIMEOUT_MS}.
+   */
+  static String enterWalMode(Statement st) throws SQLException {
+    long deadline = System.nanoTime() + BUSY_TIMEOUT_MS * 1_000_000L;
+    for (int pause = 1; ; pause = Math.min(2 * pause, 50)) {
+      try (ResultSet rs = st.executeQuery("PRAGMA journal_mode = WAL")) {
+        return rs.next() ? rs.getString(1) : null;
+      } catch (SQLException e) {
+        if ((e.getErrorCode() & 0xff) != SQLITE_BUSY || System.nanoTime() - deadline > 0) {
+          throw e;
+        }
+      }
+      try {
+        Thread.sleep(pause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLException("interrupted while waiting for the file's write lock", e);
+      }
+    }
   }
 
   /** Whether a non-empty write-ahead log or rollback journal, which SQLite will recover, lies next to the file. */
