@@ -128,11 +128,12 @@ final class StateFollower {
   }
 
   /**
-   * Whether a load of {@code tree} reads the oracle's level-0 kNN rows with it: when this process's retrieves
-   * take the candidate path, which searches that graph.
+   * Whether a load of {@code tree} reads the oracle's level-0 kNN rows, the graph the candidate path searches:
+   * always for a writer (a retrieve may ask for the candidate path whatever the default, and a writer's graph
+   * has always been there for it); for a reader only when its retrieves take the candidate path by default.
    */
   private boolean searchesLeafKnn(Tree tree) {
-    return RetrieveOptions.defaults().approximate(config, tree.leafCount());
+    return !readOnly || RetrieveOptions.defaults().approximate(config, tree.leafCount());
   }
 
   /**

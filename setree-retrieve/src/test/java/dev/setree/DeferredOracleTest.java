@@ -34,6 +34,8 @@ class DeferredOracleTest {
   private static final String[] PROMPTS = {"Chen visits kyoto alone", "what does the user like to eat",
       "the state of the project in 2023", "music and travel"};
 
+  private static final RetrieveOptions CANDIDATES = RetrieveOptions.builder().path(RetrievePath.APPROXIMATE).build();
+
   private static SETreeConfig config(RetrievePath path) {
     return SETreeConfig.builder().embedder(new HashEmbedder(48)).tokenCounter(new SimpleTokenCounter())
         .retrievePath(path).quietWindowMillis(3_600_000).build(); // runs only when triggered
@@ -59,11 +61,14 @@ class DeferredOracleTest {
       try (SETree lazy = SETree.open(lazyKb, config(path))) {
         DeferredOracle opened = lazy.currentSnapshot().oracle();
         assertFalse(opened.isRead(), "the open read the whole oracle");
-        assertEquals(path == RetrievePath.APPROXIMATE, !opened.leafKnn().isEmpty(), "kNN rows read on open");
-        assertEquals(path == RetrievePath.APPROXIMATE, lazy.currentSnapshot().neighbours().hasGraph());
+        assertFalse(opened.leafKnn().isEmpty(), "a writer reads the kNN rows on open, whatever its default path");
+        assertTrue(lazy.currentSnapshot().neighbours().hasGraph());
         assertSameTree(eager.tree().tree(), lazy.tree().tree());
         for (String prompt : PROMPTS) {
           assertEquals(eager.retrieve(prompt, 256).text(), lazy.retrieve(prompt, 256).text(), prompt);
+          // the path this call asks for, whatever the default: the candidate path searches the kNN graph
+          assertEquals(eager.retrieve(prompt, 256, CANDIDATES).text(), lazy.retrieve(prompt, 256, CANDIDATES).text(),
+              prompt + " (candidate path)");
         }
         assertFalse(opened.isRead(), "a retrieve read the whole oracle");
         Random r = new Random(seed);
@@ -95,6 +100,8 @@ class DeferredOracleTest {
           assertEquals(eager.lastMaintenanceRun().bytesWritten(), lazy.lastMaintenanceRun().bytesWritten(), at);
           for (String prompt : PROMPTS) {
             assertEquals(eager.retrieve(prompt, 256).text(), lazy.retrieve(prompt, 256).text(), at + ": " + prompt);
+            assertEquals(eager.retrieve(prompt, 256, CANDIDATES).text(), lazy.retrieve(prompt, 256, CANDIDATES).text(),
+                at + ": " + prompt + " (candidate path)");
           }
         }
       }
