@@ -27,8 +27,6 @@ final class MaintenanceScheduler implements AutoCloseable {
   private final long quietMillis;
   private final Run run;
   private final LongSupplier latestAccepted;
-  /** Readies the next run on every accepted mutation, without blocking (reads the oracle ahead). */
-  private final Runnable ready;
   private final List<Waiter> waiters = new ArrayList<>();
   private ScheduledFuture<?> scheduled;
   private long applied;
@@ -37,15 +35,10 @@ final class MaintenanceScheduler implements AutoCloseable {
 
   private record Waiter(long seq, CompletableFuture<Void> future) {}
 
-  /**
-   * @param ready called on every accepted mutation (on the accepting thread; must not block): gets ready for the
-   *     run the quiet window ends in
-   */
-  MaintenanceScheduler(long quietMillis, Run run, LongSupplier latestAccepted, Runnable ready) {
+  MaintenanceScheduler(long quietMillis, Run run, LongSupplier latestAccepted) {
     this.quietMillis = quietMillis;
     this.run = run;
     this.latestAccepted = latestAccepted;
-    this.ready = ready;
     this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "setree-maintenance");
       t.setDaemon(true);
@@ -56,7 +49,6 @@ final class MaintenanceScheduler implements AutoCloseable {
   /** A mutation was accepted: (re)start the quiet window. */
   synchronized void mutationAccepted() {
     schedule(quietMillis);
-    ready.run();
   }
 
   /** Runs maintenance as soon as possible. */

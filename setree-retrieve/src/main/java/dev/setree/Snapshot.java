@@ -13,31 +13,14 @@ import java.util.Map;
 /**
  * One committed state of the knowledge base as this process serves it: the tree, its oracle and
  * generation, with what the facade derives from the tree: the BM25 index and the leaf id of each leaf text
- * (for duplicate inserts). Immutable; replaced whole. The oracle of an open's snapshot is read in part until a
- * maintenance run asks for the whole of it ({@link DeferredOracle}, ADR 0028).
+ * (for duplicate inserts). Immutable; replaced whole.
  */
-record Snapshot(Tree tree, DeferredOracle oracle, long generation, LexicalIndex lexical,
+record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalIndex lexical,
     Map<String, String> idByText, Derived derived) {
 
   Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalIndex lexical,
       Map<String, String> idByText) {
-    this(tree, DeferredOracle.of(hierarchy), generation, lexical, idByText);
-  }
-
-  Snapshot(Tree tree, DeferredOracle oracle, long generation, LexicalIndex lexical,
-      Map<String, String> idByText) {
-    this(tree, oracle, generation, lexical, idByText, new Derived(tree, oracle, null));
-  }
-
-  /**
-   * The whole oracle of this snapshot's tree, read from the store now if the open read only its kNN rows
-   * (what maintenance runs start from; retrieves never ask for it).
-   *
-   * @throws dev.setree.internal.core.TreeStore.StaleStateException when the oracle was not read yet and the
-   *     file is no longer at this snapshot's generation
-   */
-  HierarchyState hierarchy() {
-    return oracle.whole();
+    this(tree, hierarchy, generation, lexical, idByText, new Derived(tree, hierarchy, null));
   }
 
   /** The walk's tables of this tree in {@code format}, computed once. */
@@ -68,7 +51,7 @@ record Snapshot(Tree tree, DeferredOracle oracle, long generation, LexicalIndex 
    */
   static final class Derived {
     private final Tree tree;
-    private final DeferredOracle oracle;
+    private final HierarchyState hierarchy;
     private volatile WalkTables tables;
     private volatile LeafNeighbours neighbours;
     private volatile LeafDays days;
@@ -76,9 +59,9 @@ record Snapshot(Tree tree, DeferredOracle oracle, long generation, LexicalIndex 
     /** The previous snapshot's index, to derive this one's from (dropped once used). */
     private LeafNeighbours previous;
 
-    Derived(Tree tree, DeferredOracle oracle, LeafNeighbours previous) {
+    Derived(Tree tree, HierarchyState hierarchy, LeafNeighbours previous) {
       this.tree = tree;
-      this.oracle = oracle;
+      this.hierarchy = hierarchy;
       this.previous = previous;
     }
 
@@ -135,9 +118,7 @@ record Snapshot(Tree tree, DeferredOracle oracle, long generation, LexicalIndex 
         synchronized (this) {
           n = neighbours;
           if (n == null) {
-            // Level 0's kNN rows: the same in the whole oracle as in the rows an open read alone.
-            HierarchyState knn = oracle.leafKnn();
-            n = previous != null ? previous.next(tree, knn) : LeafNeighbours.of(tree, knn);
+            n = previous != null ? previous.next(tree, hierarchy) : LeafNeighbours.of(tree, hierarchy);
             neighbours = n;
             previous = null;
           }
@@ -162,37 +143,31 @@ record Snapshot(Tree tree, DeferredOracle oracle, long generation, LexicalIndex 
 
   /** A snapshot derived from scratch. */
   static Snapshot of(Tree tree, HierarchyState hierarchy, long generation) {
-    return of(tree, DeferredOracle.of(hierarchy), generation);
-  }
-
-  /** A snapshot derived from scratch, with an oracle that may be read in part ({@link DeferredOracle}). */
-  static Snapshot of(Tree tree, DeferredOracle oracle, long generation) {
     Map<String, String> byText = new HashMap<>(tree.leafCount() * 2);
     for (int v = 0; v < tree.leafCount(); v++) {
       byText.putIfAbsent(tree.text(v), tree.id(v));
     }
-    return new Snapshot(tree, oracle, generation, LexicalIndex.of(tree), byText);
+    return new Snapshot(tree, hierarchy, generation, LexicalIndex.of(tree), byText);
   }
 
   /**
    * A snapshot derived from scratch whose BM25 index is built elsewhere meanwhile ({@link OpeningIndex}): the
    * text map and what {@link #prepare} derives (in {@code format}; the nearest-leaf index when
    * {@code approximate}) are computed first, then {@code lexical} is asked for the index of {@code tree}.
-   * The same snapshot as {@code of(tree, oracle, generation).prepare(format, approximate)}; the nearest-leaf
-   * index is made from {@code oracle}'s kNN rows (ADR 0028).
+   * The same snapshot as {@code of(tree, hierarchy, generation).prepare(format, approximate)}.
    */
-  static Snapshot opened(Tree tree, DeferredOracle oracle, long generation,
+  static Snapshot opened(Tree tree, HierarchyState hierarchy, long generation,
       java.util.function.Supplier<LexicalIndex> lexical, ContextFormat format, boolean approximate) {
     Map<String, String> byText = new HashMap<>(tree.leafCount() * 2);
     for (int v = 0; v < tree.leafCount(); v++) {
       byText.putIfAbsent(tree.text(v), tree.id(v));
     }
-    Derived derived = new Derived(tree, oracle, null);
+    Derived derived = new Derived(tree, hierarchy, null);
     derived.walkTables(format);
     if (approximate) {
       derived.neighbours();
     }
-    Snapshot s = new Snapshot(tree, oracle, generation, lexical.get(), byText, derived);
+    Snapshot s = new Snapshot(tree, hierarchy, generation, lexical.get(), byText, derived);
     s.lexical().prepare();
     return s;
   }
@@ -204,10 +179,9 @@ record Snapshot(Tree tree, DeferredOracle oracle, long generation, LexicalIndex 
 
   /** The snapshot after a maintenance run changed this one's tree: derived state follows the change. */
   Snapshot next(Tree next, HierarchyState nextHierarchy, long nextGeneration) {
-    DeferredOracle nextOracle = DeferredOracle.of(nextHierarchy);
     if (next == tree) {
-      return new Snapshot(tree, nextOracle, nextGeneration, lexical, idByText,
-          new Derived(tree, nextOracle, derived.derivedNeighbours()));
+      return new Snapshot(tree, nextHierarchy, nextGeneration, lexical, idByText,
+          new Derived(tree, nextHierarchy, derived.derivedNeighbours()));
     }
     // The leaf diff, once: leaves gone (or whose text changed) and leaves new (or whose text changed).
     // A leaf at the same index with the same id and text is neither (the usual case: checked without a lookup).
@@ -245,8 +219,8 @@ record Snapshot(Tree tree, DeferredOracle oracle, long generation, LexicalIndex 
         byText.putIfAbsent(next.text(v), next.id(v)); // a text another leaf still holds gets that leaf's id
       }
     }
-    return new Snapshot(next, nextOracle, nextGeneration, lexical.next(tree, gone, next, added), byText,
-        new Derived(next, nextOracle, derived.derivedNeighbours()));
+    return new Snapshot(next, nextHierarchy, nextGeneration, lexical.next(tree, gone, next, added), byText,
+        new Derived(next, nextHierarchy, derived.derivedNeighbours()));
   }
 
   /** Whether leaf {@code v} of both trees has the same id and text (so neither tree has it elsewhere). */

@@ -45,17 +45,16 @@ final class StateFollower {
     this.store = store;
     this.format = format;
     this.readOnly = readOnly;
-    // The BM25 index is built on a second thread from the leaf rows as the load reads them (ADR 0025); of the
-    // oracle only the kNN rows retrieves search are read, the rest when a maintenance run needs it (ADR 0028).
+    // The BM25 index is built on a second thread from the leaf rows as the load reads them (ADR 0025).
     OpeningIndex lexical = new OpeningIndex();
     TreeStore.State state;
     try {
-      state = store.loadLeafKnnIfChanged(-1, this::searchesLeafKnn, lexical);
+      state = store.loadIfChanged(-1, this::loadsOracle, lexical);
     } catch (RuntimeException | Error e) {
       lexical.abandon();
       throw e;
     }
-    this.snapshot = Snapshot.opened(state.tree(), deferred(state), state.generation(), lexical::index, format,
+    this.snapshot = Snapshot.opened(state.tree(), state.hierarchy(), state.generation(), lexical::index, format,
         RetrieveOptions.defaults().approximate(config, state.tree().leafCount()));
     this.lastDataVersion = store.dataVersion();
     this.opened = state;
@@ -102,12 +101,9 @@ final class StateFollower {
    */
   TreeStore.State reloadIfNewer() {
     synchronized (reloadLock) {
-      // A writer reads the whole oracle (its next run starts from it); a reader only the kNN rows it searches.
-      TreeStore.State st = readOnly ? store.loadLeafKnnIfChanged(snapshot.generation(), this::searchesLeafKnn, null)
-          : store.loadIfChanged(snapshot.generation(), true);
+      TreeStore.State st = store.loadIfChanged(snapshot.generation(), this::loadsOracle);
       if (st.tree() != null && st.generation() > snapshot.generation()) {
-        install(Snapshot.of(st.tree(), readOnly ? deferred(st) : DeferredOracle.of(st.hierarchy()),
-            st.generation()));
+        install(Snapshot.of(st.tree(), st.hierarchy(), st.generation()));
       }
       noteKnown(st);
       if (st.generation() == snapshot.generation()) {
@@ -128,34 +124,11 @@ final class StateFollower {
   }
 
   /**
-   * Whether a load of {@code tree} reads the oracle's level-0 kNN rows, the graph the candidate path searches:
-   * always for a writer (a retrieve may ask for the candidate path whatever the default, and a writer's graph
-   * has always been there for it); for a reader only when its retrieves take the candidate path by default.
+   * Whether a load of {@code tree} includes the oracle: always for a writer (maintenance needs it); for a
+   * reader only when its retrieves take the candidate path, which searches the oracle's level-0 kNN graph.
    */
-  private boolean searchesLeafKnn(Tree tree) {
+  private boolean loadsOracle(Tree tree) {
     return !readOnly || RetrieveOptions.defaults().approximate(config, tree.leafCount());
-  }
-
-  /**
-   * The oracle of a state loaded with {@link SqliteTreeStore#loadLeafKnnIfChanged}: its kNN rows, and the whole
-   * oracle read from the store when a maintenance run first asks for it, at the state's generation (refused
-   * by the store once the file has moved on; the run then starts from the newer state it loads).
-   */
-  private DeferredOracle deferred(TreeStore.State st) {
-    Tree tree = st.tree();
-    long generation = st.generation();
-    return DeferredOracle.deferred(st.hierarchy(), () -> store.loadHierarchy(tree, generation));
-  }
-
-  /**
-   * A mutation was accepted (by this process or, noticed pending, by another): a maintenance run will start
-   * from the current snapshot's whole oracle after the quiet window, so a writer reads it now in the background
-   * if the open left it unread.
-   */
-  void prefetchOracle() {
-    if (!readOnly) {
-      snapshot.oracle().prefetch(refresher);
-    }
   }
 
   /** Derives the walk's tables (and the nearest-leaf index where retrieves will use it) off the query path. */

@@ -201,8 +201,7 @@ class CandidatePathTest {
       assertFalse(reader.retrieve("Chen visits kyoto alone", 256).leafIds().isEmpty());
     }
     try (SETree reader = SETree.openReadOnly(dir.resolve("kb.db"), config(RetrievePath.EXACT))) {
-      assertTrue(reader.currentSnapshot().oracle().leafKnn().isEmpty());
-      assertFalse(reader.currentSnapshot().oracle().isRead());
+      assertTrue(reader.currentSnapshot().hierarchy().isEmpty());
     }
   }
 

@@ -45,20 +45,6 @@ public record HierarchyState(List<Level> levels) {
       float[] knnWeights,
       double resolution) {
 
-    /**
-     * A level of member ids and kNN rows alone ({@code centroids}, {@code parentIds} and {@code assignment}
-     * null, resolution NaN): level 0 as the candidate path searches it ({@link LeafNeighbours}), read on open
-     * without the rest of the oracle. Never an oracle a maintenance run may start from.
-     */
-    public static Level knnOnly(String[] memberIds, int[] knnOffsets, int[] knnNeighbors, float[] knnWeights) {
-      return new Level(memberIds, null, null, null, knnOffsets, knnNeighbors, knnWeights, Double.NaN);
-    }
-
-    /** Whether this level holds kNN rows alone ({@link #knnOnly}). */
-    public boolean isKnnOnly() {
-      return centroids == null;
-    }
-
     /** Number of members. */
     public int size() {
       return memberIds.length;

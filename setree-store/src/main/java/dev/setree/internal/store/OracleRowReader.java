@@ -18,29 +18,12 @@ import java.util.Map;
  * given exactly one member row, kNN neighbours that are members, well-formed blobs. A violation is a
  * {@link StoreFormatException} ("... is corrupt: hierarchy level ..."). What the format leaves out is
  * restored from the tree: level 0's member list and centroids, and an assignment derived from the parent ids.
- *
- * <p>{@link #readLeafKnn} reads only what a retrieve searches, level 0's kNN rows ({@link
- * HierarchyState.Level#knnOnly}), with the same checks of those rows; the scan still steps over every
- * member row, so SQLite meets every page of the table, but the other levels' rows are left undecoded and
- * unchecked until {@link #read} reads them.
  */
 final class OracleRowReader {
   private OracleRowReader() {}
 
   /** Reads the oracle of {@code tree}; the caller holds a read transaction. */
   static HierarchyState read(Connection c, Tree tree, Path file) throws SQLException {
-    return read(c, tree, file, false);
-  }
-
-  /**
-   * Reads level 0's kNN rows of the oracle of {@code tree}: a state of one {@link HierarchyState.Level#knnOnly}
-   * level (the empty state when the file has no oracle). The caller holds a read transaction.
-   */
-  static HierarchyState readLeafKnn(Connection c, Tree tree, Path file) throws SQLException {
-    return read(c, tree, file, true);
-  }
-
-  private static HierarchyState read(Connection c, Tree tree, Path file, boolean leafKnnOnly) throws SQLException {
     int dim = tree.dimension();
     record LevelRow(int count, String[] ids, int[] assignment, double resolution, boolean fromTree) {}
     List<LevelRow> rows = new ArrayList<>();
@@ -87,8 +70,6 @@ final class OracleRowReader {
       return HierarchyState.empty();
     }
     int levels = rows.size();
-    // Levels whose member rows are read: all, or level 0 alone.
-    int read = leafKnnOnly ? 1 : levels;
     String[][] parents = new String[levels][];
     float[][] centroids = new float[levels][];
     // Per member its kNN neighbours: positions, found by the ids' bytes (the usual case), or the ids
@@ -98,10 +79,10 @@ final class OracleRowReader {
     float[][][] knnW = new float[levels][][];
     IdTable[] tables = new IdTable[levels];
     List<Map<String, Integer>> pos = new ArrayList<>();
-    for (int level = 0; level < read; level++) {
+    for (int level = 0; level < levels; level++) {
       LevelRow r = rows.get(level);
       parents[level] = new String[r.count];
-      centroids[level] = leafKnnOnly ? null : new float[r.count * dim];
+      centroids[level] = new float[r.count * dim];
       knnPos[level] = new int[r.count][];
       knnIds[level] = new String[r.count][];
       knnW[level] = new float[r.count][];
@@ -121,9 +102,6 @@ final class OracleRowReader {
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
         int level = rs.getInt(1);
-        if (leafKnnOnly && level != 0) {
-          continue; // read (and checked) by the whole oracle's load
-        }
         byte[] idBytes = rs.getBytes(2);
         int i = -1;
         if (level >= 0 && level < levels && idBytes != null && tables[level].complete()) {
@@ -138,13 +116,10 @@ final class OracleRowReader {
           }
           i = at;
         }
-        // Level 0's kNN rows alone: the parent is not read, but the row is marked as met.
-        parents[level][i] = leafKnnOnly ? MET : rs.getString(3);
-        byte[] cen = leafKnnOnly ? null : rs.getBytes(4);
+        parents[level][i] = rs.getString(3);
+        byte[] cen = rs.getBytes(4);
         try {
-          if (leafKnnOnly) {
-            // No centroid: the kNN rows are all a retrieve reads.
-          } else if (cen == null) {
+          if (cen == null) {
             int v = level == 0 && leavesAtLevel0 ? i : tree.indexOf(rows.get(level).ids[i]);
             if (v < 0) {
               throw bad(file, level, "member " + rows.get(level).ids[i] + " has no centroid and is no node of the tree");
@@ -168,7 +143,7 @@ final class OracleRowReader {
       }
     }
     List<HierarchyState.Level> out = new ArrayList<>(levels);
-    for (int level = 0; level < read; level++) {
+    for (int level = 0; level < levels; level++) {
       LevelRow r = rows.get(level);
       int[] offsets = new int[r.count + 1];
       for (int i = 0; i < r.count; i++) {
@@ -194,10 +169,6 @@ final class OracleRowReader {
         }
         System.arraycopy(knnW[level][i], 0, weights, offsets[i], knnW[level][i].length);
       }
-      if (leafKnnOnly) {
-        out.add(HierarchyState.Level.knnOnly(r.ids, offsets, neighbors, weights));
-        continue;
-      }
       int[] assignment = r.assignment != null ? r.assignment : OracleRows.derivedAssignment(parents[level]);
       if (assignment.length != r.count) {
         throw bad(file, level, "has " + assignment.length + " assignments for " + r.count + " members");
@@ -207,9 +178,6 @@ final class OracleRowReader {
     }
     return new HierarchyState(List.copyOf(out));
   }
-
-  /** In place of a parent id not read ({@link #readLeafKnn}): the member's row was met. */
-  private static final String MET = new String("");
 
   /** A level's member positions by id, made the first time a row needs them. */
   private static Map<String, Integer> map(List<Map<String, Integer>> pos, int level, String[] ids, Path file) {

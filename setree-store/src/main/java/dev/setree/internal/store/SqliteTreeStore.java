@@ -231,31 +231,6 @@ public final class SqliteTreeStore implements TreeStore {
   }
 
   /**
-   * {@link #loadIfChanged(long, java.util.function.Predicate, TreeRows)}, reading of the oracle only what a
-   * retrieve searches: level 0's member ids and kNN graph ({@link HierarchyState.Level#knnOnly}, the state's
-   * only level), when {@code withLeafKnn} accepts the tree. The other levels' rows are stepped over, not
-   * decoded or checked; {@link #loadHierarchy(Tree, long)} reads the whole oracle later. (A version-1 file, open
-   * read-only, gives its whole oracle.)
-   */
-  public State loadLeafKnnIfChanged(long knownGeneration, java.util.function.Predicate<Tree> withLeafKnn,
-      TreeRows rows) {
-    return connections.read("load", c -> states.stateIfChanged(c, knownGeneration, withLeafKnn, true, rows));
-  }
-
-  /**
-   * The whole oracle of {@code tree}, which must be the tree committed at {@code generation} (as a load
-   * returned it): read, with every check of {@link #load}, in one read transaction that first checks that the
-   * file is still at that generation. Every save increases the generation, so the oracle read is the one
-   * saved with that tree.
-   *
-   * @throws TreeStore.StaleStateException when another save committed since (the file is at another generation)
-   */
-  public HierarchyState loadHierarchy(Tree tree, long generation) {
-    Objects.requireNonNull(tree, "tree");
-    return connections.read("load the hierarchy from", c -> states.hierarchyAt(c, tree, generation));
-  }
-
-  /**
    * Told by a load what it reads, on the loading thread and inside its read transaction: each leaf row as
    * the table scan meets it, then the tree made of all the rows (before the oracle is read). The leaf rows
    * come in the order of the table's {@code ord} key, which is the tree's leaf order, but a listener must

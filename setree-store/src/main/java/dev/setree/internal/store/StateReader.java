@@ -55,38 +55,12 @@ final class StateReader {
    */
   State stateIfChanged(Connection c, long knownGeneration, Predicate<Tree> withHierarchy,
       SqliteTreeStore.TreeRows rows) throws SQLException {
-    return stateIfChanged(c, knownGeneration, withHierarchy, false, rows);
-  }
-
-  /**
-   * {@link #stateIfChanged}, reading of the oracle only level 0's kNN rows when {@code leafKnnOnly}
-   * ({@link OracleRowReader#readLeafKnn}; the whole oracle of a version-1 file, which stores it in one row per
-   * level).
-   */
-  State stateIfChanged(Connection c, long knownGeneration, Predicate<Tree> withHierarchy, boolean leafKnnOnly,
-      SqliteTreeStore.TreeRows rows) throws SQLException {
     long generation = GenerationRow.read(c);
     if (generation == knownGeneration) {
       return new State(generation, null, null, PendingMutationRows.read(c, path), PendingMutationRows.lastSeq(c));
     }
     Tree tree = tree(c, rows);
-    HierarchyState h = !withHierarchy.test(tree) ? HierarchyState.empty()
-        : leafKnnOnly && version != 1 ? OracleRowReader.readLeafKnn(c, tree, path) : hierarchy(c, tree);
+    HierarchyState h = withHierarchy.test(tree) ? hierarchy(c, tree) : HierarchyState.empty();
     return new State(generation, tree, h, PendingMutationRows.read(c, path), PendingMutationRows.lastSeq(c));
-  }
-
-  /**
-   * The whole oracle of {@code tree}, the tree committed at {@code generation}: read only while the file is
-   * still at that generation (every save increases it), so that it is the oracle saved with that tree.
-   *
-   * @throws dev.setree.internal.core.TreeStore.StaleStateException when the file is at another generation
-   */
-  HierarchyState hierarchyAt(Connection c, Tree tree, long generation) throws SQLException {
-    long committed = GenerationRow.read(c);
-    if (committed != generation) {
-      throw new dev.setree.internal.core.TreeStore.StaleStateException(path + " is at generation " + committed
-          + ", not at generation " + generation + " whose tree the oracle was asked for");
-    }
-    return hierarchy(c, tree);
   }
 }

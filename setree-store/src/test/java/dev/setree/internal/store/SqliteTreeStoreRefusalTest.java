@@ -138,8 +138,7 @@ class SqliteTreeStoreRefusalTest {
 
   /**
    * Open checks the structure in time independent of the file's size and the load reads every row: a page
-   * of garbage anywhere in a knowledge base is refused by one or the other, never loaded as a tree; also when
-   * the load reads of the oracle only level 0's kNN rows (ADR 0028).
+   * of garbage anywhere in a knowledge base is refused by one or the other, never loaded as a tree.
    */
   @Test
   void corruptPageAnywhereIsRefusedByOpenOrLoad() throws Exception {
@@ -159,13 +158,6 @@ class SqliteTreeStoreRefusalTest {
         }
       }, "page " + page + " of " + pages);
       assertTrue(e.getMessage().contains("corrupt"), "page " + page + ": " + e.getMessage());
-      // The open of a facade reads of the oracle only level 0's kNN rows, but steps over every member row.
-      e = assertThrows(StoreFormatException.class, () -> {
-        try (SqliteTreeStore store = SqliteTreeStore.openReadOnly(copy)) {
-          store.loadLeafKnnIfChanged(-1, t -> true, null);
-        }
-      }, "kNN rows alone, page " + page + " of " + pages);
-      assertTrue(e.getMessage().contains("corrupt"), "kNN rows alone, page " + page + ": " + e.getMessage());
     }
   }
 
