@@ -70,7 +70,8 @@ public final class SETreeConfig {
   /**
    * Added to {@link #substance()}'s weight for a prompt that names a period holding leaves ("What happened in
    * May 2023?"; periods count only while {@link #periodBoost()} is positive): such a prompt asks what
-   * happened, so among the period's leaves those that say more come first; >= 0 (default 0.3; docs/adr/0026-period-and-substance.md).
+   * happened, so among the period's leaves those that say more come first; >= 0 (default 0.3;
+   * docs/adr/0026-period-and-substance.md).
    */
   public double periodSubstance() {
     return values.periodSubstance;

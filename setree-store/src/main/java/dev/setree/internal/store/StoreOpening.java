@@ -24,8 +24,6 @@ import org.sqlite.SQLiteOpenMode;
 final class StoreOpening {
   /** How long a connection waits for a lock another connection holds ({@code PRAGMA busy_timeout}). */
   static final int BUSY_TIMEOUT_MS = 5000;
-  /** SQLite's primary result code for a lock another connection holds. */
-  private static final int SQLITE_BUSY = 5;
 
   private StoreOpening() {}
 
@@ -292,13 +290,13 @@ final class StoreOpening {
    * file), SQLite refuses the switch at once with SQLITE_BUSY instead of waiting its busy timeout: the switch
    * is then retried, with short pauses, for up to {@link #BUSY_TIMEOUT_MS}.
    */
-  static String enterWalMode(Statement st) throws SQLException {
+  private static String enterWalMode(Statement st) throws SQLException {
     long deadline = System.nanoTime() + BUSY_TIMEOUT_MS * 1_000_000L;
     for (int pause = 1; ; pause = Math.min(2 * pause, 50)) {
       try (ResultSet rs = st.executeQuery("PRAGMA journal_mode = WAL")) {
         return rs.next() ? rs.getString(1) : null;
       } catch (SQLException e) {
-        if ((e.getErrorCode() & 0xff) != SQLITE_BUSY || System.nanoTime() - deadline > 0) {
+        if ((e.getErrorCode() & 0xff) != 5 /* SQLITE_BUSY */ || System.nanoTime() - deadline > 0) {
           throw e;
         }
       }
