@@ -2,6 +2,7 @@ package dev.setree.cli;
 
 import dev.setree.BuildReport;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.MaintenanceReport;
 import dev.setree.SETree;
@@ -193,6 +194,11 @@ final class BenchInsert implements Callable<Integer> {
       o.put("save_p50_ms", median(runSaveMs));
       putOrNull(o, "ratio_full_over_incremental", rebuildMs / runP50);
       putOrNull(o, "ratio_full_without_embedding_over_incremental", structureMs / runP50);
+      // Per run, in insert order: where the tail comes from (the first run after open, or a run that re-clusters).
+      putArray(o.putArray("run_ms"), runMs);
+      putArray(o.putArray("visible_ms"), visibleMs);
+      putArray(o.putArray("rebuild_ms"), runRebuildMs);
+      putArray(o.putArray("save_ms"), runSaveMs);
       Files.writeString(jsonOut, m.writerWithDefaultPrettyPrinter().writeValueAsString(o));
     }
     return 0;
@@ -203,6 +209,12 @@ final class BenchInsert implements Callable<Integer> {
       o.putNull(key);
     } else {
       o.put(key, value);
+    }
+  }
+
+  private static void putArray(ArrayNode a, double[] values) {
+    for (double v : values) {
+      a.add(Math.round(v * 10) / 10.0);
     }
   }
 
