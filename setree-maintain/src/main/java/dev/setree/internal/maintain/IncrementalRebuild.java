@@ -27,7 +27,9 @@ import java.util.Set;
  *       above {@link BuildOptions#exactKnnLimit()}, built by {@link NnDescent}) recomputed rows are exact
  *       and kept rows keep their approximate neighbours, improved by the new members.
  *   <li><b>Affected communities.</b> A community of the oracle is affected when it lost a member or holds
- *       a moved member; a new member joins the community of its nearest neighbour, which is then affected.
+ *       a moved member whose kNN row now lists other members (a member that only moved a little keeps its
+ *       neighbours, and its community is left alone); a new member joins the community of its nearest
+ *       neighbour, which is then affected.
  *       Leiden runs again only on the subgraph induced by the affected communities' members.
  *   <li><b>Parent preservation.</b> An unaffected community keeps its parent node, id and summary: no
  *       summariser work. A re-formed community reuses the id of the old parent it overlaps most (its summary
@@ -138,7 +140,7 @@ final class IncrementalRebuild {
    * A level's members matched to the oracle's: each member's index in the oracle's level and back (-1: new,
    * or removed), and which members moved (new members and members whose centroid changed).
    */
-  private record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {}
+  record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {}
 
   private static LevelMatch match(HierarchyState.Level old, List<DraftTree.Node> members, float[] centroids,
       int dim) {
@@ -180,16 +182,25 @@ final class IncrementalRebuild {
    * The oracle's communities as they stand in the new level: each member's old community (-1: new), the
    * members of each old community, and the ids of the affected ones.
    */
-  private record Affected(int[] oldCommunityOf, Map<Integer, List<Integer>> oldCommunities,
+  record Affected(int[] oldCommunityOf, Map<Integer, List<Integer>> oldCommunities,
       Set<Integer> ids) {}
 
   /**
-   * Affected communities: those that lost a member, hold a moved member, or neighbour one in the patched
-   * kNN graph (either direction), since they may gain or lose it.
+   * Affected communities: those that lost a member, hold a member that moved to other neighbours, or
+   * neighbour one in the patched kNN graph (either direction), since they may gain or lose it. A member moved
+   * to other neighbours when it is new, or its centroid changed and its row now lists another set of members
+   * ({@link #sameNeighbours}). A member that only moved a little and still lists the same neighbours affects
+   * nothing: Leiden would run on the same graph, only with slightly other weights. This matters above level
+   * 0, where every ancestor of a new leaf moves (an ancestor of n leaves by about one n-th of a leaf):
+   * counting each as moved re-clustered its neighbourhood, re-formed communities and rewrote their summaries
+   * up to the root for one new fact (ADR 0028).
    */
-  private static Affected affectedCommunities(HierarchyState.Level old, LevelMatch match, KnnGraph knn) {
+  static Affected affectedCommunities(HierarchyState.Level old, LevelMatch match, KnnGraph knn) {
     int m = match.newToOld.length;
-    boolean[] moved = match.moved;
+    boolean[] moved = new boolean[m];
+    for (int i = 0; i < m; i++) {
+      moved[i] = match.moved[i] && !sameNeighbours(old, match, knn, i);
+    }
     Map<Integer, List<Integer>> oldCommunities = new LinkedHashMap<>();
     int[] oldCommunityOf = new int[m];
     for (int i = 0; i < m; i++) {
@@ -222,15 +233,48 @@ final class IncrementalRebuild {
     return new Affected(oldCommunityOf, oldCommunities, affected);
   }
 
+  /**
+   * Whether member {@code i} was there before and its row in the patched graph lists the same set of
+   * members as its old row (order aside: the set is what Leiden's graph holds).
+   */
+  private static boolean sameNeighbours(HierarchyState.Level old, LevelMatch match, KnnGraph knn, int i) {
+    int o = match.newToOld[i];
+    if (o < 0) {
+      return false;
+    }
+    int from = knn.offsets()[i];
+    int to = knn.offsets()[i + 1];
+    int oldFrom = old.knnOffsets()[o];
+    int oldTo = old.knnOffsets()[o + 1];
+    if (to - from != oldTo - oldFrom) {
+      return false;
+    }
+    int[] oldNeighbors = old.knnNeighbors();
+    for (int e = from; e < to; e++) {
+      int was = match.newToOld[knn.neighbors()[e]];
+      boolean listed = false;
+      for (int x = oldFrom; x < oldTo && was >= 0 && !listed; x++) {
+        listed = oldNeighbors[x] == was;
+      }
+      if (!listed) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** A level's new communities, the CPM resolution they were found at (NaN: none), and how many members moved. */
   private record Clustering(int[] assignment, double resolution, int reclustered) {}
 
   /**
    * Re-clusters the affected part of a level: unaffected communities keep their assignment, Leiden runs on
-   * the members of the affected ones ({@link #clusterLocal}). When the affected part is most of the level
-   * (small upper levels) the whole level is re-clustered with a fresh resolution search, as a full build
-   * would: the recorded resolution was fitted to other members. With {@code wrap} (few enough members to be
-   * the root's children) the level is one community.
+   * the members of the affected ones ({@link #clusterLocal}) at the level's recorded resolution, starting
+   * from their old communities. When the affected part is most of the level (small upper levels) the whole
+   * level is improved so, and re-clustered with a fresh resolution search, as a full build would, only when
+   * that leaves the level's number of communities off its target by more than a quarter
+   * ({@link LeidenClustering#nearTarget}): the recorded resolution was fitted to other members, but a
+   * search re-forms most of a level for one new member (and rewrites the summaries of its largest nodes).
+   * With {@code wrap} (few enough members to be the root's children) the level is one community.
    */
   private Clustering recluster(HierarchyState.Level old, Affected affected, KnnGraph knn, boolean wrap) {
     int[] oldCommunityOf = affected.oldCommunityOf;
@@ -267,8 +311,11 @@ final class IncrementalRebuild {
     if (wrap) {
       local = new int[pool.size()];
     } else {
-      LeidenClustering.Result res = clusterLocal(knn, pool, whole ? Double.NaN : old.resolution(),
-          initialCommunities(pool, oldCommunityOf));
+      int[] initial = initialCommunities(pool, oldCommunityOf);
+      LeidenClustering.Result res = clusterLocal(knn, pool, old.resolution(), initial); // NaN: a search
+      if (whole && !Double.isNaN(old.resolution()) && !leiden.nearTarget(res.communities(), m)) {
+        res = clusterLocal(knn, pool, Double.NaN, initial);
+      }
       local = res.assignment();
       resolution = res.resolution();
     }

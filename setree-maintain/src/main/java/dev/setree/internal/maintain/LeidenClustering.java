@@ -60,7 +60,21 @@ public final class LeidenClustering {
     if (n <= 1) {
       return new Result(new int[n], n, 0, 0);
     }
-    return search(knn, Math.max(n / (double) targetArity, Math.min(targetArity, n / 2.0)));
+    return search(knn, target(n));
+  }
+
+  /** The number of communities {@link #cluster} aims at for {@code n} members. */
+  double target(int n) {
+    return Math.max(n / (double) targetArity, Math.min(targetArity, n / 2.0));
+  }
+
+  /**
+   * Whether {@code communities} for {@code n} members is within a quarter of {@link #target} (at least one
+   * community either way): close enough that a resolution search would not be worth re-forming a level for.
+   */
+  boolean nearTarget(int communities, int n) {
+    double t = target(n);
+    return Math.abs(communities - t) <= Math.max(1, t / 4);
   }
 
   private Result search(KnnGraph knn, double target) {

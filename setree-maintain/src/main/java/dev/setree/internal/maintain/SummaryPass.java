@@ -22,8 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * children before parents, with at most {@code max_concurrency} summariser calls in flight.
  *
  * <p>A node is (re)summarised when its children changed, when it has no summary, when its summary breaks
- * its cap, or when its leaf-centroid changed and its faithfulness fell below the threshold (or is
- * unknown). Other nodes whose centroid changed keep their summary and get their faithfulness recomputed.
+ * its cap, or when its leaf-centroid changed and its faithfulness fell: it is now below the threshold and
+ * lower than before the run (or unknown). Other nodes whose centroid changed keep their summary and get their
+ * faithfulness recomputed, so a slow drift re-summarises a node once it has fallen by a whole point.
  *
  * <p><b>Budget-monotone, enforced:</b> each node's cap is {@code min(level cap, tokens of its children)}
  * and whatever the summariser returns is cut to it ({@link TextCut}). A summariser failure (exception or
@@ -49,7 +50,7 @@ final class SummaryPass {
   /**
    * Writes the summaries the draft needs.
    *
-   * @param faithfulnessThreshold nodes on a changed path below it are re-summarised;
+   * @param faithfulnessThreshold nodes on a changed path whose faithfulness fell, to below it, are re-summarised;
    *     {@code Integer.MIN_VALUE} turns the faithfulness pass off
    */
   Result run(DraftTree draft, int faithfulnessThreshold, BuildProgress progress) {
@@ -165,7 +166,14 @@ final class SummaryPass {
     if (v.faithfulness == Tree.UNKNOWN_FAITHFULNESS) {
       return true;
     }
-    return v.centroidChanged && faithfulness(v) < threshold;
+    if (!v.centroidChanged) {
+      return false;
+    }
+    // Only a fall is a reason: a node whose summary was below the threshold already (a high node is about
+    // its many leaves only loosely) would otherwise be re-summarised by every run that touches its path,
+    // for the same summary.
+    int now = faithfulness(v);
+    return now < threshold && now < v.faithfulness;
   }
 
   private int cap(DraftTree.Node v, int depth) {

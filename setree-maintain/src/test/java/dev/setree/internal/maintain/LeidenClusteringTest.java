@@ -13,6 +13,24 @@ import org.junit.jupiter.api.Test;
 /** Leiden through nl.cwts:networkanalysis on kNN graphs with known structure. */
 class LeidenClusteringTest {
 
+  /**
+   * The band within which the incremental rebuild keeps a small level's improved communities instead of a
+   * fresh resolution search: a quarter of the target count, at least one community either way.
+   */
+  @Test
+  void nearTargetIsAQuarterOfTheTargetCount() {
+    LeidenClustering leiden = new LeidenClustering(8, 42);
+    assertEquals(97 / 8.0, leiden.target(97), 1e-9); // n / arity
+    assertEquals(8.0, leiden.target(40), 1e-9); // never fewer than the arity near the top
+    assertEquals(5.0, leiden.target(10), 1e-9); // nor more than half the members
+    for (int c = 0; c <= 20; c++) {
+      assertEquals(c >= 10 && c <= 15, leiden.nearTarget(c, 97), "communities " + c);
+    }
+    for (int c = 0; c <= 8; c++) {
+      assertEquals(c >= 4 && c <= 6, leiden.nearTarget(c, 10), "communities " + c + " (at least one either way)");
+    }
+  }
+
   /** Well-separated groups of points are found exactly, whatever the group sizes. */
   @Test
   void findsPlantedGroups() {

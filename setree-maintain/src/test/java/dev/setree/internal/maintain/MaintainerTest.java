@@ -190,6 +190,76 @@ class MaintainerTest {
     assertEquals(res.summarized(), s.calls.get());
   }
 
+  /**
+   * The faithfulness pass re-summarises a node whose children are unchanged only when its faithfulness fell
+   * (below the threshold and below what it was): with the threshold at 100 nearly every node is below it,
+   * and nodes whose faithfulness held keep their summary. Which nodes were summarised is told by the
+   * requests' children.
+   */
+  @Test
+  void faithfulnessPassRewritesOnlyWhatFell() {
+    List<Fact> base = Corpora.synthetic(2000, 78);
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(base, BuildProgress.NONE);
+    Set<Set<String>> requested = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    ExtractiveSummarizer extractive = new ExtractiveSummarizer();
+    Summarizer recording = new Summarizer() {
+      @Override
+      public String kind() {
+        return "extractive";
+      }
+
+      @Override
+      public Summary summarize(Request r) {
+        Set<String> children = new HashSet<>();
+        r.children().forEach(c -> children.add(c.id()));
+        requested.add(children);
+        return extractive.summarize(r);
+      }
+    };
+    Maintainer m = new Maintainer(embedder, counter, recording, BuildOptions.DEFAULTS, 100);
+    Tree before = built.tree();
+    HierarchyState oracle = built.hierarchy();
+    int held = 0;
+    int fell = 0;
+    for (int run = 0; run < 12; run++) {
+      requested.clear();
+      Maintainer.Result r = m.run(before, oracle, List.of(insert("shed" + run, "Anna repaints the shed, note " + run)));
+      assertEquals(1, r.inserted());
+      Tree after = r.tree();
+      for (int w = after.leafCount(); w < after.size(); w++) {
+        int v = before.indexOf(after.id(w));
+        if (v < 0 || !childIds(before, v).equals(childIds(after, w))
+            || java.util.Arrays.equals(before.centroid(v), after.centroid(w))) {
+          continue; // new, re-formed, or not moved: not the faithfulness pass's business
+        }
+        float cos = Vectors.dot(before.embedding(v), after.centroid(w));
+        int now = Math.round(100f * Math.max(-1f, Math.min(1f, cos)));
+        String ctx = "run " + run + " node " + after.id(w) + " from " + before.faithfulness(v) + " to " + now;
+        boolean summarised = requested.contains(childIds(after, w));
+        assertEquals(now < before.faithfulness(v), summarised, ctx);
+        if (summarised) {
+          fell++;
+        } else {
+          assertEquals(before.text(v), after.text(w), ctx);
+          assertEquals(now, after.faithfulness(w), ctx + ": faithfulness recomputed");
+          held++;
+        }
+      }
+      before = after;
+      oracle = r.hierarchy();
+    }
+    assertTrue(held > 0 && fell > 0, held + " held, " + fell + " fell");
+  }
+
+  private static Set<String> childIds(Tree t, int v) {
+    Set<String> ids = new HashSet<>();
+    for (int i = 0; i < t.childCount(v); i++) {
+      ids.add(t.id(t.child(v, i)));
+    }
+    return ids;
+  }
+
   /** Growing from empty: one leaf under a root, then two, then many; shrinking back to one and zero. */
   @Test
   void growFromEmptyAndShrinkToEmpty() {
