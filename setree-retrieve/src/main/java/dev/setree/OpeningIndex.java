@@ -86,6 +86,11 @@ final class OpeningIndex implements SqliteTreeStore.TreeRows {
     }
   }
 
+  /** Whether the index is built (or failed): {@link #index()} would not wait. */
+  boolean done() {
+    return result.isDone();
+  }
+
   /** Stops the indexing thread and drops its work (the load failed). */
   void abandon() {
     if (!ended) {

@@ -15,12 +15,17 @@ import java.util.Map;
  * generation, with what the facade derives from the tree: the BM25 index and the leaf id of each leaf text
  * (for duplicate inserts). Immutable; replaced whole.
  */
-record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalIndex lexical,
+record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLexicalIndex bm25,
     Map<String, String> idByText, Derived derived) {
 
   Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalIndex lexical,
       Map<String, String> idByText) {
-    this(tree, hierarchy, generation, lexical, idByText, new Derived(tree, hierarchy, null));
+    this(tree, hierarchy, generation, PendingLexicalIndex.of(lexical), idByText, new Derived(tree, hierarchy, null));
+  }
+
+  /** The BM25 index of this snapshot; the first call after open waits for it to be built. */
+  LexicalIndex lexical() {
+    return bm25.get();
   }
 
   /** The walk's tables of this tree in {@code format}, computed once. */
@@ -40,7 +45,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
 
   /** Every leaf's substance, in [0, 1] ({@link LeafPrior#substance}), derived once. */
   float[] leafSubstance() {
-    return derived.leafSubstance(lexical.leafTerms());
+    return derived.leafSubstance(lexical().leafTerms());
   }
 
   /**
@@ -134,7 +139,9 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
    */
   Snapshot prepare(ContextFormat format, boolean approximate) {
     walkTables(format);
-    lexical.prepare();
+    if (bm25.isDone()) { // else the first retrieve waits for it, and prepares it
+      lexical().prepare();
+    }
     if (approximate) {
       neighbours();
     }
@@ -153,11 +160,13 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
   /**
    * A snapshot derived from scratch whose BM25 index is built elsewhere meanwhile ({@link OpeningIndex}): the
    * text map and what {@link #prepare} derives (in {@code format}; the nearest-leaf index when
-   * {@code approximate}) are computed first, then {@code lexical} is asked for the index of {@code tree}.
-   * The same snapshot as {@code of(tree, hierarchy, generation).prepare(format, approximate)}.
+   * {@code approximate}) are computed now; the index is the one {@code lexical} gives once {@code done} says
+   * it is built. Retrieves get the same snapshot as {@code of(tree, hierarchy, generation).prepare(format,
+   * approximate)}; a process that never retrieves never waits for the index.
    */
   static Snapshot opened(Tree tree, HierarchyState hierarchy, long generation,
-      java.util.function.Supplier<LexicalIndex> lexical, ContextFormat format, boolean approximate) {
+      java.util.function.Supplier<LexicalIndex> lexical, java.util.function.BooleanSupplier done,
+      ContextFormat format, boolean approximate) {
     Map<String, String> byText = new HashMap<>(tree.leafCount() * 2);
     for (int v = 0; v < tree.leafCount(); v++) {
       byText.putIfAbsent(tree.text(v), tree.id(v));
@@ -167,9 +176,12 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
     if (approximate) {
       derived.neighbours();
     }
-    Snapshot s = new Snapshot(tree, hierarchy, generation, lexical.get(), byText, derived);
-    s.lexical().prepare();
-    return s;
+    PendingLexicalIndex bm25 = PendingLexicalIndex.building(() -> {
+      LexicalIndex index = lexical.get();
+      index.prepare();
+      return index;
+    }, done);
+    return new Snapshot(tree, hierarchy, generation, bm25, byText, derived);
   }
 
   /** A snapshot of the bare tree (no oracle, generation 0), for tests and tools. */
@@ -180,7 +192,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
   /** The snapshot after a maintenance run changed this one's tree: derived state follows the change. */
   Snapshot next(Tree next, HierarchyState nextHierarchy, long nextGeneration) {
     if (next == tree) {
-      return new Snapshot(tree, nextHierarchy, nextGeneration, lexical, idByText,
+      return new Snapshot(tree, nextHierarchy, nextGeneration, bm25, idByText,
           new Derived(tree, nextHierarchy, derived.derivedNeighbours()));
     }
     // The leaf diff, once: leaves gone (or whose text changed) and leaves new (or whose text changed).
@@ -219,7 +231,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalInd
         byText.putIfAbsent(next.text(v), next.id(v)); // a text another leaf still holds gets that leaf's id
       }
     }
-    return new Snapshot(next, nextHierarchy, nextGeneration, lexical.next(tree, gone, next, added), byText,
+    return new Snapshot(next, nextHierarchy, nextGeneration, bm25.next(tree, gone, next, added), byText,
         new Derived(next, nextHierarchy, derived.derivedNeighbours()));
   }
 

@@ -54,7 +54,8 @@ final class StateFollower {
       lexical.abandon();
       throw e;
     }
-    this.snapshot = Snapshot.opened(state.tree(), state.hierarchy(), state.generation(), lexical::index, format,
+    this.snapshot = Snapshot.opened(state.tree(), state.hierarchy(), state.generation(), lexical::index,
+        lexical::done, format,
         RetrieveOptions.defaults().approximate(config, state.tree().leafCount()));
     this.lastDataVersion = store.dataVersion();
     this.opened = state;

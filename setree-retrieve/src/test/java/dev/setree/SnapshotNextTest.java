@@ -72,6 +72,59 @@ class SnapshotNextTest {
     }
   }
 
+  /**
+   * Open does not wait for the BM25 index: maintenance runs installed while it is being built chain their
+   * changes without asking for it, and once it is built the chained index gives the scores of an index that
+   * followed the same runs at once.
+   */
+  @Test
+  void runsBeforeTheOpeningIndexIsBuiltFollowItOnceItIs() {
+    List<String> ids = new ArrayList<>(List.of("l0", "l1", "l2", "l3", "l4"));
+    List<String> texts = new ArrayList<>(List.of("alpha war", "beta", "gamma peace", "tax", "war tax"));
+    Tree opened = tree(ids, texts);
+    java.util.concurrent.CompletableFuture<LexicalIndex> building = new java.util.concurrent.CompletableFuture<>();
+    java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+    Snapshot s = Snapshot.opened(opened, HierarchyState.empty(), 1, () -> {
+      asked.incrementAndGet();
+      return building.join();
+    }, building::isDone, new dev.setree.internal.core.ContextFormat(text -> text.split(" ").length), false);
+    Snapshot eager = Snapshot.of(opened);
+    for (int run = 0; run < 3; run++) {
+      ids.remove(0);
+      texts.remove(0);
+      ids.add("n" + run);
+      texts.add(run == 1 ? "delta war" : "peace " + WORDS[run]);
+      Tree t = tree(ids, texts);
+      s = s.next(t, HierarchyState.empty(), 2 + run);
+      eager = eager.next(t, HierarchyState.empty(), 2 + run);
+      s.prepare(new dev.setree.internal.core.ContextFormat(text -> text.split(" ").length), false);
+      assertEquals(false, s.bm25().isDone(), "run " + run);
+    }
+    assertEquals(0, asked.get(), "a run asked for the index being built");
+    building.complete(LexicalIndex.of(opened));
+    assertEquals(true, s.bm25().isDone());
+    Tree last = s.tree();
+    Snapshot scratch = Snapshot.of(last);
+    for (String prompt : WORDS) {
+      float[] a = new float[last.leafCount()];
+      float[] b = new float[last.leafCount()];
+      float[] c = new float[last.leafCount()];
+      eager.lexical().scores(prompt, a);
+      s.lexical().scores(prompt, b);
+      scratch.lexical().scores(prompt, c);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(a, b, "prompt " + prompt);
+      for (int v = 0; v < c.length; v++) {
+        assertEquals(c[v] > 0, b[v] > 0, "prompt " + prompt + " leaf " + v);
+      }
+    }
+    assertEquals(1, asked.get());
+    // A run after the index is built follows it at once.
+    ids.add("n9");
+    texts.add("gamma tax");
+    Snapshot after = s.next(tree(ids, texts), HierarchyState.empty(), 9);
+    assertEquals(true, after.bm25().isDone());
+  }
+
   /** The map as every leaf's text put if absent after removing the leaves gone (or re-texted) derived it. */
   private static Map<String, String> fullDerivation(Snapshot s, Tree next) {
     Tree tree = s.tree();
