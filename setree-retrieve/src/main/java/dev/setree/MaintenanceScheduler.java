@@ -13,7 +13,8 @@ import java.util.function.LongSupplier;
  * The single writer's clock: after each accepted mutation it waits for a quiet window (coalescing bursts:
  * every new mutation restarts the window), then runs one maintenance run on its own thread. A failed run is
  * retried with exponential back-off (1 s doubling to 60 s); nothing is lost, since mutations stay in the
- * pending table until a run that applied them commits.
+ * pending table until a run that applied them commits. While the window runs after a mutation of this
+ * process, the thread prepares the run ({@code prepare}: work the run would do first, whatever the mutations).
  */
 final class MaintenanceScheduler implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("dev.setree.maintenance");
@@ -26,7 +27,9 @@ final class MaintenanceScheduler implements AutoCloseable {
   private final ScheduledExecutorService executor;
   private final long quietMillis;
   private final Run run;
+  private final Runnable prepare;
   private final LongSupplier latestAccepted;
+  private boolean prepareQueued;
   private final List<Waiter> waiters = new ArrayList<>();
   private ScheduledFuture<?> scheduled;
   private long applied;
@@ -35,9 +38,14 @@ final class MaintenanceScheduler implements AutoCloseable {
 
   private record Waiter(long seq, CompletableFuture<Void> future) {}
 
-  MaintenanceScheduler(long quietMillis, Run run, LongSupplier latestAccepted) {
+  /**
+   * @param prepare what a run would do first whatever its mutations, done ahead while the quiet window runs
+   *     (on the maintenance thread, never during a run); its failure only costs the run the time it saved
+   */
+  MaintenanceScheduler(long quietMillis, Run run, Runnable prepare, LongSupplier latestAccepted) {
     this.quietMillis = quietMillis;
     this.run = run;
+    this.prepare = prepare;
     this.latestAccepted = latestAccepted;
     this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "setree-maintenance");
@@ -46,9 +54,32 @@ final class MaintenanceScheduler implements AutoCloseable {
     });
   }
 
-  /** A mutation was accepted: (re)start the quiet window. */
+  /** A mutation was accepted (another process's, seen pending): (re)start the quiet window. */
   synchronized void mutationAccepted() {
     schedule(quietMillis);
+  }
+
+  /**
+   * This process accepted a mutation: prepare the run now, and (re)start the quiet window. (Another
+   * process's mutations do not prepare: that process applies them itself, most of the time.)
+   */
+  synchronized void ownMutationAccepted() {
+    if (!prepareQueued && !executor.isShutdown()) {
+      prepareQueued = true;
+      executor.execute(this::prepareOnce);
+    }
+    schedule(quietMillis);
+  }
+
+  private void prepareOnce() {
+    synchronized (this) {
+      prepareQueued = false;
+    }
+    try {
+      prepare.run();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "preparing the maintenance run failed; the run will do it: " + e, e);
+    }
   }
 
   /** Runs maintenance as soon as possible. */

@@ -68,7 +68,7 @@ final class MutationIntake {
   private Ack accept(Mutation m, String message) {
     long seq = store.appendMutation(m);
     state.accepted(seq);
-    scheduler.mutationAccepted();
+    scheduler.ownMutationAccepted();
     return new Ack(seq, m.leafId(), message);
   }
 

@@ -71,7 +71,7 @@ public final class SETree implements AutoCloseable {
     this.state = new StateFollower(path, config, store, format, readOnly);
     this.writer = new SingleWriter(config, embedder, counter, store, state, readOnly);
     this.scheduler = new MaintenanceScheduler(config.quietWindowMillis(), writer::maintenanceRun,
-        state::latestAccepted);
+        writer::prepareRun, state::latestAccepted);
     this.mutations = new MutationIntake(store, state, scheduler);
     state.attach(scheduler);
   }

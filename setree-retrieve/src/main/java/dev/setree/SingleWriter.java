@@ -107,6 +107,14 @@ final class SingleWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * Prepares the next maintenance run while the quiet window runs: the copy of the snapshot's tree that the
+   * run continues from ({@link Maintainer#prepare}). Called on the maintenance thread, between runs.
+   */
+  void prepareRun() {
+    maintainer.prepare(state.snapshot().tree());
+  }
+
   /** What the last maintenance run since open did, or null if none ran. */
   MaintenanceReport lastRun() {
     return lastRun;

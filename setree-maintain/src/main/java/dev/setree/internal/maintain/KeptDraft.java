@@ -12,7 +12,9 @@ import java.util.Comparator;
  * in the tree. Costs a second copy of the tree's vectors in memory.
  *
  * <p>Taking the draft forgets it, so a run that fails (or whose save is refused) leaves nothing behind that
- * could be reused wrongly: the next run then starts from a new copy. Thread-safe.
+ * could be reused wrongly: the next run then starts from a new copy. A copy can also be made ahead of the
+ * run ({@link #prepare}): it is what {@code DraftTree.of} gives, so the run continues from it the same way.
+ * Thread-safe.
  */
 final class KeptDraft {
   private DraftTree draft;
@@ -29,6 +31,25 @@ final class KeptDraft {
       return d;
     }
     return DraftTree.of(base);
+  }
+
+  /**
+   * Makes sure a run over {@code base} finds a draft of it: copies {@code base} into a new draft now unless one
+   * is kept for it. Lets the writer do the copy while it waits for a quiet window, instead of in the run.
+   */
+  void prepare(Tree base) {
+    synchronized (this) {
+      if (base == frozen) {
+        return;
+      }
+    }
+    DraftTree d = DraftTree.of(base); // outside the lock: a copy of every node
+    synchronized (this) {
+      if (base != frozen) {
+        draft = d;
+        frozen = base;
+      }
+    }
   }
 
   /** Keeps {@code d}, which {@link DraftTree#toTree} just froze into {@code tree}, for a run over that tree. */

@@ -189,6 +189,14 @@ public final class Maintainer {
     return v >= 0 && v < tree.leafCount();
   }
 
+  /**
+   * Copies {@code tree} into the draft a run over it will continue from, unless the last run left one: work a
+   * run would do first, done ahead (while the writer waits for a quiet window). Never changes a run's result.
+   */
+  public void prepare(Tree tree) {
+    kept.prepare(tree);
+  }
+
   /** How many runs continued from the previous run's draft (for tests). */
   int draftsReused() {
     return kept.reused();

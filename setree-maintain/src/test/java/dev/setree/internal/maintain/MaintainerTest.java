@@ -294,6 +294,33 @@ class MaintainerTest {
     assertTrue(r.tree().isEmpty());
   }
 
+  /**
+   * A run over a tree prepared ahead ({@link Maintainer#prepare}, what the writer does in the quiet window)
+   * continues from the prepared draft and gives the tree and oracle of a run that copies the tree itself;
+   * a draft prepared for another tree is not used.
+   */
+  @Test
+  void preparedDraftGivesWhatACopyGives() {
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(Corpora.synthetic(600, 5), BuildProgress.NONE);
+    List<Mutation> batch = List.of(insert("p1", "Anna plants tulips by the gate"), delete("f3"));
+    Maintainer copying = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    Maintainer.Result expected = copying.run(built.tree(), built.hierarchy(), batch);
+    Maintainer prepared = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    prepared.prepare(built.tree());
+    prepared.prepare(built.tree()); // a second call keeps the draft it made
+    Maintainer.Result actual = prepared.run(built.tree(), built.hierarchy(), batch);
+    assertEquals(1, prepared.draftsReused());
+    assertEquals(expected.summarized(), actual.summarized());
+    dev.setree.testing.TreeAssert.assertSameTree(expected.tree(), actual.tree());
+    dev.setree.testing.TreeAssert.assertSameHierarchy(expected.hierarchy(), actual.hierarchy());
+    Maintainer elsewhere = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    elsewhere.prepare(expected.tree());
+    Maintainer.Result other = elsewhere.run(built.tree(), built.hierarchy(), batch);
+    assertEquals(0, elsewhere.draftsReused());
+    dev.setree.testing.TreeAssert.assertSameTree(expected.tree(), other.tree());
+  }
+
   /** Duplicate inserts and unknown deletes are skipped; insert-then-delete cancels out. */
   @Test
   void mutationSemantics() {
