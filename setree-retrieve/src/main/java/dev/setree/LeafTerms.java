@@ -157,9 +157,16 @@ final class LeafTerms {
     for (int v : added) {
       out[v] = analyse(next.text(v), analyzer, field, dictionary);
     }
+    // Leaves keep their relative order from version to version, so a leaf is first looked for just after the
+    // previous one was found (the usual case, no lookup), then by id.
+    int expected = 0;
     for (int v = 0; v < out.length; v++) {
       if (out[v] == null) {
-        int o = previous.indexOf(next.id(v));
+        String id = next.id(v);
+        int o = expected < previous.leafCount() && previous.id(expected).equals(id) ? expected : previous.indexOf(id);
+        if (o >= 0) {
+          expected = o + 1;
+        }
         out[v] = o >= 0 && o < byLeaf.length ? byLeaf[o] : analyse(next.text(v), analyzer, field, dictionary);
       }
     }

@@ -113,8 +113,20 @@ final class LexicalIndex {
       DirectoryReader current = (DirectoryReader) searcher.getIndexReader();
       DirectoryReader reader = gone.isEmpty() && added.isEmpty() ? null
           : DirectoryReader.openIfChanged(current, writer);
-      return new LexicalIndex(analyzer, writer, reader == null ? current : reader, next,
+      LexicalIndex index = new LexicalIndex(analyzer, writer, reader == null ? current : reader, next,
           leafTerms.next(previous, next, added, analyzer, FIELD));
+      if (gone.isEmpty() && added.stream().allMatch(v -> v >= previous.leafCount())) {
+        // The old leaves keep their indexes (none went, the new ones come after them): a segment this version
+        // shares keeps its documents' leaves.
+        for (LeafReaderContext seg : index.searcher.getIndexReader().leaves()) {
+          Object key = seg.reader().getCoreCacheHelper().getKey();
+          int[] leaves = leavesBySegment.get(key);
+          if (leaves != null) {
+            index.leavesBySegment.put(key, leaves);
+          }
+        }
+      }
+      return index;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot update the BM25 index", e);
     }

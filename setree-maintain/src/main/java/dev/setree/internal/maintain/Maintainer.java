@@ -117,8 +117,7 @@ public final class Maintainer {
       Fact f = newFacts.get(i);
       draft.addLeaf(f.id(), f.text(), f.time(), emb[i], counter.count(f.text()));
     }
-    TreeBuilder.IdSource ids = TreeBuilder.IdSource.after(
-        () -> java.util.stream.IntStream.range(0, tree.size()).mapToObj(tree::id).iterator());
+    TreeBuilder.IdSource ids = TreeBuilder.IdSource.after(tree);
     String path;
     HierarchyState next;
     int dirty = 0;

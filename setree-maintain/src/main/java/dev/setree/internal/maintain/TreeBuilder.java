@@ -125,19 +125,33 @@ public final class TreeBuilder {
       return INTERNAL_ID_PREFIX + (next++);
     }
 
-    /** An id source continuing after the highest internal id among {@code ids}. */
-    static IdSource after(Iterable<String> ids) {
+    /** An id source continuing after the highest internal id among the ids of {@code tree}'s nodes. */
+    static IdSource after(dev.setree.internal.core.Tree tree) {
       long max = -1;
-      for (String id : ids) {
-        if (id.startsWith(INTERNAL_ID_PREFIX)) {
-          try {
-            max = Math.max(max, Long.parseLong(id.substring(INTERNAL_ID_PREFIX.length())));
-          } catch (NumberFormatException e) {
-            // not one of ours
-          }
-        }
+      for (int v = 0; v < tree.size(); v++) {
+        max = Math.max(max, internalNumber(tree.id(v)));
       }
       return new IdSource(max + 1);
+    }
+
+    /**
+     * The number of an internal id ({@value #INTERNAL_ID_PREFIX} and decimal digits, as {@link #next} makes
+     * them), or -1 for any other id. Reads the digits in place: a run looks at every node's id.
+     */
+    static long internalNumber(String id) {
+      int p = INTERNAL_ID_PREFIX.length();
+      if (id.length() <= p || id.length() > p + 18 || !id.startsWith(INTERNAL_ID_PREFIX)) {
+        return -1;
+      }
+      long n = 0;
+      for (int i = p; i < id.length(); i++) {
+        char c = id.charAt(i);
+        if (c < '0' || c > '9') {
+          return -1;
+        }
+        n = 10 * n + (c - '0');
+      }
+      return n;
     }
   }
 

@@ -28,6 +28,26 @@ class TreeBuilderTest {
   }
 
   /** Every leaf once, parents after children, no empty or single-child node, caps and monotonicity. */
+  /** Internal ids are read in place; anything else (a fact id, a malformed or huge number) is not one. */
+  @Test
+  void internalNumbersOfIds() {
+    assertEquals(0, TreeBuilder.IdSource.internalNumber("_n0"));
+    assertEquals(4711, TreeBuilder.IdSource.internalNumber("_n4711"));
+    assertEquals(7, TreeBuilder.IdSource.internalNumber("_n007"));
+    for (String id : new String[] {"_n", "n12", "f12", "_n12a", "_n-3", "_n+5", "_n1234567890123456789", "_x1"}) {
+      assertEquals(-1, TreeBuilder.IdSource.internalNumber(id), id);
+    }
+    dev.setree.internal.core.Tree tree = new TreeBuilder(new dev.setree.testing.HashEmbedder(16),
+        new dev.setree.testing.SimpleTokenCounter(), new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(dev.setree.testing.Corpora.synthetic(80, 3), BuildProgress.NONE).tree();
+    long max = -1;
+    for (int v = tree.leafCount(); v < tree.size(); v++) {
+      max = Math.max(max, Long.parseLong(tree.id(v).substring(2)));
+    }
+    assertTrue(max >= 0);
+    assertEquals("_n" + (max + 1), TreeBuilder.IdSource.after(tree).next());
+  }
+
   @Test
   void treeInvariantsOnRandomCorpora() {
     for (long seed = 1; seed <= 5; seed++) {

@@ -66,9 +66,23 @@ final class NodeRows {
    */
   static long applyDiff(Connection c, Tree before, Tree after) throws SQLException {
     long bytes = 0;
+    // Each node's index in the committed tree (-1: new), looked up once: first just after the previous node's
+    // (nodes keep their relative order from tree to tree, so that is the usual case), then by id.
+    int[] oldOf = new int[after.size()];
+    boolean[] kept = new boolean[before.size()];
+    int expected = 0;
+    for (int v = 0; v < after.size(); v++) {
+      String id = after.id(v);
+      int o = expected < before.size() && before.id(expected).equals(id) ? expected : before.indexOf(id);
+      oldOf[v] = o;
+      if (o >= 0) {
+        kept[o] = true;
+        expected = o + 1;
+      }
+    }
     try (PreparedStatement del = c.prepareStatement("DELETE FROM nodes WHERE id = ?")) {
       for (int o = 0; o < before.size(); o++) {
-        if (after.indexOf(before.id(o)) < 0) {
+        if (!kept[o]) {
           del.setString(1, before.id(o));
           del.addBatch();
         }
@@ -80,11 +94,6 @@ final class NodeRows {
         ResultSet rs = st.executeQuery("SELECT coalesce(max(ord), -1) + 1 FROM nodes")) {
       rs.next();
       next = rs.getLong(1);
-    }
-    // Each node's index in the committed tree (-1: new), looked up once.
-    int[] oldOf = new int[after.size()];
-    for (int v = 0; v < after.size(); v++) {
-      oldOf[v] = before.indexOf(after.id(v));
     }
     long[] ord = new long[after.size()];
     Arrays.fill(ord, -1);
