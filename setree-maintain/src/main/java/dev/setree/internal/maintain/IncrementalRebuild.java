@@ -4,11 +4,8 @@ import dev.setree.internal.core.HierarchyState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The incremental rebuild of the hierarchy after leaves were added or removed, after HIT-Leiden (Lin, Xie,
@@ -56,7 +53,7 @@ final class IncrementalRebuild {
    * the steps of the class comment: a clean level ends the rebuild ({@link #keepOracleFrom}); a level beyond
    * the oracle is clustered from scratch ({@link #clusterFromScratch}); any other level is matched to the
    * oracle's ({@link #match}), its kNN graph patched ({@link KnnPatch#patch}), its affected communities found
-   * ({@link #affectedCommunities}) and re-clustered ({@link #recluster}), and its parents preserved
+   * ({@link AffectedCommunities}) and re-clustered ({@link #recluster}), and its parents preserved
    * ({@link ParentPreservation#regroup}).
    */
   Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids) {
@@ -79,7 +76,7 @@ final class IncrementalRebuild {
           options.k(), exact);
       progress.rows += patch.recomputed();
       KnnGraph knn = patch.graph();
-      Affected affected = affectedCommunities(old, match, knn);
+      AffectedCommunities affected = AffectedCommunities.of(old, match, knn);
       Clustering clustering = recluster(old, affected, knn, members.size() <= TreeBuilder.rootArity(options));
       progress.reclustered += clustering.reclustered;
       int[] assignment = clustering.assignment;
@@ -178,91 +175,6 @@ final class IncrementalRebuild {
     return new LevelMatch(newToOld, oldToNew, moved);
   }
 
-  /**
-   * The oracle's communities as they stand in the new level: each member's old community (-1: new), the
-   * members of each old community, and the ids of the affected ones.
-   */
-  record Affected(int[] oldCommunityOf, Map<Integer, List<Integer>> oldCommunities,
-      Set<Integer> ids) {}
-
-  /**
-   * Affected communities: those that lost a member, hold a member that moved to other neighbours, or
-   * neighbour one in the patched kNN graph (either direction), since they may gain or lose it. A member moved
-   * to other neighbours when it is new, or its centroid changed and its row now lists another set of members
-   * ({@link #sameNeighbours}). A member that only moved a little and still lists the same neighbours affects
-   * nothing: Leiden would run on the same graph, only with slightly other weights. This matters above level
-   * 0, where every ancestor of a new leaf moves (an ancestor of n leaves by about one n-th of a leaf):
-   * counting each as moved re-clustered its neighbourhood, re-formed communities and rewrote their summaries
-   * up to the root for one new fact (ADR 0028).
-   */
-  static Affected affectedCommunities(HierarchyState.Level old, LevelMatch match, KnnGraph knn) {
-    int m = match.newToOld.length;
-    boolean[] moved = new boolean[m];
-    for (int i = 0; i < m; i++) {
-      moved[i] = match.moved[i] && !sameNeighbours(old, match, knn, i);
-    }
-    Map<Integer, List<Integer>> oldCommunities = new LinkedHashMap<>();
-    int[] oldCommunityOf = new int[m];
-    for (int i = 0; i < m; i++) {
-      int o = match.newToOld[i];
-      oldCommunityOf[i] = o < 0 ? -1 : old.assignment()[o];
-      if (o >= 0) {
-        oldCommunities.computeIfAbsent(oldCommunityOf[i], k -> new ArrayList<>()).add(i);
-      }
-    }
-    Set<Integer> affected = new HashSet<>();
-    for (int o = 0; o < old.size(); o++) {
-      if (match.oldToNew[o] < 0) { // removed
-        affected.add(old.assignment()[o]);
-      }
-    }
-    for (int i = 0; i < m; i++) {
-      for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
-        int j = knn.neighbors()[e];
-        if (moved[i] && oldCommunityOf[j] >= 0) {
-          affected.add(oldCommunityOf[j]);
-        }
-        if (moved[j] && oldCommunityOf[i] >= 0) {
-          affected.add(oldCommunityOf[i]);
-        }
-      }
-      if (moved[i] && oldCommunityOf[i] >= 0) {
-        affected.add(oldCommunityOf[i]);
-      }
-    }
-    return new Affected(oldCommunityOf, oldCommunities, affected);
-  }
-
-  /**
-   * Whether member {@code i} was there before and its row in the patched graph lists the same set of
-   * members as its old row (order aside: the set is what Leiden's graph holds).
-   */
-  private static boolean sameNeighbours(HierarchyState.Level old, LevelMatch match, KnnGraph knn, int i) {
-    int o = match.newToOld[i];
-    if (o < 0) {
-      return false;
-    }
-    int from = knn.offsets()[i];
-    int to = knn.offsets()[i + 1];
-    int oldFrom = old.knnOffsets()[o];
-    int oldTo = old.knnOffsets()[o + 1];
-    if (to - from != oldTo - oldFrom) {
-      return false;
-    }
-    int[] oldNeighbors = old.knnNeighbors();
-    for (int e = from; e < to; e++) {
-      int was = match.newToOld[knn.neighbors()[e]];
-      boolean listed = false;
-      for (int x = oldFrom; x < oldTo && was >= 0 && !listed; x++) {
-        listed = oldNeighbors[x] == was;
-      }
-      if (!listed) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** A level's new communities, the CPM resolution they were found at (NaN: none), and how many members moved. */
   private record Clustering(int[] assignment, double resolution, int reclustered) {}
 
@@ -276,19 +188,20 @@ final class IncrementalRebuild {
    * search re-forms most of a level for one new member (and rewrites the summaries of its largest nodes).
    * With {@code wrap} (few enough members to be the root's children) the level is one community.
    */
-  private Clustering recluster(HierarchyState.Level old, Affected affected, KnnGraph knn, boolean wrap) {
-    int[] oldCommunityOf = affected.oldCommunityOf;
+  private Clustering recluster(HierarchyState.Level old, AffectedCommunities affected, KnnGraph knn,
+      boolean wrap) {
+    int[] oldCommunityOf = affected.oldCommunityOf();
     int m = oldCommunityOf.length;
     List<Integer> pool = new ArrayList<>();
     for (int i = 0; i < m; i++) {
-      if (wrap || oldCommunityOf[i] < 0 || affected.ids.contains(oldCommunityOf[i])) {
+      if (wrap || oldCommunityOf[i] < 0 || affected.ids().contains(oldCommunityOf[i])) {
         pool.add(i);
       }
     }
     boolean whole = wrap || 2 * pool.size() > m;
     if (whole && !wrap) {
       pool.clear();
-      affected.ids.addAll(affected.oldCommunities.keySet());
+      affected.ids().addAll(affected.oldCommunities().keySet());
       for (int i = 0; i < m; i++) {
         pool.add(i);
       }
@@ -297,8 +210,8 @@ final class IncrementalRebuild {
     Arrays.fill(assignment, -1);
     int next = 0;
     if (!wrap) {
-      for (Map.Entry<Integer, List<Integer>> e : affected.oldCommunities.entrySet()) {
-        if (!affected.ids.contains(e.getKey())) {
+      for (Map.Entry<Integer, List<Integer>> e : affected.oldCommunities().entrySet()) {
+        if (!affected.ids().contains(e.getKey())) {
           for (int i : e.getValue()) {
             assignment[i] = next;
           }

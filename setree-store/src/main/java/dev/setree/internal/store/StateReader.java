@@ -30,7 +30,7 @@ final class StateReader {
 
   /** The tree, telling {@code rows} (when not null) its leaf rows as they are read, then the tree. */
   Tree tree(Connection c, SqliteTreeStore.TreeRows rows) throws SQLException {
-    Tree tree = version == 1 ? NodeTable.read(c, dimension, path) : NodeRows.read(c, dimension, path, rows);
+    Tree tree = version == 1 ? NodeTable.read(c, dimension, path) : NodeRowReader.read(c, dimension, path, rows);
     if (rows != null) {
       rows.tree(tree); // version 1: no leaf rows were told; the listener finds them missing
     }

@@ -40,9 +40,9 @@ final class TreeColumns {
 
   /** Decodes node v's embedding, and its centroid when it is an internal node; null blobs are corrupt. */
   void vectors(Path file, int v, String id, byte[] embedding, byte[] centroid) {
-    NodeRows.decode(file, "embedding", id, embedding, embeddings, v * dim, dim);
+    NodeRowReader.decode(file, "embedding", id, embedding, embeddings, v * dim, dim);
     if (v >= leafCount) {
-      NodeRows.decode(file, "centroid", id, centroid, centroids, (v - leafCount) * dim, dim);
+      NodeRowReader.decode(file, "centroid", id, centroid, centroids, (v - leafCount) * dim, dim);
     }
   }
 
