@@ -7,7 +7,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.WeakHashMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
@@ -24,7 +23,6 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TermStates;
 import org.apache.lucene.search.BooleanClause;
@@ -58,11 +56,9 @@ import org.apache.lucene.util.BytesRef;
  */
 final class LexicalIndex {
   static final String FIELD = "text";
-  private static final String ID = "id";
+  static final String ID = "id";
   /** Distinct prompt terms queried at most (Lucene refuses a query of more than 1024 clauses). */
   private static final int MAX_TERMS = 512;
-  /** Per segment (by its core cache key), the leaf id of each document. Segments never change. */
-  private static final Map<Object, String[]> IDS_BY_SEGMENT = new WeakHashMap<>();
 
   private final Analyzer analyzer;
   private final IndexWriter writer;
@@ -352,41 +348,10 @@ final class LexicalIndex {
     Object key = reader.getCoreCacheHelper().getKey();
     int[] leaves = leavesBySegment.get(key);
     if (leaves == null) {
-      leaves = leavesOf(reader, tree);
+      leaves = DocumentLeaves.of(reader, tree);
       leavesBySegment.put(key, leaves);
     }
     return leaves;
-  }
-
-  static int[] leavesOf(LeafReader reader, Tree tree) throws IOException {
-    String[] ids = idsOf(reader);
-    int[] leaves = new int[ids.length];
-    for (int doc = 0; doc < ids.length; doc++) {
-      leaves[doc] = ids[doc] == null ? -1 : tree.indexOf(ids[doc]);
-    }
-    return leaves;
-  }
-
-  /** The leaf id of every document of a segment, computed once per segment. */
-  private static String[] idsOf(LeafReader reader) throws IOException {
-    Object key = reader.getCoreCacheHelper().getKey();
-    synchronized (IDS_BY_SEGMENT) {
-      String[] ids = IDS_BY_SEGMENT.get(key);
-      if (ids != null) {
-        return ids;
-      }
-    }
-    String[] ids = new String[reader.maxDoc()];
-    SortedDocValues dv = reader.getSortedDocValues(ID);
-    if (dv != null) {
-      for (int doc = dv.nextDoc(); doc != SortedDocValues.NO_MORE_DOCS; doc = dv.nextDoc()) {
-        ids[doc] = dv.lookupOrd(dv.ordValue()).utf8ToString();
-      }
-    }
-    synchronized (IDS_BY_SEGMENT) {
-      IDS_BY_SEGMENT.put(key, ids);
-    }
-    return ids;
   }
 
   private Set<String> terms(String prompt) {

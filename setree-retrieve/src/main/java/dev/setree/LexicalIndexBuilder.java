@@ -60,7 +60,7 @@ final class LexicalIndexBuilder {
       DirectoryReader reader = DirectoryReader.open(writer);
       Map<Object, int[]> segments = new HashMap<>();
       LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, LexicalIndex.FIELD, segment -> {
-        int[] leaves = LexicalIndex.leavesOf(segment, tree);
+        int[] leaves = DocumentLeaves.of(segment, tree);
         segments.put(segment.getCoreCacheHelper().getKey(), leaves);
         return leaves;
       });
