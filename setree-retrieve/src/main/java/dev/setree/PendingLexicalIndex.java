@@ -9,8 +9,10 @@ import java.util.function.Supplier;
  * A snapshot's BM25 index, at hand or still being built: the index that open builds on a second thread
  * ({@link OpeningIndex}), followed by the changes of every maintenance run installed before it was done.
  * Open does not wait for it, so a process that only writes or reads statistics ({@code setree insert},
- * {@code delete}, {@code stats}) never pays for the index; the first retrieve waits for it. Once the
- * index is at hand, a maintenance run's next snapshot follows it at once, as before. Thread-safe.
+ * {@code delete}, {@code stats}) never waits for the index (its thread still builds it, on the other core);
+ * the first retrieve waits for it. Once the index is at hand, a maintenance run's next snapshot follows it at
+ * once, as before. A link of the chain is resolved once, under its own lock, after the links before it, so
+ * the shared index writer sees the runs' changes one at a time and in order. Thread-safe.
  */
 final class PendingLexicalIndex {
   private volatile LexicalIndex index;
