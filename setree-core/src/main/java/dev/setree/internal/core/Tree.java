@@ -1,9 +1,7 @@
 package dev.setree.internal.core;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -45,7 +43,12 @@ public final class Tree {
   private final int[] leavesUnder;
   private final int[] sourceOffsets;
   private final int[] sourceLeaves;
-  private final Map<String, Integer> indexById;
+  /**
+   * Node index + 1 by id, open addressing with linear probing (0: empty slot); its length is a power of two
+   * at least twice the node count. A maintenance run builds a tree per run and looks many ids up, so no
+   * boxed map.
+   */
+  private final int[] slotById;
 
   /**
    * Creates a snapshot from its arrays (taken over, not copied) and checks its structural invariants.
@@ -103,15 +106,21 @@ public final class Tree {
     if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
     }
-    this.indexById = new HashMap<>(n * 2);
+    this.slotById = new int[Math.max(2, Integer.highestOneBit(Math.max(1, 2 * n - 1)) << 1)];
     for (int v = 0; v < n; v++) {
       Objects.requireNonNull(ids[v], "node id");
       if (texts[v] == null) {
         throw new NullPointerException("text of node " + ids[v]);
       }
-      if (indexById.put(ids[v], v) != null) {
-        throw new IllegalArgumentException("duplicate node id " + ids[v]);
+      int mask = slotById.length - 1;
+      int slot = spread(ids[v].hashCode()) & mask;
+      while (slotById[slot] != 0) {
+        if (ids[slotById[slot] - 1].equals(ids[v])) {
+          throw new IllegalArgumentException("duplicate node id " + ids[v]);
+        }
+        slot = (slot + 1) & mask;
       }
+      slotById[slot] = v + 1;
       int p = parent[v];
       boolean isRoot = v == n - 1;
       if (isRoot ? p != -1 : (p <= v || p >= n || p < leafCount)) {
@@ -214,8 +223,20 @@ public final class Tree {
 
   /** The node's index for an id, or -1. */
   public int indexOf(String id) {
-    Integer v = indexById.get(id);
-    return v == null ? -1 : v;
+    int mask = slotById.length - 1;
+    for (int slot = spread(id.hashCode()) & mask; slotById[slot] != 0; slot = (slot + 1) & mask) {
+      int v = slotById[slot] - 1;
+      if (ids[v].equals(id)) {
+        return v;
+      }
+    }
+    return -1;
+  }
+
+  /** Mixes a hash's high bits into its low ones (the table is indexed by the low bits). */
+  private static int spread(int h) {
+    int x = (h ^ (h >>> 16)) * 0x85EBCA6B;
+    return x ^ (x >>> 13);
   }
 
   /** The leaf's text or the internal node's summary. */

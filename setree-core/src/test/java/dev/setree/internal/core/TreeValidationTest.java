@@ -62,6 +62,47 @@ class TreeValidationTest {
     assertEquals(2, tree.depth());
   }
 
+  /**
+   * Every id finds its node and any other id finds none, with ids whose hash codes collide ("Aa" and "BB",
+   * "AaAa" and "BBBB" ...) and on trees of many sizes (the id table grows by powers of two).
+   */
+  @Test
+  void indexOfFindsEveryIdAndNoOther() {
+    assertEquals(-1, new Arrays5().build().indexOf("d"));
+    for (int leaves : new int[] {2, 3, 7, 64, 65, 1000}) {
+      Arrays5 a = new Arrays5();
+      int n = leaves + 1;
+      a.leafCount = leaves;
+      a.ids = new String[n];
+      a.texts = new String[n];
+      a.tokens = new int[n];
+      a.level = new int[n];
+      a.parent = new int[n];
+      a.faithfulness = new int[n];
+      String[] colliding = {"Aa", "BB", "AaAa", "BBBB", "AaBB", "BBAa"};
+      for (int v = 0; v < leaves; v++) {
+        a.ids[v] = v < colliding.length ? colliding[v] : "leaf" + v;
+        a.texts[v] = "text " + v;
+        a.tokens[v] = 1;
+        a.parent[v] = leaves;
+        a.faithfulness[v] = 100;
+      }
+      a.ids[leaves] = "root";
+      a.texts[leaves] = "root summary";
+      a.level[leaves] = 1;
+      a.parent[leaves] = -1;
+      a.embeddings = new float[n * DIM];
+      a.centroids = new float[DIM];
+      Tree t = a.build();
+      for (int v = 0; v < n; v++) {
+        assertEquals(v, t.indexOf(a.ids[v]), a.ids[v]);
+      }
+      for (String absent : new String[] {"", "Ab", "BBBBBB", "leaf" + leaves, "Root", "AaAaAa"}) {
+        assertEquals(-1, t.indexOf(absent), absent);
+      }
+    }
+  }
+
   /** A single leaf may be the root alone, or the only child of a root summary. */
   @Test
   void singleLeafShapesAreAllowed() {
