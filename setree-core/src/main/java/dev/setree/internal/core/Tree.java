@@ -221,8 +221,11 @@ public final class Tree {
     return ids[v];
   }
 
-  /** The node's index for an id, or -1. */
+  /** The node's index for an id, or -1 (also for null). */
   public int indexOf(String id) {
+    if (id == null) {
+      return -1;
+    }
     int mask = slotById.length - 1;
     for (int slot = spread(id.hashCode()) & mask; slotById[slot] != 0; slot = (slot + 1) & mask) {
       int v = slotById[slot] - 1;

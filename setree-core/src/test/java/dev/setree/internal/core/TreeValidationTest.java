@@ -69,6 +69,7 @@ class TreeValidationTest {
   @Test
   void indexOfFindsEveryIdAndNoOther() {
     assertEquals(-1, new Arrays5().build().indexOf("d"));
+    assertEquals(-1, new Arrays5().build().indexOf(null));
     for (int leaves : new int[] {2, 3, 7, 64, 65, 1000}) {
       Arrays5 a = new Arrays5();
       int n = leaves + 1;
