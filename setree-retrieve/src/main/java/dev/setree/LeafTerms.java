@@ -162,8 +162,7 @@ final class LeafTerms {
     int expected = 0;
     for (int v = 0; v < out.length; v++) {
       if (out[v] == null) {
-        String id = next.id(v);
-        int o = expected < previous.leafCount() && previous.id(expected).equals(id) ? expected : previous.indexOf(id);
+        int o = previous.indexOf(next.id(v), expected);
         if (o >= 0) {
           expected = o + 1;
         }

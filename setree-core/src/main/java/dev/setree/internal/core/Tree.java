@@ -236,6 +236,15 @@ public final class Tree {
     return -1;
   }
 
+  /**
+   * The node's index for an id, looked for at {@code hint} first: for a caller that walks two versions of a
+   * tree in order, where nodes keep their relative order and the hint (one past the last match) is usually
+   * right, so no lookup is needed.
+   */
+  public int indexOf(String id, int hint) {
+    return hint >= 0 && hint < ids.length && ids[hint].equals(id) ? hint : indexOf(id);
+  }
+
   /** Mixes a hash's high bits into its low ones (the table is indexed by the low bits). */
   private static int spread(int h) {
     int x = (h ^ (h >>> 16)) * 0x85EBCA6B;

@@ -97,7 +97,11 @@ class TreeValidationTest {
       Tree t = a.build();
       for (int v = 0; v < n; v++) {
         assertEquals(v, t.indexOf(a.ids[v]), a.ids[v]);
+        for (int hint : new int[] {-1, 0, v, v + 1, n, n + 5}) {
+          assertEquals(v, t.indexOf(a.ids[v], hint), a.ids[v] + " hint " + hint);
+        }
       }
+      assertEquals(-1, t.indexOf("absent", 0));
       for (String absent : new String[] {"", "Ab", "BBBBBB", "leaf" + leaves, "Root", "AaAaAa"}) {
         assertEquals(-1, t.indexOf(absent), absent);
       }

@@ -69,8 +69,7 @@ final class NodeRows {
     boolean[] kept = new boolean[before.size()];
     int expected = 0;
     for (int v = 0; v < after.size(); v++) {
-      String id = after.id(v);
-      int o = expected < before.size() && before.id(expected).equals(id) ? expected : before.indexOf(id);
+      int o = before.indexOf(after.id(v), expected);
       oldOf[v] = o;
       if (o >= 0) {
         kept[o] = true;
