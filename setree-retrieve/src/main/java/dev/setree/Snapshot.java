@@ -176,12 +176,8 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
     if (approximate) {
       derived.neighbours();
     }
-    PendingLexicalIndex bm25 = PendingLexicalIndex.building(() -> {
-      LexicalIndex index = lexical.get();
-      index.prepare();
-      return index;
-    }, done);
-    return new Snapshot(tree, hierarchy, generation, bm25, byText, derived);
+    // The retrieve that waits for the index maps its documents to leaves as it scores them.
+    return new Snapshot(tree, hierarchy, generation, PendingLexicalIndex.building(lexical, done), byText, derived);
   }
 
   /** A snapshot of the bare tree (no oracle, generation 0), for tests and tools. */
