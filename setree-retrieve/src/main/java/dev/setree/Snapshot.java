@@ -6,7 +6,6 @@ import dev.setree.internal.core.LeafNeighbours;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.WalkTables;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -150,10 +149,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
 
   /** A snapshot derived from scratch. */
   static Snapshot of(Tree tree, HierarchyState hierarchy, long generation) {
-    Map<String, String> byText = new HashMap<>(tree.leafCount() * 2);
-    for (int v = 0; v < tree.leafCount(); v++) {
-      byText.putIfAbsent(tree.text(v), tree.id(v));
-    }
+    Map<String, String> byText = TextIds.of(tree);
     return new Snapshot(tree, hierarchy, generation, LexicalIndex.of(tree), byText);
   }
 
@@ -167,10 +163,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
   static Snapshot opened(Tree tree, HierarchyState hierarchy, long generation,
       java.util.function.Supplier<LexicalIndex> lexical, java.util.function.BooleanSupplier done,
       ContextFormat format, boolean approximate) {
-    Map<String, String> byText = new HashMap<>(tree.leafCount() * 2);
-    for (int v = 0; v < tree.leafCount(); v++) {
-      byText.putIfAbsent(tree.text(v), tree.id(v));
-    }
+    Map<String, String> byText = TextIds.of(tree);
     Derived derived = new Derived(tree, hierarchy, null);
     derived.walkTables(format);
     if (approximate) {
@@ -213,20 +206,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
         added.add(v);
       }
     }
-    Map<String, String> byText = new HashMap<>(idByText);
-    for (int v : gone) {
-      byText.remove(tree.text(v), tree.id(v));
-    }
-    if (gone.isEmpty()) {
-      // Only new leaves can hold a text the map lacks: a leaf that was there had its text mapped already.
-      for (int v : added) {
-        byText.putIfAbsent(next.text(v), next.id(v));
-      }
-    } else {
-      for (int v = 0; v < next.leafCount(); v++) {
-        byText.putIfAbsent(next.text(v), next.id(v)); // a text another leaf still holds gets that leaf's id
-      }
-    }
+    Map<String, String> byText = TextIds.of(idByText).next(tree, gone, next, added);
     return new Snapshot(next, nextHierarchy, nextGeneration, bm25.next(tree, gone, next, added), byText,
         new Derived(next, nextHierarchy, derived.derivedNeighbours()));
   }

@@ -29,12 +29,13 @@ class SnapshotNextTest {
     for (int round = 0; round < 15; round++) {
       List<String> ids = new ArrayList<>();
       List<String> texts = new ArrayList<>();
-      for (int i = 0; i < 5 + r.nextInt(60); i++) {
+      boolean large = round % 3 == 0; // a base large enough that the changes stay a layer over it (TextIds)
+      for (int i = 0; i < (large ? 400 : 5) + r.nextInt(60); i++) {
         ids.add("l" + serial++);
         texts.add(text(r));
       }
       Snapshot s = Snapshot.of(tree(ids, texts));
-      for (int version = 0; version < 8; version++) {
+      for (int version = 0; version < (large ? 30 : 8); version++) {
         int change = r.nextInt(4);
         for (int x = r.nextInt(3); x >= 0 && ids.size() > 2; x--) {
           if (change == 0) { // removals
