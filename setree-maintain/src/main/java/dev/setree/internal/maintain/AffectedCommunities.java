@@ -1,23 +1,44 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.Arrays;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The affected communities of one level of an {@link IncrementalRebuild} (after HIT-Leiden, Lin et al.,
  * arXiv:2601.08554, 2026, with a narrower trigger: docs/adr/0028-stable-upper-levels.md): the oracle's
  * communities as they stand in the new level, and which of them Leiden must run on again.
  *
+ * <p>Arrays indexed by old community number (the oracle's dense assignment), so a level of 50,000 members
+ * costs no boxing.
+ *
  * @param oldCommunityOf each member's old community (-1: new)
- * @param oldCommunities the members of each old community, in member order
- * @param ids the affected communities
+ * @param order the old communities that kept a member, in order of their first member
+ * @param affected per old community number, whether Leiden runs on it again
  */
-record AffectedCommunities(int[] oldCommunityOf, Map<Integer, List<Integer>> oldCommunities, Set<Integer> ids) {
+record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected) {
+
+  /** Whether old community {@code c} is affected. */
+  boolean isAffected(int c) {
+    return affected[c];
+  }
+
+  /** Marks every old community affected (the whole level is re-clustered). */
+  void affectAll() {
+    Arrays.fill(affected, true);
+  }
+
+  /** The affected communities' numbers, in order (tests, statistics). */
+  Set<Integer> ids() {
+    Set<Integer> ids = new TreeSet<>();
+    for (int c = 0; c < affected.length; c++) {
+      if (affected[c]) {
+        ids.add(c);
+      }
+    }
+    return ids;
+  }
 
   /**
    * Affected communities: those that lost a member, hold a member that moved to other neighbours, or
@@ -35,36 +56,43 @@ record AffectedCommunities(int[] oldCommunityOf, Map<Integer, List<Integer>> old
     for (int i = 0; i < m; i++) {
       moved[i] = match.moved()[i] && !sameNeighbours(old, match, knn, i);
     }
-    Map<Integer, List<Integer>> oldCommunities = new LinkedHashMap<>();
     int[] oldCommunityOf = new int[m];
+    int communities = 0;
+    for (int c : old.assignment()) {
+      communities = Math.max(communities, c + 1);
+    }
+    boolean[] seen = new boolean[communities];
+    int[] order = new int[communities];
+    int count = 0;
     for (int i = 0; i < m; i++) {
       int o = match.newToOld()[i];
       oldCommunityOf[i] = o < 0 ? -1 : old.assignment()[o];
-      if (o >= 0) {
-        oldCommunities.computeIfAbsent(oldCommunityOf[i], k -> new ArrayList<>()).add(i);
+      if (o >= 0 && !seen[oldCommunityOf[i]]) {
+        seen[oldCommunityOf[i]] = true;
+        order[count++] = oldCommunityOf[i];
       }
     }
-    Set<Integer> affected = new HashSet<>();
+    boolean[] affected = new boolean[communities];
     for (int o = 0; o < old.size(); o++) {
       if (match.oldToNew()[o] < 0) { // removed
-        affected.add(old.assignment()[o]);
+        affected[old.assignment()[o]] = true;
       }
     }
     for (int i = 0; i < m; i++) {
       for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
         int j = knn.neighbors()[e];
         if (moved[i] && oldCommunityOf[j] >= 0) {
-          affected.add(oldCommunityOf[j]);
+          affected[oldCommunityOf[j]] = true;
         }
         if (moved[j] && oldCommunityOf[i] >= 0) {
-          affected.add(oldCommunityOf[i]);
+          affected[oldCommunityOf[i]] = true;
         }
       }
       if (moved[i] && oldCommunityOf[i] >= 0) {
-        affected.add(oldCommunityOf[i]);
+        affected[oldCommunityOf[i]] = true;
       }
     }
-    return new AffectedCommunities(oldCommunityOf, oldCommunities, affected);
+    return new AffectedCommunities(oldCommunityOf, Arrays.copyOf(order, count), affected);
   }
 
   /**

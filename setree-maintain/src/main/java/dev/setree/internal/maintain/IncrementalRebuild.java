@@ -194,14 +194,14 @@ final class IncrementalRebuild {
     int m = oldCommunityOf.length;
     List<Integer> pool = new ArrayList<>();
     for (int i = 0; i < m; i++) {
-      if (wrap || oldCommunityOf[i] < 0 || affected.ids().contains(oldCommunityOf[i])) {
+      if (wrap || oldCommunityOf[i] < 0 || affected.isAffected(oldCommunityOf[i])) {
         pool.add(i);
       }
     }
     boolean whole = wrap || 2 * pool.size() > m;
     if (whole && !wrap) {
       pool.clear();
-      affected.ids().addAll(affected.oldCommunities().keySet());
+      affected.affectAll();
       for (int i = 0; i < m; i++) {
         pool.add(i);
       }
@@ -210,12 +210,17 @@ final class IncrementalRebuild {
     Arrays.fill(assignment, -1);
     int next = 0;
     if (!wrap) {
-      for (Map.Entry<Integer, List<Integer>> e : affected.oldCommunities().entrySet()) {
-        if (!affected.ids().contains(e.getKey())) {
-          for (int i : e.getValue()) {
-            assignment[i] = next;
-          }
-          next++;
+      // Unaffected communities keep their members, numbered in order of their first member.
+      int[] number = new int[affected.affected().length];
+      for (int c : affected.order()) {
+        if (!affected.isAffected(c)) {
+          number[c] = next++;
+        }
+      }
+      for (int i = 0; i < m; i++) {
+        int c = oldCommunityOf[i];
+        if (c >= 0 && !affected.isAffected(c)) {
+          assignment[i] = number[c];
         }
       }
     }
@@ -272,10 +277,22 @@ final class IncrementalRebuild {
 
   /** Renumbers communities densely in order of first appearance. */
   private static int[] dense(int[] assignment) {
-    Map<Integer, Integer> map = new HashMap<>();
+    int min = 0;
+    int max = -1;
+    for (int c : assignment) {
+      min = Math.min(min, c);
+      max = Math.max(max, c);
+    }
+    int[] number = new int[max - min + 1];
+    Arrays.fill(number, -1);
     int[] out = new int[assignment.length];
+    int next = 0;
     for (int i = 0; i < assignment.length; i++) {
-      out[i] = map.computeIfAbsent(assignment[i], k -> map.size());
+      int c = assignment[i] - min;
+      if (number[c] < 0) {
+        number[c] = next++;
+      }
+      out[i] = number[c];
     }
     return out;
   }

@@ -32,8 +32,10 @@ final class ParentPreservation {
     DraftTree.Node[] oldParent = new DraftTree.Node[m];
     for (int i = 0; i < m; i++) {
       int o = newToOld[i];
-      if (o >= 0 && !old.parentIds()[o].equals(old.memberIds()[o])) {
-        oldParent[i] = byId.get(old.parentIds()[o]);
+      String pid = o < 0 ? null : old.parentIds()[o];
+      if (pid != null && !pid.equals(old.memberIds()[o])) {
+        DraftTree.Node p = members.get(i).parent; // usually still that parent: no lookup
+        oldParent[i] = p != null && p.id.equals(pid) ? p : byId.get(pid);
       }
     }
     Map<Integer, List<Integer>> communities = new LinkedHashMap<>();
