@@ -229,10 +229,14 @@ final class Retriever {
 
   private static float[] cosines(Tree tree, float[] q, int n) {
     float[] cos = new float[n];
-    float[] emb = tree.embeddings();
+    float[] emb = tree.leafEmbeddings();
     int dim = tree.dimension();
-    for (int v = 0; v < n; v++) {
+    int leaves = Math.min(n, tree.leafCount());
+    for (int v = 0; v < leaves; v++) {
       cos[v] = SimdDot.dot(emb, v * dim, q, 0, dim);
+    }
+    for (int v = leaves; v < n; v++) {
+      cos[v] = tree.embeddingDot(v, q);
     }
     return cos;
   }

@@ -80,7 +80,7 @@ final class SecondHop {
     float[] q2 = q.clone();
     int dim = tree.dimension();
     for (int v : best) {
-      Vectors.addScaled(q2, tree.embeddings(), v * dim, dim, 1f);
+      Vectors.addScaled(q2, tree.leafEmbeddings(), v * dim, dim, 1f); // the best leaves
     }
     return Vectors.normalize(q2);
   }

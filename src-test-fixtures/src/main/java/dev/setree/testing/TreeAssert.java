@@ -21,7 +21,8 @@ public final class TreeAssert {
     assertEquals(expected.root(), actual.root(), "root");
     assertEquals(expected.depth(), actual.depth(), "depth");
     assertEquals(expected.isEmpty(), actual.isEmpty(), "isEmpty");
-    assertArrayEquals(bits(expected.embeddings()), bits(actual.embeddings()), "embeddings");
+    assertArrayEquals(bits(expected.leafEmbeddings()), bits(actual.leafEmbeddings()), "leaf embeddings");
+    assertArrayEquals(bits(expected.internalEmbeddings()), bits(actual.internalEmbeddings()), "internal embeddings");
     assertArrayEquals(bits(expected.internalCentroids()), bits(actual.internalCentroids()), "centroids");
     for (int v = 0; v < expected.size(); v++) {
       String at = "node " + v;

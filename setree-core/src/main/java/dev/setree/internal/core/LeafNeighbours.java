@@ -38,7 +38,7 @@ public final class LeafNeighbours {
   private LeafNeighbours(Tree tree, LeafGraph graph) {
     this.tree = tree;
     this.dim = tree.dimension();
-    this.emb = tree.embeddings();
+    this.emb = tree.leafEmbeddings();
     this.graph = graph;
     this.offsets = graph == null ? null : graph.offsets;
     this.neighbours = graph == null ? null : graph.neighbours;

@@ -2,7 +2,6 @@ package dev.setree.internal.core;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * An immutable snapshot of one knowledge base's summary hierarchy, in plain arrays for the walk's speed.
@@ -35,7 +34,10 @@ public final class Tree {
   private final int[] parent;
   private final int[] childOffsets;
   private final int[] children;
-  private final float[] embeddings;
+  /** {@code leafCount * dim}: row v is leaf v's embedding (shared with the oracle's level 0 where it can be). */
+  private final float[] leafEmbeddings;
+  /** {@code (size - leafCount) * dim}: row v - leafCount is internal node v's summary embedding. */
+  private final float[] internalEmbeddings;
   private final float[] internalCentroids;
   private final float[] loss;
   private final int[] faithfulness;
@@ -43,29 +45,14 @@ public final class Tree {
   private final int[] leavesUnder;
   private final int[] sourceOffsets;
   private final int[] sourceLeaves;
-  /**
-   * Node index + 1 by id, open addressing with linear probing (0: empty slot); its length is a power of two
-   * at least twice the node count. A maintenance run builds a tree per run and looks many ids up, so no
-   * boxed map.
-   */
-  private final int[] slotById;
+  /** Each node's index by id: a maintenance run builds a tree per run and looks many ids up. */
+  private final IdIndex byId;
 
   /**
-   * Creates a snapshot from its arrays (taken over, not copied) and checks its structural invariants.
-   *
-   * @param dim embedding dimension
-   * @param leafCount number of leaves (the first {@code leafCount} nodes)
-   * @param ids node ids, unique
-   * @param texts leaf text or summary text per node
-   * @param times leaf time stamps (null entries allowed; may be null for none)
-   * @param summarizerKinds per node, the summariser that wrote it (null for leaves)
-   * @param tokens token count of each text
-   * @param level 0 for leaves, clustering level for internal nodes
-   * @param parent parent index, -1 for the root
-   * @param embeddings {@code size * dim}: leaf embedding or summary embedding
-   * @param internalCentroids {@code (size - leafCount) * dim}: leaf-centroids of internal nodes
-   * @param faithfulness per node; {@link #UNKNOWN_FAITHFULNESS} when unknown (leaves: 100)
-   * @param sourceLeafIndex per internal node, the leaves quoted whole in its summary (may be null)
+   * Creates a snapshot from its arrays, the embeddings of every node in one array ({@code size * dim}: leaf
+   * embedding or summary embedding): they are copied into the leaves' and the internal nodes' arrays of
+   * {@link #Tree(int, int, String[], String[], String[], String[], int[], int[], int[], float[], float[],
+   * float[], int[], int[][])}; every other array is taken over.
    */
   public Tree(
       int dim,
@@ -81,6 +68,51 @@ public final class Tree {
       float[] internalCentroids,
       int[] faithfulness,
       int[][] sourceLeafIndex) {
+    this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent,
+        leafRows(embeddings, leafCount, ids.length, dim),
+        java.util.Arrays.copyOfRange(embeddings, Math.min(embeddings.length, leafCount * dim), embeddings.length),
+        internalCentroids, faithfulness, sourceLeafIndex);
+  }
+
+  private static float[] leafRows(float[] embeddings, int leafCount, int n, int dim) {
+    requireLength("embeddings", embeddings.length, n * dim);
+    return java.util.Arrays.copyOf(embeddings, Math.max(0, Math.min(leafCount, n)) * dim);
+  }
+
+  /**
+   * Creates a snapshot from its arrays (taken over, not copied) and checks its structural invariants.
+   *
+   * @param dim embedding dimension
+   * @param leafCount number of leaves (the first {@code leafCount} nodes)
+   * @param ids node ids, unique
+   * @param texts leaf text or summary text per node
+   * @param times leaf time stamps (null entries allowed; may be null for none)
+   * @param summarizerKinds per node, the summariser that wrote it (null for leaves)
+   * @param tokens token count of each text
+   * @param level 0 for leaves, clustering level for internal nodes
+   * @param parent parent index, -1 for the root
+   * @param leafEmbeddings {@code leafCount * dim}: the leaves' embeddings (may be shared with the oracle's
+   *     level 0: neither changes it)
+   * @param internalEmbeddings {@code (size - leafCount) * dim}: the internal nodes' summary embeddings
+   * @param internalCentroids {@code (size - leafCount) * dim}: leaf-centroids of internal nodes
+   * @param faithfulness per node; {@link #UNKNOWN_FAITHFULNESS} when unknown (leaves: 100)
+   * @param sourceLeafIndex per internal node, the leaves quoted whole in its summary (may be null)
+   */
+  public Tree(
+      int dim,
+      int leafCount,
+      String[] ids,
+      String[] texts,
+      String[] times,
+      String[] summarizerKinds,
+      int[] tokens,
+      int[] level,
+      int[] parent,
+      float[] leafEmbeddings,
+      float[] internalEmbeddings,
+      float[] internalCentroids,
+      int[] faithfulness,
+      int[][] sourceLeafIndex) {
     int n = ids.length;
     this.dim = dim;
     this.leafCount = leafCount;
@@ -91,7 +123,8 @@ public final class Tree {
     this.tokens = tokens;
     this.level = level;
     this.parent = parent;
-    this.embeddings = embeddings;
+    this.leafEmbeddings = leafEmbeddings;
+    this.internalEmbeddings = internalEmbeddings;
     this.internalCentroids = internalCentroids;
     this.faithfulness = faithfulness;
     requireLength("texts", texts.length, n);
@@ -101,26 +134,25 @@ public final class Tree {
     requireLength("level", level.length, n);
     requireLength("parent", parent.length, n);
     requireLength("faithfulness", faithfulness.length, n);
-    requireLength("embeddings", embeddings.length, n * dim);
+    if (leafCount < 0 || leafCount > n) {
+      throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
+    }
+    requireLength("leafEmbeddings", leafEmbeddings.length, leafCount * dim);
+    requireLength("internalEmbeddings", internalEmbeddings.length, (n - leafCount) * dim);
+    if (leafCount < 0 || leafCount > n) {
+      throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
+    }
+    requireLength("leafEmbeddings", leafEmbeddings.length, leafCount * dim);
+    requireLength("internalEmbeddings", internalEmbeddings.length, (n - leafCount) * dim);
     requireLength("internalCentroids", internalCentroids.length, (n - leafCount) * dim);
     if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
     }
-    this.slotById = new int[Math.max(2, Integer.highestOneBit(Math.max(1, 2 * n - 1)) << 1)];
+    this.byId = IdIndex.of(ids, "node id");
     for (int v = 0; v < n; v++) {
-      Objects.requireNonNull(ids[v], "node id");
       if (texts[v] == null) {
         throw new NullPointerException("text of node " + ids[v]);
       }
-      int mask = slotById.length - 1;
-      int slot = spread(ids[v].hashCode()) & mask;
-      while (slotById[slot] != 0) {
-        if (ids[slotById[slot] - 1].equals(ids[v])) {
-          throw new IllegalArgumentException("duplicate node id " + ids[v]);
-        }
-        slot = (slot + 1) & mask;
-      }
-      slotById[slot] = v + 1;
       int p = parent[v];
       boolean isRoot = v == n - 1;
       if (isRoot ? p != -1 : (p <= v || p >= n || p < leafCount)) {
@@ -142,7 +174,7 @@ public final class Tree {
       if (v < leafCount) {
         leavesUnder[v] = 1;
       } else {
-        float c = Vectors.dot(embeddings, v * dim, internalCentroids, (v - leafCount) * dim, dim);
+        float c = Vectors.dot(internalEmbeddings, (v - leafCount) * dim, internalCentroids, (v - leafCount) * dim, dim);
         loss[v] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
       }
       int p = parent[v];
@@ -223,17 +255,7 @@ public final class Tree {
 
   /** The node's index for an id, or -1 (also for null). */
   public int indexOf(String id) {
-    if (id == null) {
-      return -1;
-    }
-    int mask = slotById.length - 1;
-    for (int slot = spread(id.hashCode()) & mask; slotById[slot] != 0; slot = (slot + 1) & mask) {
-      int v = slotById[slot] - 1;
-      if (ids[v].equals(id)) {
-        return v;
-      }
-    }
-    return -1;
+    return byId.indexOf(id);
   }
 
   /**
@@ -242,13 +264,7 @@ public final class Tree {
    * right, so no lookup is needed.
    */
   public int indexOf(String id, int hint) {
-    return hint >= 0 && hint < ids.length && ids[hint].equals(id) ? hint : indexOf(id);
-  }
-
-  /** Mixes a hash's high bits into its low ones (the table is indexed by the low bits). */
-  private static int spread(int h) {
-    int x = (h ^ (h >>> 16)) * 0x85EBCA6B;
-    return x ^ (x >>> 13);
+    return byId.indexOf(id, hint);
   }
 
   /** The leaf's text or the internal node's summary. */
@@ -301,14 +317,22 @@ public final class Tree {
     return leavesUnder[v];
   }
 
-  /** Raw embedding storage ({@code size * dim}); do not modify. Row {@code v} is node v's embedding. */
-  public float[] embeddings() {
-    return embeddings;
+  /**
+   * Raw storage of the leaves' embeddings ({@code leafCount * dim}; row v is leaf v's); do not modify. The
+   * oracle's level 0 may hold the same array as its centroids.
+   */
+  public float[] leafEmbeddings() {
+    return leafEmbeddings;
+  }
+
+  /** Raw storage of the internal nodes' summary embeddings ({@code (size - leafCount) * dim}); do not modify. */
+  public float[] internalEmbeddings() {
+    return internalEmbeddings;
   }
 
   /** A copy of node v's embedding (a leaf's, or its summary's). */
   public float[] embedding(int v) {
-    return Vectors.row(embeddings, v, dim);
+    return v < leafCount ? Vectors.row(leafEmbeddings, v, dim) : Vectors.row(internalEmbeddings, v - leafCount, dim);
   }
 
   /** Raw internal-node centroid storage ({@code (size - leafCount) * dim}); do not modify. */
@@ -324,13 +348,15 @@ public final class Tree {
   /** Dot product of {@code q} with the node's leaf-centroid (a retrieve's: {@link SimdDot}). */
   public float centroidDot(int v, float[] q) {
     return v < leafCount
-        ? SimdDot.dot(embeddings, v * dim, q, 0, dim)
+        ? SimdDot.dot(leafEmbeddings, v * dim, q, 0, dim)
         : SimdDot.dot(internalCentroids, (v - leafCount) * dim, q, 0, dim);
   }
 
   /** Dot product of {@code q} with the node's own embedding (summary embedding for internal nodes; {@link SimdDot}). */
   public float embeddingDot(int v, float[] q) {
-    return SimdDot.dot(embeddings, v * dim, q, 0, dim);
+    return v < leafCount
+        ? SimdDot.dot(leafEmbeddings, v * dim, q, 0, dim)
+        : SimdDot.dot(internalEmbeddings, (v - leafCount) * dim, q, 0, dim);
   }
 
   /**
@@ -341,7 +367,7 @@ public final class Tree {
     float[] f = new float[dim];
     if (v >= leafCount) {
       for (int i = 0; i < dim; i++) {
-        f[i] = internalCentroids[(v - leafCount) * dim + i] - embeddings[v * dim + i];
+        f[i] = internalCentroids[(v - leafCount) * dim + i] - internalEmbeddings[(v - leafCount) * dim + i];
       }
     }
     return f;

@@ -14,11 +14,23 @@ import java.util.Map;
  */
 final class DraftTree {
   final int dim;
+  /** The leaves in order (add and remove them through this class: {@link #leafRows} follows them). */
   final List<Node> leaves = new ArrayList<>();
   final List<Node> internal = new ArrayList<>();
   /** Every node of {@link #leaves} and {@link #internal} by id (kept with them: add and remove through this class). */
   final Map<String, Node> byId = new HashMap<>();
   private long nextOrder;
+  /**
+   * The leaves' embeddings in order, one array, shared with the tree frozen from this draft and the level 0 of
+   * its oracle (so never changed): valid for the first {@link #leafRowsCount} leaves, and for all of them
+   * unless leaves were added or removed since ({@link #leafRowsRemoved}: removed).
+   */
+  private float[] leafRows;
+  private int leafRowsCount;
+  private boolean leafRowsRemoved;
+  /** The array {@link #leafRows} was extended from, and how many of its rows it copied. */
+  private float[] extendedFrom;
+  private int extendedRows;
 
   DraftTree(int dim) {
     this.dim = dim;
@@ -107,6 +119,70 @@ final class DraftTree {
     leaves.add(n);
     byId.put(id, n);
     return n;
+  }
+
+  /**
+   * How many leading rows of {@link #leafRows()} are, by construction, the same rows of {@code other}: all when
+   * {@code other} is that array, the rows copied when it was extended from {@code other}, else 0 (unknown).
+   */
+  int sharedLeafRows(float[] other) {
+    float[] rows = leafRows();
+    if (other == rows) {
+      return leafRowsCount;
+    }
+    return other != null && other == extendedFrom ? extendedRows : 0;
+  }
+
+  /** Removes the leaves with these ids; their parents lose a child. Returns how many were removed. */
+  int removeLeaves(java.util.Set<String> ids) {
+    int removed = 0;
+    for (var it = leaves.iterator(); it.hasNext(); ) {
+      Node leaf = it.next();
+      if (ids.contains(leaf.id)) {
+        if (leaf.parent != null) {
+          leaf.parent.children.remove(leaf);
+          leaf.parent.structural = true;
+        }
+        it.remove();
+        byId.remove(leaf.id);
+        removed++;
+      }
+    }
+    leafRowsRemoved |= removed > 0;
+    return removed;
+  }
+
+  /**
+   * The leaves' embeddings in order ({@code leaves * dim}, row i is leaf i's): the centroids of level 0 and the
+   * leaf rows of the frozen tree, one array shared by both and by the next run's oracle, so it must not be
+   * changed. Made once per change of the leaves; when leaves were only added since the last one, it is that
+   * array extended (one bulk copy) rather than a copy row by row.
+   */
+  float[] leafRows() {
+    int n = leaves.size();
+    if (leafRows != null && !leafRowsRemoved && leafRowsCount == n) {
+      return leafRows;
+    }
+    float[] rows;
+    int from;
+    if (leafRows != null && !leafRowsRemoved && leafRowsCount < n) {
+      rows = java.util.Arrays.copyOf(leafRows, n * dim);
+      from = leafRowsCount;
+      extendedFrom = leafRows;
+      extendedRows = leafRowsCount;
+    } else {
+      rows = new float[n * dim];
+      from = 0;
+      extendedFrom = null;
+      extendedRows = 0;
+    }
+    for (int i = from; i < n; i++) {
+      System.arraycopy(leaves.get(i).embedding, 0, rows, i * dim, dim);
+    }
+    leafRows = rows;
+    leafRowsCount = n;
+    leafRowsRemoved = false;
+    return rows;
   }
 
   Node addInternal(String id, int level) {
@@ -255,7 +331,8 @@ final class DraftTree {
     int[] tokens = new int[n];
     int[] level = new int[n];
     int[] parent = new int[n];
-    float[] embeddings = new float[n * dim];
+    float[] leafEmbeddings = leafRows();
+    float[] internalEmbeddings = new float[(n - leaves.size()) * dim];
     float[] centroids = new float[(n - leaves.size()) * dim];
     int[] faith = new int[n];
     int[][] sources = new int[n][];
@@ -268,8 +345,8 @@ final class DraftTree {
       tokens[i] = v.tokens;
       level[i] = v.leaf ? 0 : v.level;
       parent[i] = v.parent == null ? -1 : v.parent.index;
-      System.arraycopy(v.embedding, 0, embeddings, i * dim, dim);
       if (!v.leaf) {
+        System.arraycopy(v.embedding, 0, internalEmbeddings, (i - leaves.size()) * dim, dim);
         System.arraycopy(v.centroidShared(), 0, centroids, (i - leaves.size()) * dim, dim);
       }
       faith[i] = v.faithfulness;
@@ -279,8 +356,8 @@ final class DraftTree {
       }
       sources[i] = src;
     }
-    return new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, embeddings, centroids,
-        faith, sources);
+    return new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
+        internalEmbeddings, centroids, faith, sources);
   }
 
   /** A draft holding a snapshot's nodes, summaries and all; nothing flagged. */
@@ -324,6 +401,8 @@ final class DraftTree {
     for (Node n : d.internal) {
       n.centroidChanged = false;
     }
+    d.leafRows = t.leafEmbeddings(); // the leaves are the tree's, in its order
+    d.leafRowsCount = t.leafCount();
     return d;
   }
 }

@@ -62,7 +62,7 @@ final class IncrementalRebuild {
     List<DraftTree.Node> members = new ArrayList<>(draft.leaves);
     for (int lvl = 0; members.size() > 1; lvl++) {
       HierarchyState.Level old = lvl < oracle.levels().size() ? oracle.levels().get(lvl) : null;
-      float[] centroids = TreeBuilder.centroids(members, draft.dim);
+      float[] centroids = TreeBuilder.centroids(draft, members);
       if (old != null && sameMembers(old, members, centroids)) {
         return keepOracleFrom(oracle, lvl, progress);
       }
@@ -70,7 +70,9 @@ final class IncrementalRebuild {
       if (old == null || !usable(old, draft.dim)) {
         return clusterFromScratch(draft, members, lvl, ids, progress);
       }
-      LevelMatch match = match(old, members, centroids, draft.dim);
+      // Level 0's leading rows that extend the old level's own array need no comparing.
+      int shared = lvl == 0 && centroids == draft.leafRows() ? draft.sharedLeafRows(old.centroids()) : 0;
+      LevelMatch match = match(old, members, centroids, draft.dim, shared);
       boolean exact = old.size() <= options.exactKnnLimit() && members.size() <= options.exactKnnLimit();
       KnnPatch patch = KnnPatch.patch(old, members.size(), centroids, match.moved, match.newToOld, match.oldToNew,
           options.k(), exact);
@@ -139,38 +141,28 @@ final class IncrementalRebuild {
    */
   record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {}
 
+  /** Matches; the first {@code shared} rows of {@code centroids} are {@code old}'s same rows (not compared). */
   private static LevelMatch match(HierarchyState.Level old, List<DraftTree.Node> members, float[] centroids,
-      int dim) {
+      int dim, int shared) {
     int m = members.size();
     // Members keep their old relative order: each is first looked for where the previous one was found, plus
-    // one; a map of the old positions only after the first miss.
-    Map<String, Integer> oldIndex = null;
+    // one, then in the old level's member index.
     int next = 0;
     int[] newToOld = new int[m];
     int[] oldToNew = new int[old.size()];
     Arrays.fill(oldToNew, -1);
     for (int i = 0; i < m; i++) {
-      String id = members.get(i).id;
-      Integer o;
-      if (oldIndex == null && next < old.size() && old.memberIds()[next].equals(id)) {
-        o = next++;
-      } else {
-        if (oldIndex == null) {
-          oldIndex = new HashMap<>(old.size() * 2);
-          for (int x = 0; x < old.size(); x++) {
-            oldIndex.put(old.memberIds()[x], x);
-          }
-        }
-        o = oldIndex.get(id);
-      }
-      newToOld[i] = o == null ? -1 : o;
-      if (o != null) {
+      int o = old.indexOf(members.get(i).id, next);
+      newToOld[i] = o;
+      if (o >= 0) {
         oldToNew[o] = i;
+        next = o + 1;
       }
     }
     boolean[] moved = new boolean[m];
     for (int i = 0; i < m; i++) {
-      moved[i] = newToOld[i] < 0 || !rowEquals(centroids, i, old.centroids(), newToOld[i], dim);
+      int o = newToOld[i];
+      moved[i] = o < 0 || !((o == i && i < shared) || rowEquals(centroids, i, old.centroids(), o, dim));
     }
     return new LevelMatch(newToOld, oldToNew, moved);
   }

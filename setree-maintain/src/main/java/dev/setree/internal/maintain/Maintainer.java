@@ -96,18 +96,7 @@ public final class Maintainer {
     List<Fact> newFacts = new ArrayList<>(inserts.values());
     float[][] emb = TreeBuilder.embed(embedder, newFacts, BuildProgress.NONE);
     DraftTree draft = kept.take(tree);
-    // Remove deleted leaves from the draft (their old parents lose a child).
-    for (var it = draft.leaves.iterator(); it.hasNext(); ) {
-      DraftTree.Node leaf = it.next();
-      if (deletes.contains(leaf.id)) {
-        if (leaf.parent != null) {
-          leaf.parent.children.remove(leaf);
-          leaf.parent.structural = true;
-        }
-        it.remove();
-        draft.byId.remove(leaf.id);
-      }
-    }
+    draft.removeLeaves(deletes); // their old parents lose a child
     if (!deletes.isEmpty()) {
       for (DraftTree.Node n : draft.internal) {
         n.sources = n.sources.stream().filter(s -> !deletes.contains(s.id)).toList();

@@ -174,7 +174,7 @@ public final class TreeBuilder {
     int rootArity = rootArity(options);
     for (int lvl = startLevel; members.size() > 1; lvl++) {
       int m = members.size();
-      float[] centroids = centroids(members, dim);
+      float[] centroids = centroids(draft, members);
       long k0 = System.nanoTime();
       KnnGraph knn = options.knnGraph(centroids, m, dim);
       knnNanos[0] += System.nanoTime() - k0;
@@ -220,6 +220,18 @@ public final class TreeBuilder {
       size[a]++;
     }
     return size;
+  }
+
+  /**
+   * The members' leaf-centroids, row by row; when the members are the draft's leaves in order (level 0), the
+   * draft's leaf rows, shared with the frozen tree ({@link DraftTree#leafRows}), not a copy.
+   */
+  static float[] centroids(DraftTree draft, List<DraftTree.Node> members) {
+    boolean leaves = members.size() == draft.leaves.size();
+    for (int i = 0; i < members.size() && leaves; i++) {
+      leaves = members.get(i) == draft.leaves.get(i);
+    }
+    return leaves ? draft.leafRows() : centroids(members, draft.dim);
   }
 
   static float[] centroids(List<DraftTree.Node> members, int dim) {

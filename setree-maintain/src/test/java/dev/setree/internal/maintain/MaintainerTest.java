@@ -123,7 +123,7 @@ class MaintainerTest {
       float[] c = t.centroid(v);
       float[] expect = new float[t.dimension()];
       for (int l : t.leavesOf(v)) {
-        Vectors.addScaled(expect, t.embeddings(), l * t.dimension(), t.dimension(), 1f);
+        Vectors.addScaled(expect, t.leafEmbeddings(), l * t.dimension(), t.dimension(), 1f);
       }
       Vectors.normalize(expect);
       assertTrue(Vectors.dot(c, expect) > 0.9999f, ctx + ": centroid of " + t.id(v));

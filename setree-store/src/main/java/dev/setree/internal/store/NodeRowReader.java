@@ -114,7 +114,7 @@ final class NodeRowReader {
       t.tokens[v] = ((Number) r[7]).intValue();
       t.summarizers[v] = (String) r[10];
       if (r[11] instanceof DecodedLeaf d && v < leafCount) {
-        System.arraycopy(leafVectors, d.at() * dim, t.embeddings, v * dim, dim);
+        System.arraycopy(leafVectors, d.at() * dim, t.leafEmbeddings, v * dim, dim);
       } else {
         t.vectors(file, v, id, r[11] instanceof byte[] b ? b : null, (byte[]) r[12]);
       }

@@ -184,7 +184,8 @@ final class NodeRows {
       // A leaf's embedding is a function of its text under the store's one model: equal texts, equal rows.
       return true;
     }
-    return rowEquals(a.embeddings(), o * dim, b.embeddings(), v * dim, dim)
+    return rowEquals(a.internalEmbeddings(), (o - a.leafCount()) * dim, b.internalEmbeddings(),
+        (v - b.leafCount()) * dim, dim)
         && rowEquals(a.internalCentroids(), (o - a.leafCount()) * dim, b.internalCentroids(),
             (v - b.leafCount()) * dim, dim);
   }
@@ -224,7 +225,7 @@ final class NodeRows {
     ps.setInt(k++, tree.subtreeDepth(v));
     ps.setInt(k++, tree.leavesUnder(v));
     ps.setString(k++, tree.summarizerKind(v));
-    byte[] emb = Blobs.floats(tree.embeddings(), v * dim, dim);
+    byte[] emb = Blobs.floats(tree.embedding(v), 0, dim);
     ps.setBytes(k++, emb);
     bytes += emb.length;
     if (leaf) {

@@ -82,7 +82,9 @@ final class OracleRowReader {
     for (int level = 0; level < levels; level++) {
       LevelRow r = rows.get(level);
       parents[level] = new String[r.count];
-      centroids[level] = new float[r.count * dim];
+      // Level 0's centroids are the leaves' embeddings: the tree's own array when its members are the leaves.
+      centroids[level] = level == 0 && r.fromTree && r.count == tree.leafCount() && tree.dimension() == dim
+          ? tree.leafEmbeddings() : new float[r.count * dim];
       knnPos[level] = new int[r.count][];
       knnIds[level] = new String[r.count][];
       knnW[level] = new float[r.count][];
@@ -119,7 +121,12 @@ final class OracleRowReader {
         parents[level][i] = rs.getString(3);
         byte[] cen = rs.getBytes(4);
         try {
-          if (cen == null) {
+          if (level == 0 && centroids[0] == tree.leafEmbeddings()) {
+            if (cen != null) { // a centroid stored for a leaf: level 0 gets its own array (checked on save)
+              centroids[0] = centroids[0].clone();
+              Blobs.toFloats(cen, centroids[0], i * dim, dim);
+            }
+          } else if (cen == null) {
             int v = level == 0 && leavesAtLevel0 ? i : tree.indexOf(rows.get(level).ids[i]);
             if (v < 0) {
               throw bad(file, level, "member " + rows.get(level).ids[i] + " has no centroid and is no node of the tree");

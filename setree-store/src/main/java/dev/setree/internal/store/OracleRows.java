@@ -157,13 +157,12 @@ final class OracleRows {
 
   /**
    * Finds the members of a level in the level before it. A maintenance run keeps members in their old
-   * relative order, so they are first looked for where the previous one was found, plus one; at the first
-   * miss a map of the old positions takes over.
+   * relative order, so each is first looked for where the previous one was found, plus one, then in the old
+   * level's member index ({@link HierarchyState.Level#indexOf}).
    */
   private static final class MemberMatch {
     private final HierarchyState.Level old;
     private int next;
-    private Map<String, Integer> positions;
 
     MemberMatch(HierarchyState.Level old) {
       this.old = old;
@@ -174,23 +173,12 @@ final class OracleRows {
       if (old == null) {
         return -1;
       }
-      if (positions == null && next < old.size() && old.memberIds()[next].equals(id)) {
-        return next++;
+      int o = old.indexOf(id, next);
+      if (o >= 0) {
+        next = o + 1;
       }
-      if (positions == null) {
-        positions = positions(old);
-      }
-      Integer o = positions.get(id);
-      return o == null ? -1 : o;
+      return o;
     }
-  }
-
-  private static Map<String, Integer> positions(HierarchyState.Level l) {
-    Map<String, Integer> pos = new HashMap<>(l.size() * 2);
-    for (int i = 0; i < l.size(); i++) {
-      pos.put(l.memberIds()[i], i);
-    }
-    return pos;
   }
 
   private static boolean sameLevel(HierarchyState.Level a, HierarchyState.Level b, int level) {
@@ -277,7 +265,8 @@ final class OracleRows {
     long bytes = 0;
     if (level == 0) {
       int v = tree.indexOf(id);
-      if (v < 0 || !NodeRows.rowEquals(l.centroids(), i * dim, tree.embeddings(), v * dim, dim)) {
+      if (v < 0 || v >= tree.leafCount()
+          || !NodeRows.rowEquals(l.centroids(), i * dim, tree.leafEmbeddings(), v * dim, dim)) {
         throw new IllegalArgumentException("hierarchy level 0: the centroid of member " + id
             + " is not that leaf's embedding");
       }

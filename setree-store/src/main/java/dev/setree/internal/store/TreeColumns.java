@@ -17,7 +17,8 @@ final class TreeColumns {
   final int[] tokens;
   final int[] level;
   final int[] parent;
-  final float[] embeddings;
+  final float[] leafEmbeddings;
+  final float[] internalEmbeddings;
   final float[] centroids;
   final int[] faithfulness;
   final int[][] sources;
@@ -32,7 +33,8 @@ final class TreeColumns {
     tokens = new int[n];
     level = new int[n];
     parent = new int[n];
-    embeddings = new float[n * dim];
+    leafEmbeddings = new float[leafCount * dim];
+    internalEmbeddings = new float[(n - leafCount) * dim];
     centroids = new float[(n - leafCount) * dim];
     faithfulness = new int[n];
     sources = new int[n][];
@@ -40,8 +42,10 @@ final class TreeColumns {
 
   /** Decodes node v's embedding, and its centroid when it is an internal node; null blobs are corrupt. */
   void vectors(Path file, int v, String id, byte[] embedding, byte[] centroid) {
-    NodeRowReader.decode(file, "embedding", id, embedding, embeddings, v * dim, dim);
-    if (v >= leafCount) {
+    if (v < leafCount) {
+      NodeRowReader.decode(file, "embedding", id, embedding, leafEmbeddings, v * dim, dim);
+    } else {
+      NodeRowReader.decode(file, "embedding", id, embedding, internalEmbeddings, (v - leafCount) * dim, dim);
       NodeRowReader.decode(file, "centroid", id, centroid, centroids, (v - leafCount) * dim, dim);
     }
   }
@@ -49,8 +53,8 @@ final class TreeColumns {
   /** The tree, or a {@link StoreFormatException} naming the file when its invariants do not hold. */
   Tree toTree(Path file) {
     try {
-      return new Tree(dim, leafCount, ids, texts, times, summarizers, tokens, level, parent, embeddings,
-          centroids, faithfulness, sources);
+      return new Tree(dim, leafCount, ids, texts, times, summarizers, tokens, level, parent, leafEmbeddings,
+          internalEmbeddings, centroids, faithfulness, sources);
     } catch (IllegalArgumentException | NullPointerException e) {
       throw new StoreFormatException(file + " holds an inconsistent tree: " + e.getMessage(), e);
     }

@@ -167,7 +167,7 @@ final class RandomTrees {
       level[i] = t.level(v);
       parent[i] = t.parent(v) < 0 ? -1 : newIndex[t.parent(v)];
       faith[i] = t.faithfulness(v);
-      System.arraycopy(t.embeddings(), v * dim, emb, i * dim, dim);
+      System.arraycopy(t.embedding(v), 0, emb, i * dim, dim);
       if (i >= leaves) {
         System.arraycopy(t.internalCentroids(), (v - leaves) * dim, cen, (i - leaves) * dim, dim);
       }

@@ -178,7 +178,8 @@ class SqliteTreeStoreSaveFailureTest {
       }
     }
     return new Tree(t.dimension(), t.leafCount(), ids, texts, times, summarizers, tokens, level, parent,
-        t.embeddings().clone(), t.internalCentroids().clone(), faithfulness, sources);
+        t.leafEmbeddings().clone(), t.internalEmbeddings().clone(), t.internalCentroids().clone(), faithfulness,
+        sources);
   }
 
   /**

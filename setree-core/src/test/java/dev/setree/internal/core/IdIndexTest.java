@@ -1,0 +1,79 @@
+package dev.setree.internal.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The id index finds every id at its position and no other id, also among ids whose hash codes collide, with
+ * or without a hint; it refuses an id listed twice; a level builds it on the first lookup a hint does not
+ * answer and gives what a map of its member ids gives.
+ */
+class IdIndexTest {
+
+  @Test
+  void findsEveryIdAndNoOther() {
+    // "Aa" and "BB" have the same hash code, so do all strings made of them: long probe chains.
+    String[] ids = new String[256];
+    for (int i = 0; i < ids.length; i++) {
+      StringBuilder b = new StringBuilder();
+      for (int bit = 0; bit < 8; bit++) {
+        b.append((i >> bit & 1) == 0 ? "Aa" : "BB");
+      }
+      ids[i] = b.toString();
+    }
+    IdIndex index = IdIndex.of(ids, "id");
+    for (int i = 0; i < ids.length; i++) {
+      assertEquals(i, index.indexOf(ids[i]));
+      assertEquals(i, index.indexOf(ids[i], i));
+      assertEquals(i, index.indexOf(ids[i], (i + 1) % ids.length));
+      assertEquals(i, index.indexOf(ids[i], -1));
+    }
+    assertEquals(-1, index.indexOf("AaAaAaAaAaAaAaAaAa"));
+    assertEquals(-1, index.indexOf(null));
+    assertEquals(-1, IdIndex.of(new String[0], "id").indexOf("x"));
+  }
+
+  @Test
+  void refusesAnIdListedTwiceAndANullId() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> IdIndex.of(new String[] {"a", "b", "a"}, "member id"));
+    assertEquals("duplicate member id a", e.getMessage());
+    NullPointerException n = assertThrows(NullPointerException.class,
+        () -> IdIndex.of(new String[] {"a", null}, "node id"));
+    assertTrue(n.getMessage().contains("node id"), n.getMessage());
+  }
+
+  @Test
+  void levelLookupsEqualAMapOfItsMembers() {
+    Random r = new Random(7);
+    String[] members = new String[2000];
+    Map<String, Integer> map = new HashMap<>();
+    for (int i = 0; i < members.length; i++) {
+      members[i] = "n" + (i * 7 + r.nextInt(7));
+      map.putIfAbsent(members[i], i);
+    }
+    members = map.keySet().stream().sorted((a, b) -> Integer.compare(map.get(a), map.get(b)))
+        .toArray(String[]::new);
+    HierarchyState.Level level = new HierarchyState.Level(members, null, null, null, null, null, null, Double.NaN);
+    for (int probe = 0; probe < 5000; probe++) {
+      String id = "n" + r.nextInt(members.length * 8);
+      int hint = r.nextInt(members.length + 2) - 1;
+      int expected = -1;
+      for (int i = 0; i < members.length; i++) {
+        if (members[i].equals(id)) {
+          expected = i;
+        }
+      }
+      assertEquals(expected, level.indexOf(id, hint), id + " hint " + hint);
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> new HierarchyState.Level(new String[] {"x", "y", "x"}, null, null, null, null, null, null, 0)
+            .indexOf("y", -1));
+  }
+}
