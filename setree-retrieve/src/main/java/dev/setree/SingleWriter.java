@@ -91,7 +91,7 @@ final class SingleWriter implements AutoCloseable {
           return base.generation() == st.generation() ? st.appliedThrough() : 0;
         }
         checkLlm(); // a dead endpoint fails the run; the mutations stay pending and the run is retried
-        Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch);
+        Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours);
         long[] seqs = batch.stream().mapToLong(Mutation::seq).toArray();
         long s0 = System.nanoTime();
         long generation = store.saveChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy(),

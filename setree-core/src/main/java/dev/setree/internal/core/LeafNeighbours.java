@@ -57,6 +57,11 @@ public final class LeafNeighbours {
     return new LeafNeighbours(tree, graph == null ? LeafGraph.of(tree, hierarchy) : graph.next(tree, hierarchy));
   }
 
+  /** The tree whose leaves this index finds. */
+  public Tree tree() {
+    return tree;
+  }
+
   /** True when a kNN graph refines the descent. */
   public boolean hasGraph() {
     return offsets != null;

@@ -1,6 +1,7 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -57,6 +58,17 @@ final class IncrementalRebuild {
    * ({@link ParentPreservation#regroup}).
    */
   Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids) {
+    return run(draft, oracle, ids, null);
+  }
+
+  /**
+   * As {@link #run(DraftTree, HierarchyState, TreeBuilder.IdSource)}; with {@code nearest}, level 0's kNN
+   * graph, when it is approximate (more members than {@link BuildOptions#exactKnnLimit()}), is patched from
+   * the old members nearest each moved member instead of a scan of the level ({@link KnnPatch#patch}).
+   *
+   * @param nearest the indexes of the oracle's level-0 members nearest a unit vector, or null
+   */
+  Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids, NearestMembers nearest) {
     Progress progress = new Progress();
     Map<String, DraftTree.Node> byId = draft.byId;
     List<DraftTree.Node> members = new ArrayList<>(draft.leaves);
@@ -74,8 +86,21 @@ final class IncrementalRebuild {
       int shared = lvl == 0 && centroids == draft.leafRows() ? draft.sharedLeafRows(old.centroids()) : 0;
       LevelMatch match = match(old, members, centroids, draft.dim, shared);
       boolean exact = old.size() <= options.exactKnnLimit() && members.size() <= options.exactKnnLimit();
+      java.util.function.IntFunction<int[]> near = null;
+      if (lvl == 0 && !exact && nearest != null) {
+        float[] c0 = centroids;
+        int[] oldToNew = match.oldToNew;
+        near = j -> {
+          int[] found = nearest.of(Vectors.row(c0, j, draft.dim));
+          int[] now = new int[found.length];
+          for (int x = 0; x < found.length; x++) {
+            now[x] = found[x] >= 0 && found[x] < oldToNew.length ? oldToNew[found[x]] : -1;
+          }
+          return now;
+        };
+      }
       KnnPatch patch = KnnPatch.patch(old, members.size(), centroids, match.moved, match.newToOld, match.oldToNew,
-          options.k(), exact);
+          options.k(), exact, near);
       progress.rows += patch.recomputed();
       KnnGraph knn = patch.graph();
       AffectedCommunities affected = AffectedCommunities.of(old, match, knn);
@@ -356,5 +381,12 @@ final class IncrementalRebuild {
     }
     LeidenClustering.Result r = leiden.improve(LeidenClustering.network(sub), resolution, initial);
     return new LeidenClustering.Result(dense(r.assignment()), r.communities(), resolution, r.quality());
+  }
+
+  /** The oracle's level-0 members nearest a vector (see {@link #run(DraftTree, HierarchyState, TreeBuilder.IdSource, NearestMembers)}). */
+  @FunctionalInterface
+  interface NearestMembers {
+    /** Indexes of the oracle's level-0 members near unit vector {@code q} (-1 entries are skipped). */
+    int[] of(float[] q);
   }
 }

@@ -3,7 +3,12 @@ package dev.setree.internal.maintain;
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * G1 patching of a level's kNN graph, the second step of an {@link IncrementalRebuild} level: only rows that
@@ -33,6 +38,26 @@ record KnnPatch(KnnGraph graph, int recomputed) {
    */
   static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, boolean[] moved,
       int[] newToOld, int[] oldToNew, int maxK, boolean exact) {
+    return patch(old, m, centroids, moved, newToOld, oldToNew, maxK, exact, null);
+  }
+
+  /**
+   * As {@link #patch(HierarchyState.Level, int, float[], boolean[], int[], int[], int, boolean)}; on a level
+   * whose graph is approximate ({@code !exact}) and with {@code near}, without any scan of the level: a moved
+   * member's row is the best of its {@code near} members, its old row and the other moved members; a moved
+   * member enters only the rows of its {@code near} members (a row it would enter lists members near it); a row
+   * that lost a neighbour is the best of its {@code near} members, its old neighbours, their old neighbours and
+   * the moved members. Every similarity is computed exactly. (An approximate level's graph is NN-descent's, whose rows are
+   * found the same way: from neighbours' neighbours.)
+   *
+   * @param near for a member (new index), members near its centroid (new indexes; -1 entries are skipped); asked
+   *     for each moved member and each row that lost a neighbour
+   */
+  static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, boolean[] moved,
+      int[] newToOld, int[] oldToNew, int maxK, boolean exact, IntFunction<int[]> near) {
+    if (!exact && near != null) {
+      return patchNear(old, m, centroids, moved, newToOld, oldToNew, maxK, near);
+    }
     int dim = centroids.length / Math.max(1, m);
     int k = Math.max(0, Math.min(maxK, m - 1));
     int[] offsets = new int[m + 1];
@@ -225,5 +250,97 @@ record KnnPatch(KnnGraph graph, int recomputed) {
     }
     top.writeSorted(neighbors, weights, i * k);
     return true;
+  }
+
+  /** The patch of an approximate level from nearest members instead of scans (see {@link #patch}). */
+  private static KnnPatch patchNear(HierarchyState.Level old, int m, float[] centroids, boolean[] moved,
+      int[] newToOld, int[] oldToNew, int maxK, IntFunction<int[]> near) {
+    int dim = centroids.length / Math.max(1, m);
+    int k = Math.max(0, Math.min(maxK, m - 1));
+    int[] offsets = new int[m + 1];
+    java.util.Arrays.setAll(offsets, i -> i * k);
+    int[] neighbors = new int[m * k];
+    float[] weights = new float[m * k];
+    List<Integer> movedIdx = new ArrayList<>();
+    for (int i = 0; i < m; i++) {
+      if (moved[i]) {
+        movedIdx.add(i);
+      }
+    }
+    // Each moved member's near members, and the moved members that may enter each unmoved member's row.
+    Map<Integer, int[]> nearOf = new HashMap<>();
+    Map<Integer, List<Integer>> entering = new HashMap<>();
+    for (int j : movedIdx) {
+      int[] cand = near.apply(j);
+      nearOf.put(j, cand);
+      for (int i : cand) {
+        if (i >= 0 && i < m && i != j && !moved[i]) {
+          entering.computeIfAbsent(i, x -> new ArrayList<>()).add(j);
+        }
+      }
+    }
+    int recomputed = 0;
+    float[][] noShared = new float[m][]; // keepRow computes each entering member's similarity itself
+    float[] scores = new float[Math.max(1, k)];
+    for (int i = 0; i < m; i++) {
+      int o = newToOld[i];
+      boolean full = moved[i] || o < 0 || old.knnOffsets()[o + 1] - old.knnOffsets()[o] < k;
+      for (int e = o < 0 ? 0 : old.knnOffsets()[o]; !full && e < old.knnOffsets()[o + 1]; e++) {
+        int ni = oldToNew[old.knnNeighbors()[e]];
+        full = ni < 0 || moved[ni]; // a removed or moved neighbour
+      }
+      if (!full) {
+        int from = old.knnOffsets()[o];
+        List<Integer> in = entering.getOrDefault(i, List.of());
+        if (k > 0 && keepRow(old, from, k, i, oldToNew, in, noShared, centroids, dim, neighbors, weights)) {
+          continue;
+        }
+        ExactKnn.TopK top = new ExactKnn.TopK(k);
+        for (int e = from; e < from + k; e++) {
+          top.insert(old.knnWeights()[e], oldToNew[old.knnNeighbors()[e]]);
+        }
+        for (int j : in) {
+          float s = Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
+          if (top.accepts(s, j)) {
+            top.insert(s, j);
+          }
+        }
+        top.writeSorted(neighbors, weights, i * k);
+        continue;
+      }
+      Set<Integer> cand = new LinkedHashSet<>();
+      for (int c : moved[i] ? nearOf.get(i) : near.apply(i)) {
+        cand.add(c);
+      }
+      if (o >= 0) { // its old neighbours and theirs
+        for (int e = old.knnOffsets()[o]; e < old.knnOffsets()[o + 1]; e++) {
+          int c = old.knnNeighbors()[e];
+          cand.add(oldToNew[c]);
+          for (int f = old.knnOffsets()[c]; f < old.knnOffsets()[c + 1]; f++) {
+            cand.add(oldToNew[old.knnNeighbors()[f]]);
+          }
+        }
+      }
+      cand.addAll(movedIdx);
+      cand.addAll(entering.getOrDefault(i, List.of()));
+      ExactKnn.TopK top = new ExactKnn.TopK(k);
+      for (int c : cand) {
+        if (c >= 0 && c < m && c != i) {
+          float s = Vectors.dot(centroids, c * dim, centroids, i * dim, dim);
+          if (top.accepts(s, c)) {
+            top.insert(s, c);
+          }
+        }
+      }
+      if (top.size < k) { // too few candidates (a tiny or disconnected neighbourhood): scan the level
+        int[] idx = ExactKnn.query(centroids, m, dim, Vectors.row(centroids, i, dim), k, i, scores);
+        System.arraycopy(idx, 0, neighbors, i * k, idx.length);
+        System.arraycopy(scores, 0, weights, i * k, idx.length);
+      } else {
+        top.writeSorted(neighbors, weights, i * k);
+      }
+      recomputed++;
+    }
+    return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed);
   }
 }

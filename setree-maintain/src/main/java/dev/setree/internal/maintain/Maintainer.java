@@ -3,6 +3,7 @@ package dev.setree.internal.maintain;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.LeafNeighbours;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.TokenCounter;
 import dev.setree.internal.core.Tree;
@@ -68,8 +69,23 @@ public final class Maintainer {
   public record Result(Tree tree, HierarchyState hierarchy, String path, int inserted, int deleted, int skipped,
       int dirtyLevels, int reclusteredMembers, int summarized, long nanos) {}
 
+  /** The nearest old leaves a large level 0's kNN patch considers per new leaf, and the search's beam. */
+  static final int NEAR_LEAVES = 64;
+  static final int NEAR_BEAM = 128;
+
   /** Applies {@code mutations} (in sequence order) to {@code tree} with its {@code oracle}. */
   public Result run(Tree tree, HierarchyState oracle, List<TreeStore.Mutation> mutations) {
+    return run(tree, oracle, mutations, null);
+  }
+
+  /**
+   * As {@link #run(Tree, HierarchyState, List)}, with the nearest-leaf index of {@code tree} (or null): a level
+   * 0 whose kNN graph is approximate (more leaves than the exact kNN limit) is then patched from each new
+   * leaf's {@value #NEAR_LEAVES} nearest old leaves, found by the index, instead of a scan of every leaf. The
+   * index is asked for only then.
+   */
+  public Result run(Tree tree, HierarchyState oracle, List<TreeStore.Mutation> mutations,
+      java.util.function.Supplier<LeafNeighbours> nearest) {
     long t0 = System.nanoTime();
     Map<String, Fact> inserts = new LinkedHashMap<>();
     Set<String> deletes = new HashSet<>();
@@ -133,7 +149,8 @@ public final class Maintainer {
       path = "full";
       reclustered = leaves;
     } else {
-      IncrementalRebuild.Outcome o = new IncrementalRebuild(options).run(draft, oracle, ids);
+      IncrementalRebuild.Outcome o = new IncrementalRebuild(options).run(draft, oracle, ids,
+          nearestMembers(tree, oracle, nearest));
       next = new HierarchyState(List.copyOf(o.levels()));
       path = o.cleanSkip() ? "clean-skip" : "incremental";
       dirty = o.dirtyLevels();
@@ -203,5 +220,30 @@ public final class Maintainer {
       }
     }
     return true;
+  }
+
+  /**
+   * The oracle's level-0 members nearest a vector, found by {@code nearest} among {@code tree}'s leaves; null
+   * when there is no index of this very tree with a graph, or no level 0.
+   */
+  private IncrementalRebuild.NearestMembers nearestMembers(Tree tree, HierarchyState oracle,
+      java.util.function.Supplier<LeafNeighbours> index) {
+    if (index == null || oracle.isEmpty() || tree.leafCount() <= options.exactKnnLimit()) {
+      return null;
+    }
+    LeafNeighbours nearest = index.get();
+    if (nearest == null || nearest.tree() != tree || !nearest.hasGraph()) {
+      return null;
+    }
+    HierarchyState.Level l0 = oracle.levels().get(0);
+    return q -> {
+      LeafNeighbours.Hits hits = nearest.search(q, NEAR_LEAVES, NEAR_BEAM);
+      int[] out = new int[hits.size()];
+      for (int x = 0; x < out.length; x++) {
+        int v = hits.leaves()[x];
+        out[x] = l0.indexOf(tree.id(v), v);
+      }
+      return out;
+    };
   }
 }
