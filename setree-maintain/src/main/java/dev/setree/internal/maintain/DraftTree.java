@@ -135,6 +135,9 @@ final class DraftTree {
 
   /** Removes the leaves with these ids; their parents lose a child. Returns how many were removed. */
   int removeLeaves(java.util.Set<String> ids) {
+    if (ids.isEmpty()) {
+      return 0; // most runs only insert: no pass over every leaf
+    }
     int removed = 0;
     for (var it = leaves.iterator(); it.hasNext(); ) {
       Node leaf = it.next();
@@ -297,11 +300,14 @@ final class DraftTree {
 
   /**
    * Sets every node's creation order to its index in the snapshot {@link #toTree} last froze, and the next
-   * node's after them: the orders {@link #of} gives a copy of that snapshot.
+   * node's after them: the orders {@link #of} gives a copy of that snapshot. Clears the leaves' flags in the
+   * same pass.
    */
   void renumberByIndex() {
     for (Node n : leaves) {
       n.order = n.index;
+      n.structural = false;
+      n.centroidChanged = false;
     }
     for (Node n : internal) {
       n.order = n.index;

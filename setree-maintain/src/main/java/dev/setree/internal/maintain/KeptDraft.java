@@ -72,11 +72,7 @@ final class KeptDraft {
    * level, as it would by creation). Uses the indexes {@code toTree} left in the nodes.
    */
   private static void settle(DraftTree d, Tree tree) {
-    d.renumberByIndex();
-    for (DraftTree.Node n : d.leaves) {
-      n.structural = false;
-      n.centroidChanged = false;
-    }
+    d.renumberByIndex(); // and clears the leaves' flags
     d.internal.sort(Comparator.comparingInt(n -> n.index));
     for (DraftTree.Node n : d.internal) {
       n.structural = false;
