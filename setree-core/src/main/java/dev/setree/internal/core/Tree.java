@@ -50,23 +50,11 @@ public final class Tree {
 
   /**
    * Creates a snapshot from its arrays, the embeddings of every node in one array ({@code size * dim}: leaf
-   * embedding or summary embedding): they are copied into the leaves' and the internal nodes' arrays of
-   * {@link #Tree(int, int, String[], String[], String[], String[], int[], int[], int[], float[], float[],
-   * float[], int[], int[][])}; every other array is taken over.
+   * embedding or summary embedding), copied into the leaves' and the internal nodes' arrays of the next
+   * constructor; every other array is taken over.
    */
-  public Tree(
-      int dim,
-      int leafCount,
-      String[] ids,
-      String[] texts,
-      String[] times,
-      String[] summarizerKinds,
-      int[] tokens,
-      int[] level,
-      int[] parent,
-      float[] embeddings,
-      float[] internalCentroids,
-      int[] faithfulness,
+  public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
+      int[] tokens, int[] level, int[] parent, float[] embeddings, float[] internalCentroids, int[] faithfulness,
       int[][] sourceLeafIndex) {
     this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent,
         leafRows(embeddings, leafCount, ids.length, dim),
@@ -98,21 +86,9 @@ public final class Tree {
    * @param faithfulness per node; {@link #UNKNOWN_FAITHFULNESS} when unknown (leaves: 100)
    * @param sourceLeafIndex per internal node, the leaves quoted whole in its summary (may be null)
    */
-  public Tree(
-      int dim,
-      int leafCount,
-      String[] ids,
-      String[] texts,
-      String[] times,
-      String[] summarizerKinds,
-      int[] tokens,
-      int[] level,
-      int[] parent,
-      float[] leafEmbeddings,
-      float[] internalEmbeddings,
-      float[] internalCentroids,
-      int[] faithfulness,
-      int[][] sourceLeafIndex) {
+  public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
+      int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
+      float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex) {
     int n = ids.length;
     this.dim = dim;
     this.leafCount = leafCount;

@@ -14,26 +14,18 @@ import java.util.Map;
  */
 final class DraftTree {
   final int dim;
-  /** The leaves in order (add and remove them through this class: {@link #leafRows} follows them). */
+  /** The leaves in order (add and remove them through this class: {@link #leafRows()} follows them). */
   final List<Node> leaves = new ArrayList<>();
   final List<Node> internal = new ArrayList<>();
   /** Every node of {@link #leaves} and {@link #internal} by id (kept with them: add and remove through this class). */
   final Map<String, Node> byId = new HashMap<>();
   private long nextOrder;
-  /**
-   * The leaves' embeddings in order, one array, shared with the tree frozen from this draft and the level 0 of
-   * its oracle (so never changed): valid for the first {@link #leafRowsCount} leaves, and for all of them
-   * unless leaves were added or removed since ({@link #leafRowsRemoved}: removed).
-   */
-  private float[] leafRows;
-  private int leafRowsCount;
-  private boolean leafRowsRemoved;
-  /** The array {@link #leafRows} was extended from, and how many of its rows it copied. */
-  private float[] extendedFrom;
-  private int extendedRows;
+  /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
+  private final LeafRows leafRows;
 
   DraftTree(int dim) {
     this.dim = dim;
+    this.leafRows = new LeafRows(dim);
   }
 
   /** One node of a draft. */
@@ -121,16 +113,10 @@ final class DraftTree {
     return n;
   }
 
-  /**
-   * How many leading rows of {@link #leafRows()} are, by construction, the same rows of {@code other}: all when
-   * {@code other} is that array, the rows copied when it was extended from {@code other}, else 0 (unknown).
-   */
+  /** How many leading rows of {@link #leafRows()} are {@code other}'s same rows ({@link LeafRows#sharedWith}). */
   int sharedLeafRows(float[] other) {
-    float[] rows = leafRows();
-    if (other == rows) {
-      return leafRowsCount;
-    }
-    return other != null && other == extendedFrom ? extendedRows : 0;
+    leafRows();
+    return leafRows.sharedWith(other);
   }
 
   /** Removes the leaves with these ids; their parents lose a child. Returns how many were removed. */
@@ -151,41 +137,18 @@ final class DraftTree {
         removed++;
       }
     }
-    leafRowsRemoved |= removed > 0;
+    if (removed > 0) {
+      leafRows.leavesRemoved();
+    }
     return removed;
   }
 
   /**
-   * The leaves' embeddings in order ({@code leaves * dim}, row i is leaf i's): the centroids of level 0 and the
-   * leaf rows of the frozen tree, one array shared by both and by the next run's oracle, so it must not be
-   * changed. Made once per change of the leaves; when leaves were only added since the last one, it is that
-   * array extended (one bulk copy) rather than a copy row by row.
+   * The leaves' embeddings in order ({@code leaves * dim}, row i is leaf i's): level 0's centroids and the frozen
+   * tree's leaf rows, one array that must not be changed ({@link LeafRows}).
    */
   float[] leafRows() {
-    int n = leaves.size();
-    if (leafRows != null && !leafRowsRemoved && leafRowsCount == n) {
-      return leafRows;
-    }
-    float[] rows;
-    int from;
-    if (leafRows != null && !leafRowsRemoved && leafRowsCount < n) {
-      rows = java.util.Arrays.copyOf(leafRows, n * dim);
-      from = leafRowsCount;
-      extendedFrom = leafRows;
-      extendedRows = leafRowsCount;
-    } else {
-      rows = new float[n * dim];
-      from = 0;
-      extendedFrom = null;
-      extendedRows = 0;
-    }
-    for (int i = from; i < n; i++) {
-      System.arraycopy(leaves.get(i).embedding, 0, rows, i * dim, dim);
-    }
-    leafRows = rows;
-    leafRowsCount = n;
-    leafRowsRemoved = false;
-    return rows;
+    return leafRows.of(leaves);
   }
 
   Node addInternal(String id, int level) {
@@ -407,8 +370,7 @@ final class DraftTree {
     for (Node n : d.internal) {
       n.centroidChanged = false;
     }
-    d.leafRows = t.leafEmbeddings(); // the leaves are the tree's, in its order
-    d.leafRowsCount = t.leafCount();
+    d.leafRows.adopt(t.leafEmbeddings(), t.leafCount()); // the leaves are the tree's, in its order
     return d;
   }
 }

@@ -58,18 +58,13 @@ record KnnPatch(KnnGraph graph, int recomputed) {
     if (!exact && near != null) {
       return patchNear(old, m, centroids, moved, newToOld, oldToNew, maxK, near);
     }
-    int dim = centroids.length / Math.max(1, m);
-    int k = Math.max(0, Math.min(maxK, m - 1));
-    int[] offsets = new int[m + 1];
-    java.util.Arrays.setAll(offsets, i -> i * k); // k neighbours per row
-    int[] neighbors = new int[m * k];
-    float[] weights = new float[m * k];
-    List<Integer> movedIdx = new ArrayList<>();
-    for (int i = 0; i < m; i++) {
-      if (moved[i]) {
-        movedIdx.add(i);
-      }
-    }
+    Rows rows = Rows.of(m, centroids, moved, maxK);
+    int dim = rows.dim();
+    int k = rows.k();
+    int[] offsets = rows.offsets();
+    int[] neighbors = rows.neighbors();
+    float[] weights = rows.weights();
+    List<Integer> movedIdx = rows.movedIdx();
     // Each moved member's similarity to every member, computed once: its own row's exact query and every
     // kept row's admission test need the same dot products (same operands in the same order: bit for bit).
     float[][] simToMoved = new float[m][];
@@ -255,18 +250,13 @@ record KnnPatch(KnnGraph graph, int recomputed) {
   /** The patch of an approximate level from nearest members instead of scans (see {@link #patch}). */
   private static KnnPatch patchNear(HierarchyState.Level old, int m, float[] centroids, boolean[] moved,
       int[] newToOld, int[] oldToNew, int maxK, IntFunction<int[]> near) {
-    int dim = centroids.length / Math.max(1, m);
-    int k = Math.max(0, Math.min(maxK, m - 1));
-    int[] offsets = new int[m + 1];
-    java.util.Arrays.setAll(offsets, i -> i * k);
-    int[] neighbors = new int[m * k];
-    float[] weights = new float[m * k];
-    List<Integer> movedIdx = new ArrayList<>();
-    for (int i = 0; i < m; i++) {
-      if (moved[i]) {
-        movedIdx.add(i);
-      }
-    }
+    Rows rows = Rows.of(m, centroids, moved, maxK);
+    int dim = rows.dim();
+    int k = rows.k();
+    int[] offsets = rows.offsets();
+    int[] neighbors = rows.neighbors();
+    float[] weights = rows.weights();
+    List<Integer> movedIdx = rows.movedIdx();
     // Each moved member's near members, and the moved members that may enter each unmoved member's row.
     Map<Integer, int[]> nearOf = new HashMap<>();
     Map<Integer, List<Integer>> entering = new HashMap<>();
@@ -342,5 +332,21 @@ record KnnPatch(KnnGraph graph, int recomputed) {
       recomputed++;
     }
     return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed);
+  }
+
+  /** What both patches start from: the dimension, k, the empty rows (k per member) and the moved members. */
+  private record Rows(int dim, int k, int[] offsets, int[] neighbors, float[] weights, List<Integer> movedIdx) {
+    static Rows of(int m, float[] centroids, boolean[] moved, int maxK) {
+      int k = Math.max(0, Math.min(maxK, m - 1));
+      int[] offsets = new int[m + 1];
+      java.util.Arrays.setAll(offsets, i -> i * k); // k neighbours per row
+      List<Integer> movedIdx = new ArrayList<>();
+      for (int i = 0; i < m; i++) {
+        if (moved[i]) {
+          movedIdx.add(i);
+        }
+      }
+      return new Rows(centroids.length / Math.max(1, m), k, offsets, new int[m * k], new float[m * k], movedIdx);
+    }
   }
 }
