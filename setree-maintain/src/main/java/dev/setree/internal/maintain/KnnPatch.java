@@ -253,14 +253,12 @@ record KnnPatch(KnnGraph graph, int recomputed) {
     Rows rows = Rows.of(m, centroids, moved, maxK);
     int dim = rows.dim();
     int k = rows.k();
-    int[] offsets = rows.offsets();
     int[] neighbors = rows.neighbors();
     float[] weights = rows.weights();
-    List<Integer> movedIdx = rows.movedIdx();
     // Each moved member's near members, and the moved members that may enter each unmoved member's row.
     Map<Integer, int[]> nearOf = new HashMap<>();
     Map<Integer, List<Integer>> entering = new HashMap<>();
-    for (int j : movedIdx) {
+    for (int j : rows.movedIdx()) {
       int[] cand = near.apply(j);
       nearOf.put(j, cand);
       for (int i : cand) {
@@ -311,7 +309,7 @@ record KnnPatch(KnnGraph graph, int recomputed) {
           }
         }
       }
-      cand.addAll(movedIdx);
+      cand.addAll(rows.movedIdx());
       cand.addAll(entering.getOrDefault(i, List.of()));
       ExactKnn.TopK top = new ExactKnn.TopK(k);
       for (int c : cand) {
@@ -331,7 +329,7 @@ record KnnPatch(KnnGraph graph, int recomputed) {
       }
       recomputed++;
     }
-    return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed);
+    return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), recomputed);
   }
 
   /** What both patches start from: the dimension, k, the empty rows (k per member) and the moved members. */
