@@ -115,11 +115,6 @@ public final class Tree {
     }
     requireLength("leafEmbeddings", leafEmbeddings.length, leafCount * dim);
     requireLength("internalEmbeddings", internalEmbeddings.length, (n - leafCount) * dim);
-    if (leafCount < 0 || leafCount > n) {
-      throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
-    }
-    requireLength("leafEmbeddings", leafEmbeddings.length, leafCount * dim);
-    requireLength("internalEmbeddings", internalEmbeddings.length, (n - leafCount) * dim);
     requireLength("internalCentroids", internalCentroids.length, (n - leafCount) * dim);
     if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
@@ -150,7 +145,8 @@ public final class Tree {
       if (v < leafCount) {
         leavesUnder[v] = 1;
       } else {
-        float c = Vectors.dot(internalEmbeddings, (v - leafCount) * dim, internalCentroids, (v - leafCount) * dim, dim);
+        int row = (v - leafCount) * dim;
+        float c = Vectors.dot(internalEmbeddings, row, internalCentroids, row, dim);
         loss[v] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
       }
       int p = parent[v];

@@ -383,7 +383,7 @@ final class IncrementalRebuild {
     return new LeidenClustering.Result(dense(r.assignment()), r.communities(), resolution, r.quality());
   }
 
-  /** The oracle's level-0 members nearest a vector (see {@link #run(DraftTree, HierarchyState, TreeBuilder.IdSource, NearestMembers)}). */
+  /** The oracle's level-0 members nearest a vector, for the kNN patch of an approximate level 0. */
   @FunctionalInterface
   interface NearestMembers {
     /** Indexes of the oracle's level-0 members near unit vector {@code q} (-1 entries are skipped). */
