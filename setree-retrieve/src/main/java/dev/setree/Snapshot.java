@@ -7,7 +7,6 @@ import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.WalkTables;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One committed state of the knowledge base as this process serves it: the tree, its oracle and
@@ -15,10 +14,9 @@ import java.util.Map;
  * (for duplicate inserts). Immutable; replaced whole.
  */
 record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLexicalIndex bm25,
-    Map<String, String> idByText, Derived derived) {
+    TextIds idByText, Derived derived) {
 
-  Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalIndex lexical,
-      Map<String, String> idByText) {
+  Snapshot(Tree tree, HierarchyState hierarchy, long generation, LexicalIndex lexical, TextIds idByText) {
     this(tree, hierarchy, generation, PendingLexicalIndex.of(lexical), idByText, new Derived(tree, hierarchy, null));
   }
 
@@ -149,8 +147,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
 
   /** A snapshot derived from scratch. */
   static Snapshot of(Tree tree, HierarchyState hierarchy, long generation) {
-    Map<String, String> byText = TextIds.of(tree);
-    return new Snapshot(tree, hierarchy, generation, LexicalIndex.of(tree), byText);
+    return new Snapshot(tree, hierarchy, generation, LexicalIndex.of(tree), TextIds.of(tree));
   }
 
   /**
@@ -163,7 +160,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
   static Snapshot opened(Tree tree, HierarchyState hierarchy, long generation,
       java.util.function.Supplier<LexicalIndex> lexical, java.util.function.BooleanSupplier done,
       ContextFormat format, boolean approximate) {
-    Map<String, String> byText = TextIds.of(tree);
+    TextIds byText = TextIds.of(tree);
     Derived derived = new Derived(tree, hierarchy, null);
     derived.walkTables(format);
     if (approximate) {
@@ -206,8 +203,8 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
         added.add(v);
       }
     }
-    Map<String, String> byText = TextIds.of(idByText).next(tree, gone, next, added);
-    return new Snapshot(next, nextHierarchy, nextGeneration, bm25.next(tree, gone, next, added), byText,
+    return new Snapshot(next, nextHierarchy, nextGeneration, bm25.next(tree, gone, next, added),
+        idByText.next(tree, gone, next, added),
         new Derived(next, nextHierarchy, derived.derivedNeighbours()));
   }
 

@@ -39,11 +39,6 @@ final class TextIds extends AbstractMap<String, String> {
     return new TextIds(byText, Map.of(), Set.of());
   }
 
-  /** {@code map} as a text map (itself when it is one). */
-  static TextIds of(Map<String, String> map) {
-    return map instanceof TextIds t ? t : new TextIds(new HashMap<>(map), Map.of(), Set.of());
-  }
-
   @Override
   public String get(Object text) {
     String id = added.get(text);

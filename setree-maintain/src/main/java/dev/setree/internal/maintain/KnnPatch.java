@@ -153,7 +153,8 @@ record KnnPatch(KnnGraph graph, int recomputed) {
   /**
    * Writes kept row {@code i} as the old row translated to new indexes when no moved member enters it and the
    * translated row is sorted best first: what letting the moved members compete with it and sorting would write,
-   * without doing so (most rows of a level). Returns false, having written nothing, otherwise.
+   * without doing so (most rows of a level). Returns false, having written nothing, otherwise. Similarities to
+   * the moved members come from {@code simToMoved} where it holds them (it may be null), else are computed.
    */
   private static boolean keepRow(HierarchyState.Level old, int from, int k, int i, int[] oldToNew,
       List<Integer> movedIdx, float[][] simToMoved, float[] centroids, int dim, int[] neighbors, float[] weights) {
@@ -168,7 +169,8 @@ record KnnPatch(KnnGraph graph, int recomputed) {
     int lastI = oldToNew[nb[from + k - 1]];
     for (int j : movedIdx) {
       if (j != i) {
-        float s = simToMoved[j] != null ? simToMoved[j][i] : Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
+        float s = simToMoved != null && simToMoved[j] != null ? simToMoved[j][i]
+            : Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
         if (ExactKnn.TopK.better(s, j, lastW, lastI)) {
           return false;
         }
@@ -268,7 +270,6 @@ record KnnPatch(KnnGraph graph, int recomputed) {
       }
     }
     int recomputed = 0;
-    float[][] noShared = new float[m][]; // keepRow computes each entering member's similarity itself
     float[] scores = new float[Math.max(1, k)];
     for (int i = 0; i < m; i++) {
       int o = newToOld[i];
@@ -280,7 +281,7 @@ record KnnPatch(KnnGraph graph, int recomputed) {
       if (!full) {
         int from = old.knnOffsets()[o];
         List<Integer> in = entering.getOrDefault(i, List.of());
-        if (k > 0 && keepRow(old, from, k, i, oldToNew, in, noShared, centroids, dim, neighbors, weights)) {
+        if (k > 0 && keepRow(old, from, k, i, oldToNew, in, null, centroids, dim, neighbors, weights)) {
           continue;
         }
         ExactKnn.TopK top = new ExactKnn.TopK(k);

@@ -224,7 +224,7 @@ public final class TreeBuilder {
 
   /**
    * The members' leaf-centroids, row by row; when the members are the draft's leaves in order (level 0), the
-   * draft's leaf rows, shared with the frozen tree ({@link DraftTree#leafRows}), not a copy.
+   * draft's leaf rows, shared with the frozen tree ({@link DraftTree#leafRows()}), not a copy.
    */
   static float[] centroids(DraftTree draft, List<DraftTree.Node> members) {
     boolean leaves = members.size() == draft.leaves.size();

@@ -20,10 +20,7 @@ class LeafRowsTest {
   @Test
   void rowsFollowTheLeavesAndHandedOutArraysNeverChange() {
     Random r = new Random(3);
-    DraftTree d = new DraftTree(DIM);
-    for (int i = 0; i < 5; i++) {
-      d.addLeaf("l" + i, "t" + i, null, vector(r), 1);
-    }
+    DraftTree d = draftOf(5, r);
     float[] first = d.leafRows();
     float[] firstCopy = first.clone();
     assertRows(d, first);
@@ -53,10 +50,7 @@ class LeafRowsTest {
   @Test
   void aCopiedDraftStartsFromTheTreesOwnRows() {
     Random r = new Random(4);
-    DraftTree d = new DraftTree(DIM);
-    for (int i = 0; i < 3; i++) {
-      d.addLeaf("l" + i, "t" + i, null, vector(r), 1);
-    }
+    DraftTree d = draftOf(3, r);
     DraftTree.Node root = d.addInternal("n0", 1);
     for (DraftTree.Node leaf : d.leaves) {
       DraftTree.attach(leaf, root);
@@ -76,6 +70,15 @@ class LeafRowsTest {
       float[] row = java.util.Arrays.copyOfRange(rows, i * DIM, (i + 1) * DIM);
       assertArrayEquals(d.leaves.get(i).embedding, row, "row " + i);
     }
+  }
+
+  /** A draft of {@code n} leaves (l0, l1, ...) with random embeddings. */
+  private static DraftTree draftOf(int n, Random r) {
+    DraftTree d = new DraftTree(DIM);
+    for (int i = 0; i < n; i++) {
+      d.addLeaf("l" + i, "t" + i, null, vector(r), 1);
+    }
+    return d;
   }
 
   private static float[] vector(Random r) {
