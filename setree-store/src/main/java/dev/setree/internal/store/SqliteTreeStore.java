@@ -321,6 +321,42 @@ public final class SqliteTreeStore implements TreeStore {
   }
 
   /**
+   * A copy of the files of a BM25 index kept with the knowledge base, so that open can read it instead of
+   * indexing every leaf (ADR 0030). A cache: it may lag the tree, and whoever reads it must check it.
+   *
+   * @param format what wrote the files (the reader ignores a copy of a format it does not know)
+   * @param lastSeq the highest mutation sequence number given when it was written: mutations after it may be
+   *     missing from it
+   * @param generation the committed generation when it was written
+   * @param files file name to contents
+   */
+  public record LexicalCache(String format, long lastSeq, long generation, java.util.Map<String, byte[]> files) {}
+
+  /** The cached BM25 index's files, or null when the file has none (also for a version-1 file). */
+  public LexicalCache lexicalCache() {
+    return connections.read("read the cached BM25 index of", LexicalCacheRows::read);
+  }
+
+  /** The {@link LexicalCache#lastSeq()} of the cached BM25 index, or -1 when the file has none of {@code format}. */
+  public long lexicalCacheSeq(String format) {
+    return connections.read("read the cached BM25 index of", c -> LexicalCacheRows.lastSeq(c, format));
+  }
+
+  /**
+   * Replaces the cached BM25 index by {@code files} in one transaction (creating its tables in a file that has
+   * none) and returns the bytes written. Only the holder of the writer lock should call it.
+   *
+   * @throws IllegalStateException for a read-only store
+   * @throws StoreException when the write fails; the previous copy is then kept
+   */
+  public long saveLexicalCache(String format, java.util.Map<String, byte[]> files) {
+    Objects.requireNonNull(format, "format");
+    Objects.requireNonNull(files, "files");
+    return connections.write("cache the BM25 index in",
+        c -> LexicalCacheRows.replace(c, format, files, java.time.Instant.now().toString()));
+  }
+
+  /**
    * Takes the cross-process writer lock of this knowledge base, blocking until it is free: whoever holds
    * it is the only writer of the tree (builds and maintenance runs). See {@code docs/store-format.md}.
    *
