@@ -18,6 +18,7 @@ import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.SmallFloat;
 
@@ -58,9 +59,10 @@ final class LeafTerms {
 
   /**
    * The forward index of {@code leafCount} leaves read back from the postings and norms of {@code reader}, an
-   * index holding each leaf once without deletions: the terms, frequencies and norms the analysis of every
-   * leaf gives (Lucene indexed those very tokens), without analysing every leaf a second time at open. Term
-   * ids are numbered in the order the terms are met. Null when some leaf has no document.
+   * index holding one live document per leaf (deleted documents are skipped): the terms, frequencies and norms
+   * the analysis of every leaf gives (Lucene indexed those very tokens), without analysing every leaf a second
+   * time at open. Term ids are numbered in the order the terms are met. Null when some leaf has no live
+   * document or more than one.
    */
   static LeafTerms fromIndex(int leafCount, IndexReader reader, String field, SegmentLeaves leavesOf)
       throws IOException {
@@ -73,10 +75,7 @@ final class LeafTerms {
     // First pass: each leaf's norm and number of distinct terms, so that its entry is allocated once.
     for (int s = 0; s < segments.size(); s++) {
       LeafReader segment = segments.get(s).reader();
-      if (segment.getLiveDocs() != null) {
-        return null;
-      }
-      int[] leaves = leavesOf.of(segment);
+      int[] leaves = live(leavesOf.of(segment), segment.getLiveDocs());
       leavesBySegment[s] = leaves;
       NumericDocValues norms = segment.getNormValues(field);
       for (int doc = 0; doc < leaves.length; doc++) {
@@ -135,6 +134,20 @@ final class LeafTerms {
       }
     }
     return new LeafTerms(dictionary, byLeaf);
+  }
+
+  /** {@code leaves} with -1 for every deleted document (a copy when some are deleted). */
+  private static int[] live(int[] leaves, Bits liveDocs) {
+    if (liveDocs == null) {
+      return leaves;
+    }
+    int[] out = leaves.clone();
+    for (int doc = 0; doc < out.length; doc++) {
+      if (!liveDocs.get(doc)) {
+        out[doc] = -1;
+      }
+    }
+    return out;
   }
 
   /** Sorts an entry's (term id, frequency) pairs by term id. */

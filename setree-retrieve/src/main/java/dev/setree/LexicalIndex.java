@@ -14,6 +14,7 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
@@ -23,6 +24,7 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TermStates;
 import org.apache.lucene.search.BooleanClause;
@@ -40,6 +42,9 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.search.similarities.Similarity;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.IndexInput;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -57,6 +62,8 @@ import org.apache.lucene.util.BytesRef;
 final class LexicalIndex {
   static final String FIELD = "text";
   static final String ID = "id";
+  /** A 64-bit hash of the leaf's text (doc values): tells a cached document of a leaf whose text changed. */
+  static final String TEXT_HASH = "text_hash";
   /** Distinct prompt terms queried at most (Lucene refuses a query of more than 1024 clauses). */
   private static final int MAX_TERMS = 512;
 
@@ -146,7 +153,60 @@ final class LexicalIndex {
     d.add(new Field(FIELD, text, TEXT));
     d.add(new StringField(ID, id, Field.Store.NO));
     d.add(new SortedDocValuesField(ID, new BytesRef(id)));
+    d.add(new NumericDocValuesField(TEXT_HASH, textHash(text)));
     return d;
+  }
+
+  /**
+   * The hash stored in {@link #TEXT_HASH}: 64-bit FNV-1a over the text's UTF-16 code units and its length,
+   * finished by MurmurHash3's 64-bit mix. It tells a changed text, not a hostile one.
+   */
+  static long textHash(String text) {
+    long h = 0xcbf29ce484222325L;
+    for (int i = 0; i < text.length(); i++) {
+      h = (h ^ text.charAt(i)) * 0x100000001b3L;
+    }
+    h ^= text.length();
+    h = (h ^ (h >>> 33)) * 0xff51afd7ed558ccdL;
+    h = (h ^ (h >>> 33)) * 0xc4ceb9fe1a85ec53L;
+    return h ^ (h >>> 33);
+  }
+
+  /**
+   * The version over {@code reader} (a reader of {@code writer}, holding one live document per leaf of
+   * {@code tree}): maps the segments' documents to leaves and reads the forward index back from the postings.
+   */
+  static LexicalIndex over(Analyzer analyzer, IndexWriter writer, DirectoryReader reader, Tree tree)
+      throws IOException {
+    Map<Object, int[]> segments = new java.util.HashMap<>();
+    LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, FIELD, segment -> {
+      int[] leaves = DocumentLeaves.of(segment, tree);
+      segments.put(segment.getCoreCacheHelper().getKey(), leaves);
+      return leaves;
+    });
+    LexicalIndex index = new LexicalIndex(analyzer, writer, reader, tree,
+        terms != null ? terms : LeafTerms.of(tree, analyzer, FIELD));
+    index.leavesBySegment.putAll(segments);
+    return index;
+  }
+
+  /**
+   * Commits the writer the versions share and returns the files of that commit, name to contents: the index as
+   * the latest version sees it, for the knowledge base's cached copy ({@link CachedLexicalIndex}). Called by the
+   * one writer, on the latest version.
+   */
+  Map<String, byte[]> committedFiles() throws IOException {
+    writer.commit();
+    Directory dir = writer.getDirectory();
+    Map<String, byte[]> files = new java.util.LinkedHashMap<>();
+    for (String name : SegmentInfos.readLatestCommit(dir).files(true)) {
+      try (IndexInput in = dir.openInput(name, IOContext.READONCE)) {
+        byte[] data = new byte[Math.toIntExact(in.length())];
+        in.readBytes(data, 0, data.length);
+        files.put(name, data);
+      }
+    }
+    return files;
   }
 
   /**
@@ -325,6 +385,11 @@ final class LexicalIndex {
     } catch (IOException e) {
       throw new UncheckedIOException("BM25 search failed", e);
     }
+  }
+
+  /** The number of live documents: one per leaf of this version's tree. */
+  int documents() {
+    return searcher.getIndexReader().numDocs();
   }
 
   /** The forward index of this version. */

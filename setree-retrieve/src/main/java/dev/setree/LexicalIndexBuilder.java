@@ -3,8 +3,6 @@ package dev.setree;
 import dev.setree.internal.core.Tree;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
-import java.util.Map;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.index.DirectoryReader;
@@ -26,14 +24,21 @@ final class LexicalIndexBuilder {
 
   LexicalIndexBuilder() {
     try {
-      IndexWriterConfig cfg = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
-      cfg.setRAMBufferSizeMB(256);
-      cfg.setMergeScheduler(new SerialMergeScheduler()); // no background threads
-      cfg.setUseCompoundFile(false); // in memory: packing a flushed segment's files into one only copies them
+      IndexWriterConfig cfg = config(analyzer); // before IndexWriter's class is touched: see LuceneClasses
       writer = new IndexWriter(new ByteBuffersDirectory(), cfg);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot index leaves for BM25", e);
     }
+  }
+
+  /** The writer settings of every BM25 index, built here or opened from a cached copy. */
+  static IndexWriterConfig config(Analyzer analyzer) {
+    LuceneClasses.ensure();
+    IndexWriterConfig cfg = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
+    cfg.setRAMBufferSizeMB(256);
+    cfg.setMergeScheduler(new SerialMergeScheduler()); // no background threads
+    cfg.setUseCompoundFile(false); // in memory: packing a flushed segment's files into one only copies them
+    return cfg;
   }
 
   /** Adds the next leaf's document. */
@@ -57,17 +62,7 @@ final class LexicalIndexBuilder {
       throw new IllegalStateException(added + " leaves indexed for a tree of " + tree.leafCount());
     }
     try {
-      DirectoryReader reader = DirectoryReader.open(writer);
-      Map<Object, int[]> segments = new HashMap<>();
-      LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, LexicalIndex.FIELD, segment -> {
-        int[] leaves = DocumentLeaves.of(segment, tree);
-        segments.put(segment.getCoreCacheHelper().getKey(), leaves);
-        return leaves;
-      });
-      LexicalIndex index = new LexicalIndex(analyzer, writer, reader, tree,
-          terms != null ? terms : LeafTerms.of(tree, analyzer, LexicalIndex.FIELD));
-      index.leavesBySegment.putAll(segments);
-      return index;
+      return LexicalIndex.over(analyzer, writer, DirectoryReader.open(writer), tree);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot index leaves for BM25", e);
     }

@@ -17,6 +17,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  * builds from the tree: the same documents in the same order. Should the rows it was told not be the
  * tree's leaves, it indexes the tree's leaves afresh instead.
  *
+ * <p>Given the knowledge base's cached copy of the index (ADR 0030), the thread loads that instead, ignores
+ * the rows and, once told the tree, brings the copy to it ({@link CachedLexicalIndex}); a copy it cannot use
+ * makes it index the tree's leaves.
+ *
  * <p>Used by the thread that loads; {@link #index()} or {@link #abandon()} must follow, once.
  */
 final class OpeningIndex implements SqliteTreeStore.TreeRows {
@@ -29,16 +33,25 @@ final class OpeningIndex implements SqliteTreeStore.TreeRows {
   private String[] batch = new String[2 * BATCH];
   private int n;
   private boolean ended;
+  /** The cached copy's files, or null: index the rows. Read by the indexing thread. */
+  private final java.util.Map<String, byte[]> cached;
 
+  /** Indexes the rows the load tells. */
   OpeningIndex() {
-    Thread t = new Thread(this::indexRows, "setree-open-index");
+    this(null);
+  }
+
+  /** Opens the cached copy {@code cached} (file name to contents) when not null, else indexes the rows. */
+  OpeningIndex(java.util.Map<String, byte[]> cached) {
+    this.cached = cached;
+    Thread t = new Thread(cached == null ? this::indexRows : this::openCopy, "setree-open-index");
     t.setDaemon(true);
     t.start();
   }
 
   @Override
   public void leaf(String id, String text) {
-    if (ended) {
+    if (ended || cached != null) {
       return;
     }
     batch[n++] = id;
@@ -138,6 +151,51 @@ final class OpeningIndex implements SqliteTreeStore.TreeRows {
     } catch (RuntimeException | Error e) {
       if (builder != null) {
         builder.abandon();
+      }
+      result.completeExceptionally(e);
+    }
+  }
+
+  /** The indexing thread with a cached copy: loads it, then brings it to the tree once told. */
+  private void openCopy() {
+    CachedLexicalIndex copy = null;
+    try {
+      try {
+        copy = CachedLexicalIndex.load(cached);
+      } catch (java.io.IOException e) {
+        copy = null; // index the tree's leaves instead
+      }
+      while (true) {
+        Object item = queue.take();
+        if (item == ABANDON) {
+          if (copy != null) {
+            copy.abandon();
+          }
+          result.cancel(false);
+          return;
+        }
+        if (item instanceof Tree tree) {
+          LexicalIndex index = null;
+          if (copy != null) {
+            try {
+              index = copy.finish(tree);
+            } catch (java.io.IOException e) {
+              index = null; // finish rolled the copy back
+            }
+            copy = null;
+          }
+          result.complete(index != null ? index : LexicalIndex.of(tree));
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      if (copy != null) {
+        copy.abandon();
+      }
+      result.completeExceptionally(e);
+    } catch (RuntimeException | Error e) {
+      if (copy != null) {
+        copy.abandon();
       }
       result.completeExceptionally(e);
     }

@@ -45,8 +45,9 @@ final class StateFollower {
     this.store = store;
     this.format = format;
     this.readOnly = readOnly;
-    // The BM25 index is built on a second thread from the leaf rows as the load reads them (ADR 0025).
-    OpeningIndex lexical = new OpeningIndex();
+    // The BM25 index is opened from its cached copy (ADR 0030) or built from the leaf rows as the load reads
+    // them (ADR 0025), on a second thread.
+    OpeningIndex lexical = new OpeningIndex(cachedIndex(store));
     TreeStore.State state;
     try {
       state = store.loadIfChanged(-1, this::loadsOracle, lexical);
@@ -64,6 +65,16 @@ final class StateFollower {
       t.setDaemon(true);
       return t;
     });
+  }
+
+  /** The files of the knowledge base's cached BM25 index, or null when it has none this code reads. */
+  private static java.util.Map<String, byte[]> cachedIndex(SqliteTreeStore store) {
+    try {
+      SqliteTreeStore.LexicalCache cache = store.lexicalCache();
+      return cache != null && cache.format().equals(CachedLexicalIndex.FORMAT) ? cache.files() : null;
+    } catch (RuntimeException e) {
+      return null; // a cache: the leaves are indexed instead, and the next writer replaces it
+    }
   }
 
   /**
