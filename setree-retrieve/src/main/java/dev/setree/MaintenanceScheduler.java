@@ -29,6 +29,7 @@ final class MaintenanceScheduler implements AutoCloseable {
   private final Run run;
   private final Runnable prepare;
   private final LongSupplier latestAccepted;
+  /** Whether the coming run is prepared for (or its preparation queued): once per run, not per mutation. */
   private boolean prepareQueued;
   private final List<Waiter> waiters = new ArrayList<>();
   private ScheduledFuture<?> scheduled;
@@ -72,9 +73,6 @@ final class MaintenanceScheduler implements AutoCloseable {
   }
 
   private void prepareOnce() {
-    synchronized (this) {
-      prepareQueued = false;
-    }
     try {
       prepare.run();
     } catch (RuntimeException e) {
@@ -120,6 +118,9 @@ final class MaintenanceScheduler implements AutoCloseable {
   }
 
   private void runOnce() {
+    synchronized (this) {
+      prepareQueued = false; // a mutation accepted from now on prepares the run after this one
+    }
     try {
       long seq = run.run();
       lastError = null;
