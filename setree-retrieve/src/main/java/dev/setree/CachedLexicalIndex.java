@@ -2,9 +2,11 @@ package dev.setree;
 
 import dev.setree.internal.core.Tree;
 import java.io.IOException;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.codecs.CodecUtil;
@@ -26,40 +28,89 @@ import org.apache.lucene.util.Version;
 
 /**
  * A BM25 index opened from the copy of its files that the knowledge base keeps (ADR 0030), instead of indexed
- * leaf by leaf: open reads the files while the tree loads, and once the tree is known, brings the copy to it.
- * A document is kept when its leaf id is a leaf of the tree whose text hashes as the document's did
- * ({@link LexicalIndex#TEXT_HASH}), once; the others are deleted, and the leaves without a document are added.
- * The copy may thus come from any earlier state of the knowledge base: the result holds one live document per
- * leaf of the tree, with the tree's texts, as {@link LexicalIndex#of} would. Its scores differ from a fresh
- * index's only as a long-lived index's do: deleted documents count in BM25's statistics until Lucene merges
- * them away.
+ * leaf by leaf. Open's indexing thread ({@link OpeningIndex}) loads the copy while the load reads the tree's
+ * rows: every file is checked against its Lucene checksum, and each document's leaf id, text hash
+ * ({@link LexicalIndex#TEXT_HASH}) and forward-index entry are read before the tree is known. Then each leaf
+ * row the load tells ({@link #leaf}) is matched to the copy's document of its id if that document's text hash
+ * is the row's; a row without one is indexed there and then. Once told the tree, {@link #finish} checks that
+ * the rows were the tree's leaves in order, deletes the documents no row matched, and makes the index. The
+ * copy may thus come from any earlier state of the knowledge base: the result holds one live document per leaf
+ * of the tree, with the tree's texts, as {@link LexicalIndex#of} would. Its scores differ from a fresh index's
+ * only as a long-lived index's do: deleted documents count in BM25's statistics until Lucene merges them away.
  *
- * <p>Every file is checked against its Lucene checksum before use; a copy that fails any check is refused
- * with an {@link IOException}, and the caller indexes the leaves instead. Used by one thread.
+ * <p>A copy that fails any check is refused with an {@link IOException} (after which the object must not be
+ * used), and the caller indexes the leaves instead. Used by one thread.
  */
 final class CachedLexicalIndex {
   /**
-   * What the copy's files are: this class's layout (fields, analysis) and the Lucene version that wrote them.
-   * A copy of another format is not read (it is replaced by the next writer).
+   * What the copy's files are: this class's layout (fields, analysis, {@link LexicalIndex#textHash}) and the
+   * Lucene version that wrote them. A copy of another format is not read (it is replaced by the next writer), so
+   * any change to the documents or the hash must change this string: a copy whose hashes no longer match would
+   * still be read correctly, but by indexing every leaf again.
    */
   static final String FORMAT = "setree-bm25 1; lucene " + Version.LATEST;
 
   private final Analyzer analyzer;
   private final IndexWriter writer;
+  private final DirectoryReader copy;
+  /** The copy's documents, by index-wide number: leaf id (null: deleted), text hash, forward-index entry. */
+  private final String[] docIds;
+  private final long[] docHashes;
+  private final int[][] docTerms;
+  private final Map<String, Integer> dictionary;
+  /** The live document of each leaf id, or -1 for an id held by more than one. */
+  private final Map<String, Integer> docOf;
+  private final boolean[] matched;
+  /** Per leaf row told, in order: its id and text, and its document in the copy (-1: indexed anew). */
+  private final List<String> ids = new ArrayList<>();
+  private final List<String> texts = new ArrayList<>();
+  private final List<Integer> docOfRow = new ArrayList<>();
+  private boolean changed;
 
-  private CachedLexicalIndex(Analyzer analyzer, IndexWriter writer) {
+  private CachedLexicalIndex(Analyzer analyzer, IndexWriter writer, DirectoryReader copy) throws IOException {
     this.analyzer = analyzer;
     this.writer = writer;
+    this.copy = copy;
+    int n = copy.maxDoc();
+    docIds = new String[n];
+    docHashes = new long[n];
+    docOf = new HashMap<>(2 * n);
+    for (LeafReaderContext ctx : copy.leaves()) {
+      LeafReader segment = ctx.reader();
+      Bits live = segment.getLiveDocs();
+      SortedDocValues idValues = DocValues.getSorted(segment, LexicalIndex.ID);
+      NumericDocValues hashes = DocValues.getNumeric(segment, LexicalIndex.TEXT_HASH);
+      String[] segmentIds = new String[segment.maxDoc()];
+      for (int doc = 0; doc < segment.maxDoc(); doc++) {
+        if (live != null && !live.get(doc)) {
+          continue;
+        }
+        if (!idValues.advanceExact(doc) || !hashes.advanceExact(doc)) {
+          throw new IOException("a cached BM25 document has no leaf id or text hash");
+        }
+        int d = ctx.docBase + doc;
+        segmentIds[doc] = idValues.lookupOrd(idValues.ordValue()).utf8ToString();
+        docIds[d] = segmentIds[doc];
+        docHashes[d] = hashes.longValue();
+        docOf.merge(docIds[d], d, (a, b) -> -1);
+      }
+      DocumentLeaves.remember(segment, segmentIds); // the index maps documents to leaves with them later
+    }
+    matched = new boolean[n];
+    dictionary = new ConcurrentHashMap<>();
+    docTerms = LeafTerms.byDocument(copy, LexicalIndex.FIELD, dictionary);
   }
 
   /**
-   * Loads the files of a cached copy into memory, checks them and opens a writer on them.
+   * Loads the files of a cached copy into memory, checks them, opens a writer and a reader on them and reads
+   * the documents' ids, hashes and terms.
    *
-   * @throws IOException when a file is damaged or the copy is not a Lucene index this version reads
+   * @throws IOException when a file is damaged or the copy is not a Lucene index of this layout
    */
   static CachedLexicalIndex load(Map<String, byte[]> files) throws IOException {
     LuceneClasses.ensure();
     ByteBuffersDirectory dir = new ByteBuffersDirectory();
+    IndexWriter writer = null;
     try {
       for (Map.Entry<String, byte[]> f : files.entrySet()) {
         try (IndexOutput out = dir.createOutput(f.getKey(), IOContext.DEFAULT)) {
@@ -71,78 +122,101 @@ final class CachedLexicalIndex {
       }
       Analyzer analyzer = new EnglishAnalyzer();
       IndexWriterConfig cfg = LexicalIndexBuilder.config(analyzer).setOpenMode(IndexWriterConfig.OpenMode.APPEND);
-      return new CachedLexicalIndex(analyzer, new IndexWriter(dir, cfg));
+      writer = new IndexWriter(dir, cfg);
+      return new CachedLexicalIndex(analyzer, writer, DirectoryReader.open(writer));
     } catch (IOException | RuntimeException e) {
+      if (writer != null) {
+        rollback(writer);
+      }
       dir.close();
       throw e instanceof IOException io ? io : new IOException("the cached BM25 index is unreadable: " + e, e);
     }
   }
 
+  /** The next leaf row of the load: matched to the copy's document, or indexed now. */
+  void leaf(String id, String text) throws IOException {
+    try {
+      Integer d = docOf.get(id);
+      ids.add(id);
+      texts.add(text);
+      if (d != null && d >= 0 && !matched[d] && docHashes[d] == LexicalIndex.textHash(text)) {
+        matched[d] = true;
+        docOfRow.add(d);
+        return;
+      }
+      if (d != null) { // the copy's document of this id holds another text (or the id is there twice)
+        writer.deleteDocuments(new Term(LexicalIndex.ID, id));
+        markMatched(id);
+      }
+      writer.addDocument(LexicalIndex.document(id, text));
+      docOfRow.add(-1);
+      changed = true;
+    } catch (IOException | RuntimeException e) {
+      abandon();
+      throw e instanceof IOException io ? io : new IOException("the cached BM25 index is unusable: " + e, e);
+    }
+  }
+
   /**
-   * The index of {@code tree}: the copy with the documents of leaves that are gone or changed deleted and
-   * those of leaves it lacks added.
+   * The index of {@code tree}: the copy with the documents no row matched deleted and those of the rows it
+   * lacked added.
    *
-   * @throws IOException when the copy cannot be read (the writer is then rolled back)
+   * @throws IOException when the rows told were not the tree's leaves in order, or the copy cannot be read
+   *     (the writer is then rolled back)
    */
   LexicalIndex finish(Tree tree) throws IOException {
     try {
-      DirectoryReader reader = DirectoryReader.open(writer);
-      boolean[] present = new boolean[tree.leafCount()];
-      Set<String> stale = new HashSet<>();
-      int hint = 0;
-      for (LeafReaderContext ctx : reader.leaves()) {
-        LeafReader segment = ctx.reader();
-        Bits live = segment.getLiveDocs();
-        SortedDocValues ids = DocValues.getSorted(segment, LexicalIndex.ID);
-        NumericDocValues hashes = DocValues.getNumeric(segment, LexicalIndex.TEXT_HASH);
-        for (int doc = 0; doc < segment.maxDoc(); doc++) {
-          if (live != null && !live.get(doc)) {
-            continue;
-          }
-          if (!ids.advanceExact(doc)) {
-            throw new IOException("a cached BM25 document has no leaf id");
-          }
-          String id = ids.lookupOrd(ids.ordValue()).utf8ToString();
-          int v = tree.indexOf(id, hint);
-          if (v >= 0 && v < present.length && !present[v] && hashes.advanceExact(doc)
-              && hashes.longValue() == LexicalIndex.textHash(tree.text(v))) {
-            present[v] = true;
-            hint = v + 1;
-          } else {
-            stale.add(id);
-          }
+      if (!OpeningIndex.told(tree, ids, texts)) {
+        throw new IOException("the rows told are not the tree's leaves");
+      }
+      for (int d = 0; d < docIds.length; d++) {
+        if (docIds[d] != null && !matched[d]) { // a leaf that is gone, or an id the copy holds twice
+          writer.deleteDocuments(new Term(LexicalIndex.ID, docIds[d]));
+          markMatched(docIds[d]);
+          changed = true;
         }
       }
-      for (String id : stale) { // deleting by id deletes every copy: the leaf is then added again below
-        writer.deleteDocuments(new Term(LexicalIndex.ID, id));
-        int v = tree.indexOf(id);
-        if (v >= 0 && v < present.length) {
-          present[v] = false;
-        }
-      }
-      int added = 0;
-      for (int v = 0; v < present.length; v++) {
-        if (!present[v]) {
-          writer.addDocument(LexicalIndex.document(tree.id(v), tree.text(v)));
-          added++;
-        }
-      }
-      if (!stale.isEmpty() || added > 0) {
-        DirectoryReader current = DirectoryReader.openIfChanged(reader, writer);
+      DirectoryReader reader = copy;
+      if (changed) {
+        DirectoryReader current = DirectoryReader.openIfChanged(copy, writer);
         if (current != null) {
-          reader.close();
           reader = current;
         }
       }
-      return LexicalIndex.over(analyzer, writer, reader, tree);
+      int[][] byLeaf = new int[tree.leafCount()][];
+      for (int v = 0; v < byLeaf.length; v++) {
+        int d = docOfRow.get(v);
+        byLeaf[v] = d >= 0 ? docTerms[d] : LeafTerms.analyse(texts.get(v), analyzer, LexicalIndex.FIELD, dictionary);
+      }
+      LexicalIndex index = new LexicalIndex(analyzer, writer, reader, tree, LeafTerms.of(dictionary, byLeaf));
+      index.prepare(); // maps the documents to leaves now: the copy's ids were read above
+      return index;
     } catch (IOException | RuntimeException e) {
       abandon();
-      throw e instanceof IOException io ? io : new IOException("the cached BM25 index is unreadable: " + e, e);
+      throw e instanceof IOException io ? io : new IOException("the cached BM25 index is unusable: " + e, e);
     }
   }
 
   /** Drops the copy (it will not be used). */
   void abandon() {
+    rollback(writer);
+  }
+
+  /** Marks every document of {@code id} as dealt with (deleted by id, or matched). */
+  private void markMatched(String id) {
+    Integer only = docOf.get(id);
+    if (only != null && only >= 0) {
+      matched[only] = true;
+      return;
+    }
+    for (int d = 0; d < docIds.length; d++) { // an id the copy holds more than once
+      if (id.equals(docIds[d])) {
+        matched[d] = true;
+      }
+    }
+  }
+
+  private static void rollback(IndexWriter writer) {
     try {
       writer.rollback();
     } catch (IOException | RuntimeException e) {

@@ -67,6 +67,40 @@ final class LeafTerms {
   static LeafTerms fromIndex(int leafCount, IndexReader reader, String field, SegmentLeaves leavesOf)
       throws IOException {
     Map<String, Integer> dictionary = new ConcurrentHashMap<>();
+    int[][] byLeaf = read(leafCount, reader, field, leavesOf, dictionary, true);
+    return byLeaf == null ? null : new LeafTerms(dictionary, byLeaf);
+  }
+
+  /**
+   * The entries of every live document of {@code reader}, by its index-wide document number (null for a
+   * deleted one), with term ids in {@code dictionary} (filled here): what {@link #fromIndex} reads, before
+   * the documents' leaves are known. {@link #of(Map, int[][])} then makes the forward index of a tree from them.
+   */
+  static int[][] byDocument(IndexReader reader, String field, Map<String, Integer> dictionary) throws IOException {
+    return read(reader.maxDoc(), reader, field,
+        segment -> {
+          int base = -1;
+          for (LeafReaderContext ctx : reader.leaves()) {
+            if (ctx.reader() == segment) {
+              base = ctx.docBase;
+            }
+          }
+          int[] docs = new int[segment.maxDoc()];
+          for (int doc = 0; doc < docs.length; doc++) {
+            docs[doc] = base + doc;
+          }
+          return docs;
+        }, dictionary, false);
+  }
+
+  /** The forward index made of entries read or analysed with {@code dictionary}, one per leaf in order. */
+  static LeafTerms of(Map<String, Integer> dictionary, int[][] byLeaf) {
+    return new LeafTerms(dictionary, byLeaf);
+  }
+
+  /** See {@link #fromIndex}; with {@code every}, null unless each of the {@code count} slots has one entry. */
+  private static int[][] read(int leafCount, IndexReader reader, String field, SegmentLeaves leavesOf,
+      Map<String, Integer> dictionary, boolean every) throws IOException {
     List<LeafReaderContext> segments = reader.leaves();
     int[][] leavesBySegment = new int[segments.size()][];
     int[] count = new int[leafCount];
@@ -103,7 +137,10 @@ final class LeafTerms {
     int[][] byLeaf = new int[leafCount][];
     for (int v = 0; v < leafCount; v++) {
       if (!seen[v]) {
-        return null;
+        if (every) {
+          return null;
+        }
+        continue;
       }
       byLeaf[v] = new int[1 + 2 * count[v]];
       byLeaf[v][0] = norm[v];
@@ -128,12 +165,16 @@ final class LeafTerms {
         }
       }
     }
-    if (segments.size() > 1) { // a term met in a later segment may have a smaller id: sort each entry
-      for (int[] e : byLeaf) {
-        sortPairs(e);
+    // A term met in a later segment may have a smaller id than one met before it: sort those segments' entries.
+    // The first segment's terms are numbered in their (sorted) order, so its entries are sorted already.
+    for (int s = 1; s < segments.size(); s++) {
+      for (int v : leavesBySegment[s]) {
+        if (v >= 0 && v < leafCount && byLeaf[v] != null) {
+          sortPairs(byLeaf[v]);
+        }
       }
     }
-    return new LeafTerms(dictionary, byLeaf);
+    return byLeaf;
   }
 
   /** {@code leaves} with -1 for every deleted document (a copy when some are deleted). */
@@ -220,7 +261,8 @@ final class LeafTerms {
     return (byLeaf[v].length - 1) / 2;
   }
 
-  private static int[] analyse(String text, Analyzer analyzer, String field, Map<String, Integer> dictionary) {
+  /** Analyses {@code text} into an entry, numbering new terms in {@code dictionary}. */
+  static int[] analyse(String text, Analyzer analyzer, String field, Map<String, Integer> dictionary) {
     int[] ids = new int[16];
     int length = 0;
     try (TokenStream ts = analyzer.tokenStream(field, text)) {

@@ -17,9 +17,9 @@ import java.util.concurrent.LinkedBlockingQueue;
  * builds from the tree: the same documents in the same order. Should the rows it was told not be the
  * tree's leaves, it indexes the tree's leaves afresh instead.
  *
- * <p>Given the knowledge base's cached copy of the index (ADR 0030), the thread loads that instead, ignores
- * the rows and, once told the tree, brings the copy to it ({@link CachedLexicalIndex}); a copy it cannot use
- * makes it index the tree's leaves.
+ * <p>Given the knowledge base's cached copy of the index (ADR 0030), the thread loads that instead, matches
+ * the rows to it as they come, indexing only those it lacks, and once told the tree, finishes it
+ * ({@link CachedLexicalIndex}); a copy it cannot use makes it index the tree's leaves.
  *
  * <p>Used by the thread that loads; {@link #index()} or {@link #abandon()} must follow, once.
  */
@@ -51,7 +51,7 @@ final class OpeningIndex implements SqliteTreeStore.TreeRows {
 
   @Override
   public void leaf(String id, String text) {
-    if (ended || cached != null) {
+    if (ended) {
       return;
     }
     batch[n++] = id;
@@ -156,14 +156,17 @@ final class OpeningIndex implements SqliteTreeStore.TreeRows {
     }
   }
 
-  /** The indexing thread with a cached copy: loads it, then brings it to the tree once told. */
+  /**
+   * The indexing thread with a cached copy: loads it, matches each batch of rows to it (indexing the rows it
+   * lacks), then finishes it once told the tree. A copy it cannot use makes it index the tree's leaves.
+   */
   private void openCopy() {
     CachedLexicalIndex copy = null;
     try {
       try {
         copy = CachedLexicalIndex.load(cached);
       } catch (java.io.IOException e) {
-        copy = null; // index the tree's leaves instead
+        copy = null;
       }
       while (true) {
         Object item = queue.take();
@@ -182,10 +185,17 @@ final class OpeningIndex implements SqliteTreeStore.TreeRows {
             } catch (java.io.IOException e) {
               index = null; // finish rolled the copy back
             }
-            copy = null;
           }
           result.complete(index != null ? index : LexicalIndex.of(tree));
           return;
+        }
+        String[] rows = (String[]) item;
+        for (int i = 0; i + 1 < rows.length && copy != null; i += 2) {
+          try {
+            copy.leaf(rows[i], rows[i + 1]);
+          } catch (java.io.IOException e) {
+            copy = null; // leaf rolled the copy back
+          }
         }
       }
     } catch (InterruptedException e) {
@@ -202,7 +212,7 @@ final class OpeningIndex implements SqliteTreeStore.TreeRows {
   }
 
   /** Whether the leaves told are the tree's leaves, in its order. */
-  private static boolean told(Tree tree, java.util.List<String> ids, java.util.List<String> texts) {
+  static boolean told(Tree tree, java.util.List<String> ids, java.util.List<String> texts) {
     if (ids.size() != tree.leafCount()) {
       return false;
     }

@@ -31,7 +31,7 @@ class CachedLexicalIndexTest {
     for (int n : new int[] {0, 1, 37, 1200}) {
       Tree tree = tree(n, r);
       LexicalIndex built = LexicalIndex.of(tree);
-      LexicalIndex copy = CachedLexicalIndex.load(built.committedFiles()).finish(tree);
+      LexicalIndex copy = fromCopy(built.committedFiles(), tree);
       String at = "seed=" + seed + " n=" + n;
       assertEquals(n, copy.documents(), at);
       for (int q = 0; q < 20; q++) {
@@ -91,7 +91,7 @@ class CachedLexicalIndexTest {
       java.util.Collections.swap(ids, 1, 2);
       java.util.Collections.swap(texts, 1, 2);
       Tree tree = SnapshotNextTest.tree(ids, texts);
-      LexicalIndex copy = CachedLexicalIndex.load(files).finish(tree);
+      LexicalIndex copy = fromCopy(files, tree);
       LexicalIndex fresh = LexicalIndex.of(tree);
       assertEquals(tree.leafCount(), copy.documents(), at);
       sameForwardIndex(fresh, copy, tree.leafCount(), at);
@@ -125,11 +125,18 @@ class CachedLexicalIndexTest {
     assertThrows(IOException.class, () -> CachedLexicalIndex.load(damaged));
     Map<String, byte[]> missing = new LinkedHashMap<>(files);
     missing.remove(postings);
-    assertThrows(IOException.class, () -> CachedLexicalIndex.load(missing).finish(tree));
+    assertThrows(IOException.class, () -> fromCopy(missing, tree));
     assertThrows(IOException.class, () -> CachedLexicalIndex.load(Map.of("segments_1", new byte[] {1, 2, 3})));
     assertThrows(IOException.class, () -> CachedLexicalIndex.load(Map.of()));
+    CachedLexicalIndex swapped = CachedLexicalIndex.load(files);
+    swapped.leaf(tree.id(1), tree.text(1));
+    swapped.leaf(tree.id(0), tree.text(0));
+    assertThrows(IOException.class, () -> swapped.finish(tree), "rows that are not the tree's leaves in order");
     for (Map<String, byte[]> bad : List.of(damaged, missing, Map.<String, byte[]>of())) {
       OpeningIndex opening = new OpeningIndex(bad);
+      for (int v = 0; v < tree.leafCount(); v++) {
+        opening.leaf(tree.id(v), tree.text(v));
+      }
       opening.tree(tree);
       LexicalIndex index = opening.index();
       assertEquals(tree.leafCount(), index.documents());
@@ -139,6 +146,40 @@ class CachedLexicalIndexTest {
       index.scores("the union of states", b);
       assertArrayEquals(a, b);
     }
+  }
+
+  @Test
+  void openingFromACopyTellsTheRowsAndFallsBackWhenTheyAreNotTheTree() throws IOException {
+    Random r = new Random(11);
+    Tree tree = tree(700, r);
+    LexicalIndex built = LexicalIndex.of(tree);
+    Map<String, byte[]> files = built.committedFiles();
+    for (boolean inOrder : new boolean[] {true, false}) {
+      OpeningIndex opening = new OpeningIndex(files);
+      for (int v = 0; v < tree.leafCount(); v++) {
+        int w = !inOrder && v < 2 ? 1 - v : v;
+        opening.leaf(tree.id(w), tree.text(w));
+      }
+      opening.tree(tree);
+      LexicalIndex index = opening.index();
+      assertEquals(tree.leafCount(), index.documents());
+      for (String prompt : List.of("the union of states", "war and peace", "economic taxes 1999")) {
+        float[] a = new float[tree.leafCount()];
+        float[] b = new float[tree.leafCount()];
+        assertEquals(built.scores(prompt, a), index.scores(prompt, b), prompt);
+        assertArrayEquals(a, b, prompt);
+      }
+      sameForwardIndex(built, index, tree.leafCount(), "in order " + inOrder);
+    }
+  }
+
+  /** The index a copy gives once told the tree's leaf rows in order, as open tells them. */
+  private static LexicalIndex fromCopy(Map<String, byte[]> files, Tree tree) throws IOException {
+    CachedLexicalIndex copy = CachedLexicalIndex.load(files);
+    for (int v = 0; v < tree.leafCount(); v++) {
+      copy.leaf(tree.id(v), tree.text(v));
+    }
+    return copy.finish(tree);
   }
 
   @Test
