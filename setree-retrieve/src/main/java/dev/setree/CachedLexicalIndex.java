@@ -30,7 +30,7 @@ import org.apache.lucene.util.Version;
  * A BM25 index opened from the copy of its files that the knowledge base keeps (ADR 0030), instead of indexed
  * leaf by leaf. Open's indexing thread ({@link OpeningIndex}) loads the copy while the load reads the tree's
  * rows: every file is checked against its Lucene checksum, and each document's leaf id, text hash
- * ({@link LexicalIndex#TEXT_HASH}) and forward-index entry are read before the tree is known. Then each leaf
+ * ({@link LeafDocument#TEXT_HASH}) and forward-index entry are read before the tree is known. Then each leaf
  * row the load tells ({@link #leaf}) is matched to the copy's document of its id if that document's text hash
  * is the row's; a row without one is indexed there and then. Once told the tree, {@link #finish} checks that
  * the rows were the tree's leaves in order, deletes the documents no row matched, and makes the index. The
@@ -43,7 +43,7 @@ import org.apache.lucene.util.Version;
  */
 final class CachedLexicalIndex {
   /**
-   * What the copy's files are: this class's layout (fields, analysis, {@link LexicalIndex#textHash}) and the
+   * What the copy's files are: this class's layout (fields, analysis, {@link LeafDocument#textHash}) and the
    * Lucene version that wrote them. A copy of another format is not read (it is replaced by the next writer), so
    * any change to the documents or the hash must change this string: a copy whose hashes no longer match would
    * still be read correctly, but by indexing every leaf again.
@@ -78,8 +78,8 @@ final class CachedLexicalIndex {
     for (LeafReaderContext ctx : copy.leaves()) {
       LeafReader segment = ctx.reader();
       Bits live = segment.getLiveDocs();
-      SortedDocValues idValues = DocValues.getSorted(segment, LexicalIndex.ID);
-      NumericDocValues hashes = DocValues.getNumeric(segment, LexicalIndex.TEXT_HASH);
+      SortedDocValues idValues = DocValues.getSorted(segment, LeafDocument.ID);
+      NumericDocValues hashes = DocValues.getNumeric(segment, LeafDocument.TEXT_HASH);
       String[] segmentIds = new String[segment.maxDoc()];
       for (int doc = 0; doc < segment.maxDoc(); doc++) {
         if (live != null && !live.get(doc)) {
@@ -98,7 +98,7 @@ final class CachedLexicalIndex {
     }
     matched = new boolean[n];
     dictionary = new ConcurrentHashMap<>();
-    docTerms = LeafTerms.byDocument(copy, LexicalIndex.FIELD, dictionary);
+    docTerms = LeafTerms.byDocument(copy, LeafDocument.FIELD, dictionary);
   }
 
   /**
@@ -139,16 +139,16 @@ final class CachedLexicalIndex {
       Integer d = docOf.get(id);
       ids.add(id);
       texts.add(text);
-      if (d != null && d >= 0 && !matched[d] && docHashes[d] == LexicalIndex.textHash(text)) {
+      if (d != null && d >= 0 && !matched[d] && docHashes[d] == LeafDocument.textHash(text)) {
         matched[d] = true;
         docOfRow.add(d);
         return;
       }
       if (d != null) { // the copy's document of this id holds another text (or the id is there twice)
-        writer.deleteDocuments(new Term(LexicalIndex.ID, id));
+        writer.deleteDocuments(new Term(LeafDocument.ID, id));
         markMatched(id);
       }
-      writer.addDocument(LexicalIndex.document(id, text));
+      writer.addDocument(LeafDocument.of(id, text));
       docOfRow.add(-1);
       changed = true;
     } catch (IOException | RuntimeException e) {
@@ -171,7 +171,7 @@ final class CachedLexicalIndex {
       }
       for (int d = 0; d < docIds.length; d++) {
         if (docIds[d] != null && !matched[d]) { // a leaf that is gone, or an id the copy holds twice
-          writer.deleteDocuments(new Term(LexicalIndex.ID, docIds[d]));
+          writer.deleteDocuments(new Term(LeafDocument.ID, docIds[d]));
           markMatched(docIds[d]);
           changed = true;
         }
@@ -186,7 +186,7 @@ final class CachedLexicalIndex {
       int[][] byLeaf = new int[tree.leafCount()][];
       for (int v = 0; v < byLeaf.length; v++) {
         int d = docOfRow.get(v);
-        byLeaf[v] = d >= 0 ? docTerms[d] : LeafTerms.analyse(texts.get(v), analyzer, LexicalIndex.FIELD, dictionary);
+        byLeaf[v] = d >= 0 ? docTerms[d] : LeafTerms.analyse(texts.get(v), analyzer, LeafDocument.FIELD, dictionary);
       }
       LexicalIndex index = new LexicalIndex(analyzer, writer, reader, tree, LeafTerms.of(dictionary, byLeaf));
       index.prepare(); // maps the documents to leaves now: the copy's ids were read above

@@ -47,7 +47,7 @@ final class DocumentLeaves {
       }
     }
     String[] ids = new String[reader.maxDoc()];
-    SortedDocValues dv = reader.getSortedDocValues(LexicalIndex.ID);
+    SortedDocValues dv = reader.getSortedDocValues(LeafDocument.ID);
     if (dv != null) {
       for (int doc = dv.nextDoc(); doc != SortedDocValues.NO_MORE_DOCS; doc = dv.nextDoc()) {
         ids[doc] = dv.lookupOrd(dv.ordValue()).utf8ToString();

@@ -11,15 +11,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.FieldType;
-import org.apache.lucene.document.NumericDocValuesField;
-import org.apache.lucene.document.SortedDocValuesField;
-import org.apache.lucene.document.StringField;
-import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -45,7 +37,6 @@ import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * BM25 over a snapshot's leaves (Apache Lucene, {@link EnglishAnalyzer}, {@link BM25Similarity} with its
@@ -60,10 +51,6 @@ import org.apache.lucene.util.BytesRef;
  * mean length), so scores after many deletions differ slightly from those of an index built afresh.
  */
 final class LexicalIndex {
-  static final String FIELD = "text";
-  static final String ID = "id";
-  /** A 64-bit hash of the leaf's text (doc values): tells a cached document of a leaf whose text changed. */
-  static final String TEXT_HASH = "text_hash";
   /** Distinct prompt terms queried at most (Lucene refuses a query of more than 1024 clauses). */
   private static final int MAX_TERMS = 512;
 
@@ -108,16 +95,16 @@ final class LexicalIndex {
   LexicalIndex next(Tree previous, List<Integer> gone, Tree next, List<Integer> added) {
     try {
       for (int v : gone) {
-        writer.deleteDocuments(new Term(ID, previous.id(v)));
+        writer.deleteDocuments(new Term(LeafDocument.ID, previous.id(v)));
       }
       for (int v : added) {
-        writer.addDocument(document(next.id(v), next.text(v)));
+        writer.addDocument(LeafDocument.of(next.id(v), next.text(v)));
       }
       DirectoryReader current = (DirectoryReader) searcher.getIndexReader();
       DirectoryReader reader = gone.isEmpty() && added.isEmpty() ? null
           : DirectoryReader.openIfChanged(current, writer);
       LexicalIndex index = new LexicalIndex(analyzer, writer, reader == null ? current : reader, next,
-          leafTerms.next(previous, next, added, analyzer, FIELD));
+          leafTerms.next(previous, next, added, analyzer, LeafDocument.FIELD));
       if (gone.isEmpty() && added.stream().allMatch(v -> v >= previous.leafCount())) {
         // The old leaves keep their indexes (none went, the new ones come after them): a segment this version
         // shares keeps its documents' leaves.
@@ -136,56 +123,19 @@ final class LexicalIndex {
   }
 
   /**
-   * The text field: analysed like a {@link TextField}, with term frequencies but without positions, which no
-   * query here reads (BM25 needs frequencies and the length norm, which positions do not change).
-   */
-  static final FieldType TEXT = textType();
-
-  private static FieldType textType() {
-    FieldType t = new FieldType(TextField.TYPE_NOT_STORED);
-    t.setIndexOptions(IndexOptions.DOCS_AND_FREQS);
-    t.freeze();
-    return t;
-  }
-
-  static Document document(String id, String text) {
-    Document d = new Document();
-    d.add(new Field(FIELD, text, TEXT));
-    d.add(new StringField(ID, id, Field.Store.NO));
-    d.add(new SortedDocValuesField(ID, new BytesRef(id)));
-    d.add(new NumericDocValuesField(TEXT_HASH, textHash(text)));
-    return d;
-  }
-
-  /**
-   * The hash stored in {@link #TEXT_HASH}: 64-bit FNV-1a over the text's UTF-16 code units and its length,
-   * finished by MurmurHash3's 64-bit mix. It tells a changed text, not a hostile one.
-   */
-  static long textHash(String text) {
-    long h = 0xcbf29ce484222325L;
-    for (int i = 0; i < text.length(); i++) {
-      h = (h ^ text.charAt(i)) * 0x100000001b3L;
-    }
-    h ^= text.length();
-    h = (h ^ (h >>> 33)) * 0xff51afd7ed558ccdL;
-    h = (h ^ (h >>> 33)) * 0xc4ceb9fe1a85ec53L;
-    return h ^ (h >>> 33);
-  }
-
-  /**
    * The version over {@code reader} (a reader of {@code writer}, holding one live document per leaf of
    * {@code tree}): maps the segments' documents to leaves and reads the forward index back from the postings.
    */
   static LexicalIndex over(Analyzer analyzer, IndexWriter writer, DirectoryReader reader, Tree tree)
       throws IOException {
     Map<Object, int[]> segments = new java.util.HashMap<>();
-    LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, FIELD, segment -> {
+    LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, LeafDocument.FIELD, segment -> {
       int[] leaves = DocumentLeaves.of(segment, tree);
       segments.put(segment.getCoreCacheHelper().getKey(), leaves);
       return leaves;
     });
     LexicalIndex index = new LexicalIndex(analyzer, writer, reader, tree,
-        terms != null ? terms : LeafTerms.of(tree, analyzer, FIELD));
+        terms != null ? terms : LeafTerms.of(tree, analyzer, LeafDocument.FIELD));
     index.leavesBySegment.putAll(segments);
     return index;
   }
@@ -223,7 +173,7 @@ final class LexicalIndex {
     }
     BooleanQuery.Builder q = new BooleanQuery.Builder();
     for (String t : terms) {
-      q.add(new TermQuery(new Term(FIELD, t)), BooleanClause.Occur.SHOULD);
+      q.add(new TermQuery(new Term(LeafDocument.FIELD, t)), BooleanClause.Occur.SHOULD);
     }
     float[] max = {0f};
     try {
@@ -322,10 +272,11 @@ final class LexicalIndex {
     BooleanQuery.Builder q = new BooleanQuery.Builder();
     int m = 0;
     try {
-      CollectionStatistics collection = tree.leafCount() == 0 ? null : searcher.collectionStatistics(FIELD);
+      CollectionStatistics collection =
+          tree.leafCount() == 0 ? null : searcher.collectionStatistics(LeafDocument.FIELD);
       if (collection != null) {
         for (String t : terms) {
-          Term term = new Term(FIELD, t);
+          Term term = new Term(LeafDocument.FIELD, t);
           TermStates states = TermStates.build(searcher, term, true);
           int id = leafTerms.termId(t);
           if (states.docFreq() > 0 && id >= 0) {
@@ -421,7 +372,7 @@ final class LexicalIndex {
 
   private Set<String> terms(String prompt) {
     Set<String> terms = new LinkedHashSet<>();
-    try (TokenStream ts = analyzer.tokenStream(FIELD, prompt)) {
+    try (TokenStream ts = analyzer.tokenStream(LeafDocument.FIELD, prompt)) {
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
       ts.reset();
       while (ts.incrementToken() && terms.size() < MAX_TERMS) {

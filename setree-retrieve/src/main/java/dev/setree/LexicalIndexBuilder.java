@@ -44,7 +44,7 @@ final class LexicalIndexBuilder {
   /** Adds the next leaf's document. */
   void add(String id, String text) {
     try {
-      writer.addDocument(LexicalIndex.document(id, text));
+      writer.addDocument(LeafDocument.of(id, text));
       added++;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot index leaves for BM25", e);

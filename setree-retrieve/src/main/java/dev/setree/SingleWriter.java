@@ -112,8 +112,8 @@ final class SingleWriter implements AutoCloseable {
 
   /**
    * Replaces the knowledge base's cached BM25 index (ADR 0030) by the snapshot's, after a build ({@code lastSeq}
-   * -1) or when a copy of its format is missing or lags the highest mutation sequence number {@code lastSeq} by at least
-   * {@link #cacheLag} mutations, so that open reads it instead of indexing every leaf. Returns the bytes
+   * -1) or when a copy of its format is missing or lags the highest mutation sequence number {@code lastSeq} by
+   * at least {@link #cacheLag} mutations, so that open reads it instead of indexing every leaf. Returns the bytes
    * written. The copy is a cache: a failure to write it leaves the previous one, which open checks anyway, and
    * fails nothing. Called holding the writer lock.
    */

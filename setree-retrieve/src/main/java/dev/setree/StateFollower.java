@@ -3,6 +3,7 @@ package dev.setree;
 import dev.setree.internal.core.ContextFormat;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeStore;
+import dev.setree.internal.store.LexicalCache;
 import dev.setree.internal.store.SqliteTreeStore;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
@@ -70,7 +71,7 @@ final class StateFollower {
   /** The files of the knowledge base's cached BM25 index, or null when it has none this code reads. */
   private static java.util.Map<String, byte[]> cachedIndex(SqliteTreeStore store) {
     try {
-      SqliteTreeStore.LexicalCache cache = store.lexicalCache();
+      LexicalCache cache = store.lexicalCache();
       return cache != null && cache.format().equals(CachedLexicalIndex.FORMAT) ? cache.files() : null;
     } catch (RuntimeException e) {
       return null; // a cache: the leaves are indexed instead, and the next writer replaces it

@@ -35,15 +35,7 @@ class CachedLexicalIndexTest {
       String at = "seed=" + seed + " n=" + n;
       assertEquals(n, copy.documents(), at);
       for (int q = 0; q < 20; q++) {
-        String prompt = text(r) + " " + text(r);
-        float[] a = new float[n];
-        float[] b = new float[n];
-        assertEquals(built.scores(prompt, a), copy.scores(prompt, b), at + " '" + prompt + "'");
-        assertArrayEquals(a, b, at + " '" + prompt + "'");
-        LexicalIndex.Top ta = built.prompt(prompt).top(10);
-        LexicalIndex.Top tb = copy.prompt(prompt).top(10);
-        assertArrayEquals(ta.leaves(), tb.leaves(), at + " top leaves");
-        assertArrayEquals(ta.scores(), tb.scores(), at + " top scores");
+        assertSameScores(built, copy, text(r) + " " + text(r), at);
       }
       sameForwardIndex(built, copy, n, at);
     }
@@ -140,11 +132,7 @@ class CachedLexicalIndexTest {
       opening.tree(tree);
       LexicalIndex index = opening.index();
       assertEquals(tree.leafCount(), index.documents());
-      float[] a = new float[tree.leafCount()];
-      float[] b = new float[tree.leafCount()];
-      built.scores("the union of states", a);
-      index.scores("the union of states", b);
-      assertArrayEquals(a, b);
+      assertSameScores(built, index, "the union of states", "a refused copy");
     }
   }
 
@@ -164,10 +152,7 @@ class CachedLexicalIndexTest {
       LexicalIndex index = opening.index();
       assertEquals(tree.leafCount(), index.documents());
       for (String prompt : List.of("the union of states", "war and peace", "economic taxes 1999")) {
-        float[] a = new float[tree.leafCount()];
-        float[] b = new float[tree.leafCount()];
-        assertEquals(built.scores(prompt, a), index.scores(prompt, b), prompt);
-        assertArrayEquals(a, b, prompt);
+        assertSameScores(built, index, prompt, "in order " + inOrder);
       }
       sameForwardIndex(built, index, tree.leafCount(), "in order " + inOrder);
     }
@@ -184,14 +169,28 @@ class CachedLexicalIndexTest {
 
   @Test
   void textHashTellsChangedTexts() {
-    assertEquals(LexicalIndex.textHash("The union is strong."), LexicalIndex.textHash("The union is strong."));
-    assertNotEquals(LexicalIndex.textHash("The union is strong."), LexicalIndex.textHash("The union is strong"));
-    assertNotEquals(LexicalIndex.textHash("ab"), LexicalIndex.textHash("ba"));
-    assertNotEquals(LexicalIndex.textHash(""), LexicalIndex.textHash("\0"));
+    assertEquals(LeafDocument.textHash("The union is strong."), LeafDocument.textHash("The union is strong."));
+    assertNotEquals(LeafDocument.textHash("The union is strong."), LeafDocument.textHash("The union is strong"));
+    assertNotEquals(LeafDocument.textHash("ab"), LeafDocument.textHash("ba"));
+    assertNotEquals(LeafDocument.textHash(""), LeafDocument.textHash("\0"));
     java.util.Set<Long> seen = new java.util.HashSet<>();
     for (int i = 0; i < 100_000; i++) {
-      assertTrue(seen.add(LexicalIndex.textHash("fact " + i)), "collision at " + i);
+      assertTrue(seen.add(LeafDocument.textHash("fact " + i)), "collision at " + i);
     }
+  }
+
+  /** Both indexes score every leaf alike for {@code prompt}, and give the same top 10. */
+  static void assertSameScores(LexicalIndex expected, LexicalIndex actual, String prompt, String at) {
+    String where = at + " '" + prompt + "'";
+    float[] a = new float[expected.documents()]; // one live document per leaf
+    float[] b = new float[a.length];
+    assertEquals(expected.scores(prompt, a), actual.scores(prompt, b), where);
+    assertArrayEquals(a, b, where);
+    LexicalIndex.Top ta = expected.prompt(prompt).top(10);
+    LexicalIndex.Top tb = actual.prompt(prompt).top(10);
+    assertArrayEquals(ta.leaves(), tb.leaves(), where + " top leaves");
+    assertArrayEquals(ta.scores(), tb.scores(), where + " top scores");
+    assertEquals(ta.complete(), tb.complete(), where);
   }
 
   private static void sameForwardIndex(LexicalIndex a, LexicalIndex b, int n, String at) {

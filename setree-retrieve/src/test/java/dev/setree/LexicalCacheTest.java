@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.setree.internal.store.LexicalCache;
 import dev.setree.internal.store.SqliteTreeStore;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
@@ -34,7 +35,7 @@ class LexicalCacheTest {
     try (SETree t = SETree.open(kb, SETreeTest.config(null))) {
       t.build(Corpora.synthetic(300, 11), BuildProgress.NONE);
     }
-    SqliteTreeStore.LexicalCache cache = cache(kb);
+    LexicalCache cache = cache(kb);
     assertNotNull(cache, "a build caches the index");
     assertEquals(CachedLexicalIndex.FORMAT, cache.format());
     Path plain = copyWithout(kb, "DELETE FROM lexical_index");
@@ -77,7 +78,7 @@ class LexicalCacheTest {
     }
   }
 
-  private static SqliteTreeStore.LexicalCache cache(Path kb) {
+  private static LexicalCache cache(Path kb) {
     try (SqliteTreeStore s = SqliteTreeStore.openReadOnly(kb)) {
       return s.lexicalCache();
     }

@@ -65,16 +65,7 @@ class OpeningIndexTest {
       LexicalIndex streamed = opening.index();
       LexicalIndex built = LexicalIndex.of(tree);
       for (int q = 0; q < 20; q++) {
-        String prompt = text(r) + " " + text(r);
-        float[] a = new float[tree.leafCount()];
-        float[] b = new float[tree.leafCount()];
-        assertEquals(built.scores(prompt, a), streamed.scores(prompt, b), at + " '" + prompt + "'");
-        assertArrayEquals(a, b, at + " '" + prompt + "'");
-        LexicalIndex.Top ta = built.prompt(prompt).top(10);
-        LexicalIndex.Top tb = streamed.prompt(prompt).top(10);
-        assertArrayEquals(ta.leaves(), tb.leaves(), at + " top leaves");
-        assertArrayEquals(ta.scores(), tb.scores(), at + " top scores");
-        assertEquals(ta.complete(), tb.complete(), at);
+        CachedLexicalIndexTest.assertSameScores(built, streamed, text(r) + " " + text(r), at);
       }
       for (int v = 0; v < tree.leafCount(); v++) {
         LeafTerms x = built.leafTerms();

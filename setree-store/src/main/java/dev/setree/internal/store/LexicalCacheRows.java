@@ -54,7 +54,7 @@ final class LexicalCacheRows {
   }
 
   /** The cache, or null when there is none. */
-  static SqliteTreeStore.LexicalCache read(Connection c) throws SQLException {
+  static LexicalCache read(Connection c) throws SQLException {
     if (!exists(c)) {
       return null;
     }
@@ -78,7 +78,7 @@ final class LexicalCacheRows {
         files.put(rs.getString(1), data == null ? new byte[0] : data);
       }
     }
-    return new SqliteTreeStore.LexicalCache(format, lastSeq, generation, files);
+    return new LexicalCache(format, lastSeq, generation, files);
   }
 
   /**

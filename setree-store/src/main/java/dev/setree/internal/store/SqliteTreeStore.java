@@ -320,18 +320,6 @@ public final class SqliteTreeStore implements TreeStore {
     return lastSaveBytes;
   }
 
-  /**
-   * A copy of the files of a BM25 index kept with the knowledge base, so that open can read it instead of
-   * indexing every leaf (ADR 0030). A cache: it may lag the tree, and whoever reads it must check it.
-   *
-   * @param format what wrote the files (the reader ignores a copy of a format it does not know)
-   * @param lastSeq the highest mutation sequence number given when it was written: mutations after it may be
-   *     missing from it
-   * @param generation the committed generation when it was written
-   * @param files file name to contents
-   */
-  public record LexicalCache(String format, long lastSeq, long generation, java.util.Map<String, byte[]> files) {}
-
   /** The cached BM25 index's files, or null when the file has none (also for a version-1 file). */
   public LexicalCache lexicalCache() {
     return connections.read("read the cached BM25 index of", LexicalCacheRows::read);
@@ -344,10 +332,8 @@ public final class SqliteTreeStore implements TreeStore {
 
   /**
    * Replaces the cached BM25 index by {@code files} in one transaction (creating its tables in a file that has
-   * none) and returns the bytes written. Only the holder of the writer lock should call it.
-   *
-   * @throws IllegalStateException for a read-only store
-   * @throws StoreException when the write fails; the previous copy is then kept
+   * none) and returns the bytes written. Only the holder of the writer lock should call it. A failure
+   * ({@link StoreException}; {@link IllegalStateException} for a read-only store) keeps the previous copy.
    */
   public long saveLexicalCache(String format, java.util.Map<String, byte[]> files) {
     Objects.requireNonNull(format, "format");

@@ -36,7 +36,7 @@ class LexicalCacheRowsTest {
       store.appendMutation(new TreeStore.Mutation(0, TreeStore.Mutation.Kind.INSERT, "a", "some text", null));
       long bytes = store.saveLexicalCache("f1", first);
       assertEquals(6 + 3 + 10 + 1 + 5 + 0 + 2, bytes, "names, contents and the format");
-      SqliteTreeStore.LexicalCache c = store.lexicalCache();
+      LexicalCache c = store.lexicalCache();
       assertEquals("f1", c.format());
       assertEquals(1, c.lastSeq());
       assertEquals(first.keySet(), c.files().keySet());
@@ -49,7 +49,7 @@ class LexicalCacheRowsTest {
       store.saveLexicalCache("f2", second);
     }
     try (SqliteTreeStore ro = SqliteTreeStore.openReadOnly(file)) {
-      SqliteTreeStore.LexicalCache c = ro.lexicalCache();
+      LexicalCache c = ro.lexicalCache();
       assertEquals("f2", c.format());
       assertEquals(2, c.lastSeq());
       assertEquals(second.keySet(), c.files().keySet(), "the second write replaced the first");
