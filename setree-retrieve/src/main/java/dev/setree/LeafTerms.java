@@ -98,7 +98,7 @@ final class LeafTerms {
     return new LeafTerms(dictionary, byLeaf);
   }
 
-  /** See {@link #fromIndex}; with {@code every}, null unless each of the {@code count} slots has one entry. */
+  /** See {@link #fromIndex}; with {@code every}, null unless each of the {@code leafCount} slots has one entry. */
   private static int[][] read(int leafCount, IndexReader reader, String field, SegmentLeaves leavesOf,
       Map<String, Integer> dictionary, boolean every) throws IOException {
     List<LeafReaderContext> segments = reader.leaves();
