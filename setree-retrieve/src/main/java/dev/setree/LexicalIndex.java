@@ -343,6 +343,11 @@ final class LexicalIndex {
     return searcher.getIndexReader().numDocs();
   }
 
+  /** The number of deleted documents that still count in BM25's statistics until Lucene merges them away. */
+  int deletedDocuments() {
+    return searcher.getIndexReader().numDeletedDocs();
+  }
+
   /** The forward index of this version. */
   LeafTerms leafTerms() {
     return leafTerms;

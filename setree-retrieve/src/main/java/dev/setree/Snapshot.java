@@ -147,7 +147,12 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
 
   /** A snapshot derived from scratch. */
   static Snapshot of(Tree tree, HierarchyState hierarchy, long generation) {
-    return new Snapshot(tree, hierarchy, generation, LexicalIndex.of(tree), TextIds.of(tree));
+    return of(tree, hierarchy, generation, LexicalIndex.of(tree));
+  }
+
+  /** A snapshot derived from scratch around {@code lexical}, the BM25 index of {@code tree}. */
+  static Snapshot of(Tree tree, HierarchyState hierarchy, long generation, LexicalIndex lexical) {
+    return new Snapshot(tree, hierarchy, generation, lexical, TextIds.of(tree));
   }
 
   /**

@@ -68,6 +68,26 @@ final class StateFollower {
     });
   }
 
+  /**
+   * The BM25 index of a tree another process committed: from the knowledge base's cached copy, matched to the
+   * tree's leaves (ADR 0030), or, without a usable copy, by indexing every leaf.
+   */
+  private LexicalIndex lexicalIndexOf(Tree tree) {
+    java.util.Map<String, byte[]> files = cachedIndex(store);
+    if (files != null) {
+      try {
+        CachedLexicalIndex copy = CachedLexicalIndex.load(files);
+        for (int v = 0; v < tree.leafCount(); v++) {
+          copy.leaf(tree.id(v), tree.text(v));
+        }
+        return copy.finish(tree);
+      } catch (java.io.IOException e) {
+        // the copy rolled itself back: index the leaves
+      }
+    }
+    return LexicalIndex.of(tree);
+  }
+
   /** The files of the knowledge base's cached BM25 index, or null when it has none this code reads. */
   private static java.util.Map<String, byte[]> cachedIndex(SqliteTreeStore store) {
     try {
@@ -116,7 +136,7 @@ final class StateFollower {
     synchronized (reloadLock) {
       TreeStore.State st = store.loadIfChanged(snapshot.generation(), this::loadsOracle);
       if (st.tree() != null && st.generation() > snapshot.generation()) {
-        install(Snapshot.of(st.tree(), st.hierarchy(), st.generation()));
+        install(Snapshot.of(st.tree(), st.hierarchy(), st.generation(), lexicalIndexOf(st.tree())));
       }
       noteKnown(st);
       if (st.generation() == snapshot.generation()) {

@@ -78,6 +78,42 @@ class LexicalCacheTest {
     }
   }
 
+  /**
+   * A reader that follows another writer's commits takes its BM25 index from the copy too: one document per leaf
+   * of the new tree, and the contexts a fresh open gives.
+   */
+  @Test
+  void aFollowerMatchesTheCopyToTheNewTree(@TempKnowledgeBase.File Path kb) throws Exception {
+    List<String> contexts = new java.util.ArrayList<>();
+    try (SETree writer = SETree.open(kb, SETreeTest.config(null))) {
+      writer.build(Corpora.synthetic(250, 13), BuildProgress.NONE);
+      try (SETree reader = SETree.openReadOnly(kb, SETreeTest.config(null))) {
+        writer.insert(Fact.of("z1", "Zed keeps a zebra called Quincy near the harbour"));
+        writer.delete(writer.tree().id(3));
+        writer.awaitMaintenance().get(2, TimeUnit.MINUTES);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (reader.tree().indexOf("z1") < 0 && System.nanoTime() < deadline) {
+          reader.retrieve("zebra", 32);
+          Thread.sleep(20);
+        }
+        assertTrue(reader.tree().indexOf("z1") >= 0, "the reader loaded the writer's new generation");
+        LexicalIndex index = reader.currentSnapshot().lexical();
+        assertEquals(reader.tree().leafCount(), index.documents(), "one document per leaf");
+        assertEquals(1, index.deletedDocuments(), "the build's copy with the deleted leaf's document deleted");
+        assertTrue(index.leafTerms().distinctTerms(reader.tree().indexOf("z1")) > 0);
+        for (String p : PROMPTS) {
+          contexts.add(reader.retrieve(p, 200).text());
+        }
+      }
+    }
+    Path plain = copyWithout(kb, "DELETE FROM lexical_index");
+    try (SETree fresh = SETree.openReadOnly(plain, SETreeTest.config(null))) {
+      for (int i = 0; i < PROMPTS.size(); i++) {
+        assertEquals(fresh.retrieve(PROMPTS.get(i), 200).text(), contexts.get(i), PROMPTS.get(i));
+      }
+    }
+  }
+
   private static LexicalCache cache(Path kb) {
     try (SqliteTreeStore s = SqliteTreeStore.openReadOnly(kb)) {
       return s.lexicalCache();
