@@ -133,6 +133,20 @@ final class CachedLexicalIndex {
     }
   }
 
+  /**
+   * The index of {@code tree} from a cached copy's files, told the tree's leaves at once: for a tree already
+   * loaded (another process's commit), where open tells them during its load.
+   *
+   * @throws IOException when the copy is unusable
+   */
+  static LexicalIndex of(Map<String, byte[]> files, Tree tree) throws IOException {
+    CachedLexicalIndex copy = load(files);
+    for (int v = 0; v < tree.leafCount(); v++) {
+      copy.leaf(tree.id(v), tree.text(v));
+    }
+    return copy.finish(tree);
+  }
+
   /** The next leaf row of the load: matched to the copy's document, or indexed now. */
   void leaf(String id, String text) throws IOException {
     try {

@@ -76,11 +76,7 @@ final class StateFollower {
     java.util.Map<String, byte[]> files = cachedIndex(store);
     if (files != null) {
       try {
-        CachedLexicalIndex copy = CachedLexicalIndex.load(files);
-        for (int v = 0; v < tree.leafCount(); v++) {
-          copy.leaf(tree.id(v), tree.text(v));
-        }
-        return copy.finish(tree);
+        return CachedLexicalIndex.of(files, tree);
       } catch (java.io.IOException e) {
         // the copy rolled itself back: index the leaves
       }

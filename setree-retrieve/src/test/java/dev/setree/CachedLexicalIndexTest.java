@@ -31,7 +31,7 @@ class CachedLexicalIndexTest {
     for (int n : new int[] {0, 1, 37, 1200}) {
       Tree tree = tree(n, r);
       LexicalIndex built = LexicalIndex.of(tree);
-      LexicalIndex copy = fromCopy(built.committedFiles(), tree);
+      LexicalIndex copy = CachedLexicalIndex.of(built.committedFiles(), tree);
       String at = "seed=" + seed + " n=" + n;
       assertEquals(n, copy.documents(), at);
       for (int q = 0; q < 20; q++) {
@@ -83,7 +83,7 @@ class CachedLexicalIndexTest {
       java.util.Collections.swap(ids, 1, 2);
       java.util.Collections.swap(texts, 1, 2);
       Tree tree = SnapshotNextTest.tree(ids, texts);
-      LexicalIndex copy = fromCopy(files, tree);
+      LexicalIndex copy = CachedLexicalIndex.of(files, tree);
       LexicalIndex fresh = LexicalIndex.of(tree);
       assertEquals(tree.leafCount(), copy.documents(), at);
       sameForwardIndex(fresh, copy, tree.leafCount(), at);
@@ -117,7 +117,7 @@ class CachedLexicalIndexTest {
     assertThrows(IOException.class, () -> CachedLexicalIndex.load(damaged));
     Map<String, byte[]> missing = new LinkedHashMap<>(files);
     missing.remove(postings);
-    assertThrows(IOException.class, () -> fromCopy(missing, tree));
+    assertThrows(IOException.class, () -> CachedLexicalIndex.of(missing, tree));
     assertThrows(IOException.class, () -> CachedLexicalIndex.load(Map.of("segments_1", new byte[] {1, 2, 3})));
     assertThrows(IOException.class, () -> CachedLexicalIndex.load(Map.of()));
     CachedLexicalIndex swapped = CachedLexicalIndex.load(files);
@@ -158,14 +158,6 @@ class CachedLexicalIndexTest {
     }
   }
 
-  /** The index a copy gives once told the tree's leaf rows in order, as open tells them. */
-  private static LexicalIndex fromCopy(Map<String, byte[]> files, Tree tree) throws IOException {
-    CachedLexicalIndex copy = CachedLexicalIndex.load(files);
-    for (int v = 0; v < tree.leafCount(); v++) {
-      copy.leaf(tree.id(v), tree.text(v));
-    }
-    return copy.finish(tree);
-  }
 
   @Test
   void textHashTellsChangedTexts() {
