@@ -17,6 +17,7 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.store.ByteBuffersDirectory;
@@ -80,7 +81,6 @@ final class CachedLexicalIndex {
       Bits live = segment.getLiveDocs();
       SortedDocValues idValues = DocValues.getSorted(segment, LeafDocument.ID);
       NumericDocValues hashes = DocValues.getNumeric(segment, LeafDocument.TEXT_HASH);
-      String[] segmentIds = new String[segment.maxDoc()];
       for (int doc = 0; doc < segment.maxDoc(); doc++) {
         if (live != null && !live.get(doc)) {
           continue;
@@ -89,12 +89,10 @@ final class CachedLexicalIndex {
           throw new IOException("a cached BM25 document has no leaf id or text hash");
         }
         int d = ctx.docBase + doc;
-        segmentIds[doc] = idValues.lookupOrd(idValues.ordValue()).utf8ToString();
-        docIds[d] = segmentIds[doc];
+        docIds[d] = idValues.lookupOrd(idValues.ordValue()).utf8ToString();
         docHashes[d] = hashes.longValue();
         docOf.merge(docIds[d], d, (a, b) -> -1);
       }
-      DocumentLeaves.remember(segment, segmentIds); // the index maps documents to leaves with them later
     }
     matched = new boolean[n];
     dictionary = new ConcurrentHashMap<>();
@@ -203,7 +201,23 @@ final class CachedLexicalIndex {
         byLeaf[v] = d >= 0 ? docTerms[d] : LeafTerms.analyse(texts.get(v), analyzer, LeafDocument.FIELD, dictionary);
       }
       LexicalIndex index = new LexicalIndex(analyzer, writer, reader, tree, LeafTerms.of(dictionary, byLeaf));
-      index.prepare(); // maps the documents to leaves now: the copy's ids were read above
+      // The copy's segments keep their document numbers (and core keys) in the reader: each matched row's
+      // document is its leaf. The segment of the rows indexed anew is mapped by id, now.
+      List<LeafReaderContext> segments = copy.leaves();
+      int[][] leavesOf = new int[segments.size()][];
+      for (int s = 0; s < segments.size(); s++) {
+        leavesOf[s] = new int[segments.get(s).reader().maxDoc()];
+        java.util.Arrays.fill(leavesOf[s], -1);
+        index.leavesBySegment.put(segments.get(s).reader().getCoreCacheHelper().getKey(), leavesOf[s]);
+      }
+      for (int v = 0; v < byLeaf.length; v++) {
+        int d = docOfRow.get(v);
+        if (d >= 0) {
+          int s = ReaderUtil.subIndex(d, segments);
+          leavesOf[s][d - segments.get(s).docBase] = v;
+        }
+      }
+      index.prepare();
       return index;
     } catch (IOException | RuntimeException e) {
       abandon();

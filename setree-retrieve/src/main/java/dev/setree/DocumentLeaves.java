@@ -27,16 +27,6 @@ final class DocumentLeaves {
     return leaves;
   }
 
-  /**
-   * Remembers the leaf ids of a segment's documents read elsewhere ({@link CachedLexicalIndex}); null for a
-   * deleted document, which no search returns.
-   */
-  static void remember(LeafReader reader, String[] ids) {
-    synchronized (IDS_BY_SEGMENT) {
-      IDS_BY_SEGMENT.putIfAbsent(reader.getCoreCacheHelper().getKey(), ids);
-    }
-  }
-
   /** The leaf id of every document of a segment, computed once per segment. */
   private static String[] idsOf(LeafReader reader) throws IOException {
     Object key = reader.getCoreCacheHelper().getKey();

@@ -123,24 +123,6 @@ final class LexicalIndex {
   }
 
   /**
-   * The version over {@code reader} (a reader of {@code writer}, holding one live document per leaf of
-   * {@code tree}): maps the segments' documents to leaves and reads the forward index back from the postings.
-   */
-  static LexicalIndex over(Analyzer analyzer, IndexWriter writer, DirectoryReader reader, Tree tree)
-      throws IOException {
-    Map<Object, int[]> segments = new java.util.HashMap<>();
-    LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, LeafDocument.FIELD, segment -> {
-      int[] leaves = DocumentLeaves.of(segment, tree);
-      segments.put(segment.getCoreCacheHelper().getKey(), leaves);
-      return leaves;
-    });
-    LexicalIndex index = new LexicalIndex(analyzer, writer, reader, tree,
-        terms != null ? terms : LeafTerms.of(tree, analyzer, LeafDocument.FIELD));
-    index.leavesBySegment.putAll(segments);
-    return index;
-  }
-
-  /**
    * Commits the writer the versions share and returns the files of that commit, name to contents: the index as
    * the latest version sees it, for the knowledge base's cached copy ({@link CachedLexicalIndex}). Called by the
    * one writer, on the latest version.

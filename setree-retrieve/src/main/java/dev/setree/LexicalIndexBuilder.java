@@ -3,6 +3,8 @@ package dev.setree;
 import dev.setree.internal.core.Tree;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.index.DirectoryReader;
@@ -62,7 +64,17 @@ final class LexicalIndexBuilder {
       throw new IllegalStateException(added + " leaves indexed for a tree of " + tree.leafCount());
     }
     try {
-      return LexicalIndex.over(analyzer, writer, DirectoryReader.open(writer), tree);
+      DirectoryReader reader = DirectoryReader.open(writer);
+      Map<Object, int[]> segments = new HashMap<>();
+      LeafTerms terms = LeafTerms.fromIndex(tree.leafCount(), reader, LeafDocument.FIELD, segment -> {
+        int[] leaves = DocumentLeaves.of(segment, tree);
+        segments.put(segment.getCoreCacheHelper().getKey(), leaves);
+        return leaves;
+      });
+      LexicalIndex index = new LexicalIndex(analyzer, writer, reader, tree,
+          terms != null ? terms : LeafTerms.of(tree, analyzer, LeafDocument.FIELD));
+      index.leavesBySegment.putAll(segments);
+      return index;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot index leaves for BM25", e);
     }
