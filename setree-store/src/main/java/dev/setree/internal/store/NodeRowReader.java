@@ -35,7 +35,11 @@ final class NodeRowReader {
     List<Object[]> rows = new ArrayList<>();
     // Leaf embeddings are decoded as the scan meets them, into one array in scan order, so that the load
     // does not hold a blob per leaf until every row is read (the garbage collector would copy them all).
-    float[] leafVectors = new float[1024 * dim];
+    // Sized by the oracle's count of level 0 members: when that is the leaf count and the scan meets the
+    // leaves in tree order (ord order, as a scan of the table goes), the array becomes the tree's own,
+    // allocated once instead of grown by doubling and copied (at 50,000 leaves 77 MB instead of ~250 MB).
+    long hint = leafCountHint(c);
+    float[] leafVectors = new float[(int) (hint > 0 && hint <= (Integer.MAX_VALUE - 8) / dim ? hint : 1024) * dim];
     int leavesSeen = 0;
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SELECT)) {
       while (rs.next()) {
@@ -94,7 +98,8 @@ final class NodeRowReader {
         throw bad(file, "duplicate node id " + rows.get(v)[1]);
       }
     }
-    TreeColumns t = new TreeColumns(n, leafCount, dim);
+    boolean inScanOrder = leavesInScanOrder(rows, leafCount, leavesSeen);
+    TreeColumns t = new TreeColumns(n, leafCount, dim, inScanOrder ? exact(leafVectors, leafCount * dim) : null);
     for (int v = 0; v < n; v++) {
       Object[] r = rows.get(v);
       String id = (String) r[1];
@@ -114,7 +119,9 @@ final class NodeRowReader {
       t.tokens[v] = ((Number) r[7]).intValue();
       t.summarizers[v] = (String) r[10];
       if (r[11] instanceof DecodedLeaf d && v < leafCount) {
-        System.arraycopy(leafVectors, d.at() * dim, t.leafEmbeddings, v * dim, dim);
+        if (!inScanOrder) {
+          System.arraycopy(leafVectors, d.at() * dim, t.leafEmbeddings, v * dim, dim);
+        }
       } else {
         t.vectors(file, v, id, r[11] instanceof byte[] b ? b : null, (byte[]) r[12]);
       }
@@ -138,6 +145,40 @@ final class NodeRowReader {
       }
     }
     return t.toTree(file);
+  }
+
+  /**
+   * The number of level 0 members the oracle records (the leaves, when it is current), or 0: only a size
+   * hint for the scan, which checks what it meets.
+   */
+  private static long leafCountHint(Connection c) {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT member_count FROM levels WHERE level = 0")) {
+      if (rs.next()) {
+        return Math.max(0, rs.getLong(1));
+      }
+      return 0;
+    } catch (SQLException e) {
+      return 0; // no hint; a file without the table is refused by the reads that need it
+    }
+  }
+
+  /** Whether the tree's leaves (its first {@code leafCount} rows) are the scan's decoded leaves, in scan order. */
+  private static boolean leavesInScanOrder(List<Object[]> rows, int leafCount, int leavesSeen) {
+    if (leavesSeen != leafCount) {
+      return false;
+    }
+    for (int v = 0; v < leafCount; v++) {
+      if (!(rows.get(v)[11] instanceof DecodedLeaf d) || d.at() != v) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code a} when it has exactly {@code length} elements, else its first {@code length} (the hint was off). */
+  private static float[] exact(float[] a, int length) {
+    return a.length == length ? a : Arrays.copyOf(a, length);
   }
 
   /** In place of a leaf row's embedding blob: where the scan decoded it. */

@@ -24,6 +24,14 @@ final class TreeColumns {
   final int[][] sources;
 
   TreeColumns(int n, int leafCount, int dim) {
+    this(n, leafCount, dim, null);
+  }
+
+  /**
+   * @param leafEmbeddings the leaves' embeddings already decoded in tree order ({@code leafCount * dim}
+   *     floats, taken as they are), or null for a new array the reader fills
+   */
+  TreeColumns(int n, int leafCount, int dim, float[] leafEmbeddings) {
     this.dim = dim;
     this.leafCount = leafCount;
     ids = new String[n];
@@ -33,7 +41,11 @@ final class TreeColumns {
     tokens = new int[n];
     level = new int[n];
     parent = new int[n];
-    leafEmbeddings = new float[leafCount * dim];
+    if (leafEmbeddings != null && leafEmbeddings.length != leafCount * dim) {
+      throw new IllegalArgumentException("leaf embeddings of " + leafEmbeddings.length + " floats for "
+          + leafCount + " leaves of dimension " + dim);
+    }
+    this.leafEmbeddings = leafEmbeddings != null ? leafEmbeddings : new float[leafCount * dim];
     internalEmbeddings = new float[(n - leafCount) * dim];
     centroids = new float[(n - leafCount) * dim];
     faithfulness = new int[n];

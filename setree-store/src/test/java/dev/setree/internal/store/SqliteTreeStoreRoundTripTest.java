@@ -49,6 +49,37 @@ class SqliteTreeStoreRoundTripTest {
     assertEquals(List.of("kb.db"), TestFiles.listing(dir), "a closed store is a single file");
   }
 
+  /**
+   * The load sizes its array of leaf embeddings by the oracle's count of level 0 members, a hint only: a
+   * count that is right, too small, too large or missing loads the same tree.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"right", "1", "one less", "seven more", "huge", "none"})
+  void theLeafCountHintDoesNotChangeTheLoadedTree(String hint) throws SQLException {
+    Path file = dir.resolve("kb.db");
+    Tree tree = RandomTrees.tree(6);
+    try (SqliteTreeStore store = SqliteTreeStore.open(file, MODEL, RandomTrees.DIM)) {
+      store.saveTreeWithHierarchy(tree, RandomTrees.hierarchy(tree, 6), 0);
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        Statement st = c.createStatement()) {
+      assertEquals(tree.leafCount(), queryInt(st, "SELECT member_count FROM levels WHERE level = 0"));
+      String set = "UPDATE levels SET member_count = %d WHERE level = 0";
+      switch (hint) {
+        case "right" -> { }
+        case "1" -> st.executeUpdate(set.formatted(1));
+        case "one less" -> st.executeUpdate(set.formatted(tree.leafCount() - 1));
+        case "seven more" -> st.executeUpdate(set.formatted(tree.leafCount() + 7));
+        case "huge" -> st.executeUpdate(set.formatted(Long.MAX_VALUE));
+        case "none" -> st.executeUpdate("DELETE FROM levels WHERE level = 0");
+        default -> throw new AssertionError(hint);
+      }
+    }
+    try (SqliteTreeStore store = SqliteTreeStore.open(file, MODEL, RandomTrees.DIM)) {
+      assertSameTree(tree, store.loadTree());
+    }
+  }
+
   @Test
   void newStoreIsEmpty() {
     try (SqliteTreeStore store = SqliteTreeStore.open(dir.resolve("kb.db"), MODEL, 16)) {
