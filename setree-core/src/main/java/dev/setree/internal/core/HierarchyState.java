@@ -39,7 +39,8 @@ public record HierarchyState(List<Level> levels) {
      * A level of these arrays (taken over, not copied; none may change afterwards).
      *
      * @param memberIds ids of the level's members (node ids)
-     * @param centroids {@code members * dim}: each member's leaf-centroid
+     * @param centroids at least {@code members * dim}: each member's leaf-centroid, member i at {@code i * dim}
+     *     (level 0's may be the tree's leaf rows, with spare rows after the members': read no further)
      * @param parentIds per member, the id of the node it was given at the next level (itself when carried)
      * @param assignment per member, its Leiden community (dense, 0-based)
      * @param knnOffsets CSR offsets into {@code knnNeighbors}, length {@code members + 1}

@@ -79,8 +79,9 @@ public final class Tree {
    * @param tokens token count of each text
    * @param level 0 for leaves, clustering level for internal nodes
    * @param parent parent index, -1 for the root
-   * @param leafEmbeddings {@code leafCount * dim}: the leaves' embeddings (may be shared with the oracle's
-   *     level 0: neither changes it)
+   * @param leafEmbeddings at least {@code leafCount * dim}: the leaves' embeddings, row v at {@code v * dim} (may be
+   *     shared with the oracle's level 0 and with later trees: none changes these rows; spare rows after them
+   *     belong to whoever extends the array next, and this tree never reads them)
    * @param internalEmbeddings {@code (size - leafCount) * dim}: the internal nodes' summary embeddings
    * @param internalCentroids {@code (size - leafCount) * dim}: leaf-centroids of internal nodes
    * @param faithfulness per node; {@link #UNKNOWN_FAITHFULNESS} when unknown (leaves: 100)
@@ -113,7 +114,10 @@ public final class Tree {
     if (leafCount < 0 || leafCount > n) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
     }
-    requireLength("leafEmbeddings", leafEmbeddings.length, leafCount * dim);
+    if (leafEmbeddings.length < leafCount * dim) {
+      throw new IllegalArgumentException("leafEmbeddings has length " + leafEmbeddings.length + ", expected at least "
+          + leafCount * dim);
+    }
     requireLength("internalEmbeddings", internalEmbeddings.length, (n - leafCount) * dim);
     requireLength("internalCentroids", internalCentroids.length, (n - leafCount) * dim);
     if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
@@ -290,8 +294,9 @@ public final class Tree {
   }
 
   /**
-   * Raw storage of the leaves' embeddings ({@code leafCount * dim}; row v is leaf v's); do not modify. The
-   * oracle's level 0 may hold the same array as its centroids.
+   * Raw storage of the leaves' embeddings (row v, leaf v's, at {@code v * dim}; the array may be longer than
+   * {@code leafCount * dim}: read no further); do not modify. The oracle's level 0 may hold the same array as its
+   * centroids.
    */
   public float[] leafEmbeddings() {
     return leafEmbeddings;

@@ -113,10 +113,13 @@ final class DraftTree {
     return n;
   }
 
-  /** How many leading rows of {@link #leafRows()} are {@code other}'s same rows ({@link LeafRows#sharedWith}). */
-  int sharedLeafRows(float[] other) {
+  /**
+   * How many leading rows of {@link #leafRows()} are the same rows of {@code other}, which holds {@code otherRows}
+   * ({@link LeafRows#sharedWith}).
+   */
+  int sharedLeafRows(float[] other, int otherRows) {
     leafRows();
-    return leafRows.sharedWith(other);
+    return leafRows.sharedWith(other, otherRows);
   }
 
   /** Removes the leaves with these ids; their parents lose a child. Returns how many were removed. */
@@ -144,8 +147,9 @@ final class DraftTree {
   }
 
   /**
-   * The leaves' embeddings in order ({@code leaves * dim}, row i is leaf i's): level 0's centroids and the frozen
-   * tree's leaf rows, one array that must not be changed ({@link LeafRows}).
+   * The leaves' embeddings in order (row i is leaf i's, at {@code i * dim}; spare rows may follow the leaves'):
+   * level 0's centroids and the frozen tree's leaf rows, one array whose leaves' rows must not be changed
+   * ({@link LeafRows}).
    */
   float[] leafRows() {
     return leafRows.of(leaves);

@@ -75,7 +75,7 @@ final class IncrementalRebuild {
     for (int lvl = 0; members.size() > 1; lvl++) {
       HierarchyState.Level old = lvl < oracle.levels().size() ? oracle.levels().get(lvl) : null;
       float[] centroids = TreeBuilder.centroids(draft, members);
-      if (old != null && sameMembers(old, members, centroids)) {
+      if (old != null && sameMembers(old, members, centroids, draft.dim)) {
         return keepOracleFrom(oracle, lvl, progress);
       }
       progress.dirty++;
@@ -83,7 +83,7 @@ final class IncrementalRebuild {
         return clusterFromScratch(draft, members, lvl, ids, progress);
       }
       // Level 0's leading rows that extend the old level's own array need no comparing.
-      int shared = lvl == 0 && centroids == draft.leafRows() ? draft.sharedLeafRows(old.centroids()) : 0;
+      int shared = lvl == 0 && centroids == draft.leafRows() ? draft.sharedLeafRows(old.centroids(), old.size()) : 0;
       LevelMatch match = match(old, members, centroids, draft.dim, shared);
       boolean exact = old.size() <= options.exactKnnLimit() && members.size() <= options.exactKnnLimit();
       java.util.function.IntFunction<int[]> near = null;
@@ -99,8 +99,8 @@ final class IncrementalRebuild {
           return now;
         };
       }
-      KnnPatch patch = KnnPatch.patch(old, members.size(), centroids, match.moved, match.newToOld, match.oldToNew,
-          options.k(), exact, near);
+      KnnPatch patch = KnnPatch.patch(old, members.size(), centroids, draft.dim, match.moved, match.newToOld,
+          match.oldToNew, options.k(), exact, near);
       progress.rows += patch.recomputed();
       KnnGraph knn = patch.graph();
       AffectedCommunities affected = AffectedCommunities.of(old, match, knn);
@@ -316,12 +316,13 @@ final class IncrementalRebuild {
 
   private static boolean usable(HierarchyState.Level old, int dim) {
     int n = old.size();
-    return old.centroids() != null && old.centroids().length == n * dim && old.assignment() != null
+    return old.centroids() != null && old.centroids().length >= n * dim && old.assignment() != null
         && old.assignment().length == n && old.parentIds() != null && old.parentIds().length == n
         && old.knnOffsets() != null && old.knnOffsets().length == n + 1 && old.knnNeighbors() != null;
   }
 
-  private static boolean sameMembers(HierarchyState.Level old, List<DraftTree.Node> members, float[] centroids) {
+  private static boolean sameMembers(HierarchyState.Level old, List<DraftTree.Node> members, float[] centroids,
+      int dim) {
     if (old.size() != members.size()) {
       return false;
     }
@@ -330,7 +331,9 @@ final class IncrementalRebuild {
         return false;
       }
     }
-    return old.centroids() != null && Arrays.equals(old.centroids(), centroids);
+    int length = members.size() * dim; // either array may hold spare rows beyond (LeafRows)
+    return old.centroids() != null && old.centroids().length >= length
+        && Arrays.equals(old.centroids(), 0, length, centroids, 0, length);
   }
 
   private static boolean rowEquals(float[] a, int i, float[] b, int j, int dim) {

@@ -36,13 +36,13 @@ record KnnPatch(KnnGraph graph, int recomputed) {
    *     {@link BuildOptions#exactKnnLimit()}), so that a row that listed a moved or removed member can be
    *     found among its old neighbours and the moved members ({@link #narrowRow})
    */
-  static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, boolean[] moved,
+  static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, int dim, boolean[] moved,
       int[] newToOld, int[] oldToNew, int maxK, boolean exact) {
-    return patch(old, m, centroids, moved, newToOld, oldToNew, maxK, exact, null);
+    return patch(old, m, centroids, dim, moved, newToOld, oldToNew, maxK, exact, null);
   }
 
   /**
-   * As {@link #patch(HierarchyState.Level, int, float[], boolean[], int[], int[], int, boolean)}; on a level
+   * As {@link #patch(HierarchyState.Level, int, float[], int, boolean[], int[], int[], int, boolean)}; on a level
    * whose graph is approximate ({@code !exact}) and with {@code near}, without any scan of the level: a moved
    * member's row is the best of its {@code near} members, its old neighbours and theirs, and the other moved
    * members; a moved member enters only the rows of its {@code near} members (a row it would enter lists members
@@ -53,13 +53,12 @@ record KnnPatch(KnnGraph graph, int recomputed) {
    * @param near for a member (new index), members near its centroid (new indexes; -1 entries are skipped); asked
    *     for each moved member and each row that lost a neighbour
    */
-  static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, boolean[] moved,
+  static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, int dim, boolean[] moved,
       int[] newToOld, int[] oldToNew, int maxK, boolean exact, IntFunction<int[]> near) {
     if (!exact && near != null) {
-      return patchNear(old, m, centroids, moved, newToOld, oldToNew, maxK, near);
+      return patchNear(old, m, centroids, dim, moved, newToOld, oldToNew, maxK, near);
     }
-    Rows rows = Rows.of(m, centroids, moved, maxK);
-    int dim = rows.dim();
+    Rows rows = Rows.of(m, dim, moved, maxK);
     int k = rows.k();
     int[] offsets = rows.offsets();
     int[] neighbors = rows.neighbors();
@@ -250,10 +249,9 @@ record KnnPatch(KnnGraph graph, int recomputed) {
   }
 
   /** The patch of an approximate level from nearest members instead of scans (see {@link #patch}). */
-  private static KnnPatch patchNear(HierarchyState.Level old, int m, float[] centroids, boolean[] moved,
+  private static KnnPatch patchNear(HierarchyState.Level old, int m, float[] centroids, int dim, boolean[] moved,
       int[] newToOld, int[] oldToNew, int maxK, IntFunction<int[]> near) {
-    Rows rows = Rows.of(m, centroids, moved, maxK);
-    int dim = rows.dim();
+    Rows rows = Rows.of(m, dim, moved, maxK);
     int k = rows.k();
     int[] neighbors = rows.neighbors();
     float[] weights = rows.weights();
@@ -335,7 +333,7 @@ record KnnPatch(KnnGraph graph, int recomputed) {
 
   /** What both patches start from: the dimension, k, the empty rows (k per member) and the moved members. */
   private record Rows(int dim, int k, int[] offsets, int[] neighbors, float[] weights, List<Integer> movedIdx) {
-    static Rows of(int m, float[] centroids, boolean[] moved, int maxK) {
+    static Rows of(int m, int dim, boolean[] moved, int maxK) {
       int k = Math.max(0, Math.min(maxK, m - 1));
       int[] offsets = new int[m + 1];
       java.util.Arrays.setAll(offsets, i -> i * k); // k neighbours per row
@@ -345,7 +343,7 @@ record KnnPatch(KnnGraph graph, int recomputed) {
           movedIdx.add(i);
         }
       }
-      return new Rows(centroids.length / Math.max(1, m), k, offsets, new int[m * k], new float[m * k], movedIdx);
+      return new Rows(dim, k, offsets, new int[m * k], new float[m * k], movedIdx);
     }
   }
 }

@@ -211,7 +211,7 @@ public final class Maintainer {
   private static boolean oracleMatches(Tree tree, HierarchyState oracle) {
     HierarchyState.Level l0 = oracle.levels().get(0);
     if (l0.size() != tree.leafCount() || l0.centroids() == null
-        || l0.centroids().length != l0.size() * tree.dimension()) {
+        || l0.centroids().length < l0.size() * tree.dimension()) {
       return false;
     }
     for (int i = 0; i < l0.size(); i++) {

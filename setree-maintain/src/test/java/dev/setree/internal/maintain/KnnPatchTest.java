@@ -103,8 +103,8 @@ class KnnPatchTest {
         moved[i] = newToOld[i] < 0 || move[newToOld[i]];
       }
       KnnGraph scratch = ExactKnn.allPairs(centroids, m, dim, k);
-      KnnPatch withShortcut = KnnPatch.patch(old, m, centroids, moved, newToOld, oldToNew, k, true);
-      KnnPatch without = KnnPatch.patch(old, m, centroids, moved, newToOld, oldToNew, k, false);
+      KnnPatch withShortcut = KnnPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, true);
+      KnnPatch without = KnnPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, false);
       for (KnnPatch p : List.of(withShortcut, without)) {
         assertArrayEquals(scratch.offsets(), p.graph().offsets(), ctx);
         assertArrayEquals(scratch.neighbors(), p.graph().neighbors(), ctx + ": neighbours");

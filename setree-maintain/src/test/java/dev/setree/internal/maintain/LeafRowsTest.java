@@ -4,47 +4,92 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * A draft's leaf rows are the leaves' embeddings in order after every change; an array once handed out never
- * changes (the frozen tree and the oracle hold it); an unchanged draft hands out the same array; after additions
- * the new array extends the old one, whose rows it reports as shared; after a removal nothing is reported shared.
+ * A draft's leaf rows are the leaves' embeddings in order after every change; the rows of the leaves an array was
+ * handed out with never change (the frozen tree and the oracle hold it); an unchanged draft hands out the same
+ * array; additions go into the array's spare rows while they last (the same array again), then into a copy with
+ * new room, and the old array's rows are reported as shared either way; after a removal nothing is.
  */
 class LeafRowsTest {
   private static final int DIM = 4;
 
   @Test
-  void rowsFollowTheLeavesAndHandedOutArraysNeverChange() {
+  void rowsFollowTheLeavesAndHandedOutRowsNeverChange() {
     Random r = new Random(3);
     DraftTree d = draftOf(5, r);
     float[] first = d.leafRows();
-    float[] firstCopy = first.clone();
+    float[] firstRows = Arrays.copyOf(first, 5 * DIM);
     assertRows(d, first);
     assertSame(first, d.leafRows(), "unchanged leaves: the same array");
-    assertEquals(5, d.sharedLeafRows(first));
+    assertEquals(5, d.sharedLeafRows(first, 5));
+    assertEquals(3, d.sharedLeafRows(first, 3), "no more than the other holds");
+    int room = first.length / DIM;
+    assertTrue(room >= 5 + 64, "room for at least 64 more leaves: " + room);
 
     d.addLeaf("l5", "t5", null, vector(r), 1);
     d.addLeaf("l6", "t6", null, vector(r), 1);
     float[] second = d.leafRows();
-    assertNotSame(first, second);
-    assertArrayEquals(firstCopy, first, "an array handed out is never changed");
+    assertSame(first, second, "added leaves go into the spare rows");
+    assertArrayEquals(firstRows, Arrays.copyOf(first, 5 * DIM), "the rows handed out are never changed");
     assertRows(d, second);
-    assertEquals(5, d.sharedLeafRows(first), "extended: the old array's rows are shared");
-    assertEquals(7, d.sharedLeafRows(second));
-    assertEquals(0, d.sharedLeafRows(new float[7 * DIM]));
+    assertEquals(5, d.sharedLeafRows(first, 5), "the old leaves' rows are shared");
+    assertEquals(0, d.sharedLeafRows(new float[7 * DIM], 7));
 
-    float[] secondCopy = second.clone();
-    assertEquals(1, d.removeLeaves(Set.of("l2")));
+    for (int i = 7; i < room + 1; i++) {
+      d.addLeaf("l" + i, "t" + i, null, vector(r), 1);
+    }
     float[] third = d.leafRows();
-    assertArrayEquals(secondCopy, second, "an array handed out is never changed");
+    assertNotSame(second, third, "beyond the room: a new array");
     assertRows(d, third);
-    assertEquals(0, d.sharedLeafRows(second), "after a removal the rows are copied anew, nothing shared");
+    assertArrayEquals(firstRows, Arrays.copyOf(first, 5 * DIM), "the rows handed out are never changed");
+    assertEquals(7, d.sharedLeafRows(second, room), "copied: the rows the old array held are shared");
+    assertTrue(third.length / DIM >= room + 1 + (room + 1) / 8, "room for an eighth more: " + third.length / DIM);
+
+    float[] thirdRows = Arrays.copyOf(third, d.leaves.size() * DIM);
+    assertEquals(1, d.removeLeaves(Set.of("l2")));
+    float[] fourth = d.leafRows();
+    assertNotSame(third, fourth);
+    assertArrayEquals(thirdRows, Arrays.copyOf(third, thirdRows.length), "the rows handed out are never changed");
+    assertRows(d, fourth);
+    assertEquals(0, d.sharedLeafRows(third, room + 1), "after a removal the rows are copied anew, nothing shared");
     assertEquals(0, d.removeLeaves(Set.of()));
-    assertSame(third, d.leafRows());
+    assertSame(fourth, d.leafRows());
+  }
+
+  @Test
+  void aFrozenTreeKeepsItsRowsWhileTheDraftGoesOn() {
+    Random r = new Random(5);
+    DraftTree d = draftOf(4, r);
+    DraftTree.Node root = d.addInternal("n0", 1);
+    for (DraftTree.Node leaf : d.leaves) {
+      DraftTree.attach(leaf, root);
+    }
+    root.text = "summary";
+    root.embedding = vector(r);
+    root.sum = d.canonicalSum(root);
+    var tree = d.toTree();
+    float[][] rows = new float[4][];
+    for (int v = 0; v < 4; v++) {
+      rows[v] = tree.embedding(v);
+    }
+    DraftTree next = DraftTree.of(tree);
+    DraftTree.Node added = next.addLeaf("l4", "t4", null, vector(r), 1);
+    DraftTree.attach(added, next.byId.get("n0"));
+    assertSame(tree.leafEmbeddings(), next.leafRows(), "the new leaf went into the tree's spare rows");
+    var after = next.toTree();
+    assertEquals(5, after.leafCount());
+    for (int v = 0; v < 4; v++) {
+      assertArrayEquals(rows[v], tree.embedding(v), "the frozen tree's leaf " + v);
+      assertArrayEquals(rows[v], after.embedding(after.indexOf("l" + v)), "the next tree's leaf " + v);
+    }
+    assertArrayEquals(added.embedding, after.embedding(after.indexOf("l4")));
   }
 
   @Test
@@ -65,7 +110,7 @@ class LeafRowsTest {
   }
 
   private static void assertRows(DraftTree d, float[] rows) {
-    assertEquals(d.leaves.size() * DIM, rows.length);
+    assertTrue(rows.length >= d.leaves.size() * DIM, rows.length + " floats for " + d.leaves.size() + " leaves");
     for (int i = 0; i < d.leaves.size(); i++) {
       float[] row = java.util.Arrays.copyOfRange(rows, i * DIM, (i + 1) * DIM);
       assertArrayEquals(d.leaves.get(i).embedding, row, "row " + i);

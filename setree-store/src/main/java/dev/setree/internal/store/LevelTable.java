@@ -33,7 +33,7 @@ final class LevelTable {
       return "has no member ids";
     }
     int m = l.memberIds().length;
-    if (l.centroids() != null && l.centroids().length != (long) m * dim) {
+    if (l.centroids() != null && l.centroids().length < (long) m * dim) {
       return "has " + l.centroids().length + " centroid components, expected " + m + " members x " + dim;
     }
     if (l.parentIds() != null && l.parentIds().length != m) {
