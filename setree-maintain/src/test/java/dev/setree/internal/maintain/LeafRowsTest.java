@@ -67,14 +67,7 @@ class LeafRowsTest {
   void aFrozenTreeKeepsItsRowsWhileTheDraftGoesOn() {
     Random r = new Random(5);
     DraftTree d = draftOf(4, r);
-    DraftTree.Node root = d.addInternal("n0", 1);
-    for (DraftTree.Node leaf : d.leaves) {
-      DraftTree.attach(leaf, root);
-    }
-    root.text = "summary";
-    root.embedding = vector(r);
-    root.sum = d.canonicalSum(root);
-    var tree = d.toTree();
+    var tree = underOneRoot(d, r);
     float[][] rows = new float[4][];
     for (int v = 0; v < 4; v++) {
       rows[v] = tree.embedding(v);
@@ -96,6 +89,14 @@ class LeafRowsTest {
   void aCopiedDraftStartsFromTheTreesOwnRows() {
     Random r = new Random(4);
     DraftTree d = draftOf(3, r);
+    var tree = underOneRoot(d, r);
+    DraftTree copy = DraftTree.of(tree);
+    assertSame(tree.leafEmbeddings(), copy.leafRows(), "the tree's leaf rows, not a copy");
+    assertRows(copy, copy.leafRows());
+  }
+
+  /** Puts the draft's leaves under one summary, n0, and freezes it. */
+  private static dev.setree.internal.core.Tree underOneRoot(DraftTree d, Random r) {
     DraftTree.Node root = d.addInternal("n0", 1);
     for (DraftTree.Node leaf : d.leaves) {
       DraftTree.attach(leaf, root);
@@ -103,10 +104,7 @@ class LeafRowsTest {
     root.text = "summary";
     root.embedding = vector(r);
     root.sum = d.canonicalSum(root);
-    var tree = d.toTree();
-    DraftTree copy = DraftTree.of(tree);
-    assertSame(tree.leafEmbeddings(), copy.leafRows(), "the tree's leaf rows, not a copy");
-    assertRows(copy, copy.leafRows());
+    return d.toTree();
   }
 
   private static void assertRows(DraftTree d, float[] rows) {
