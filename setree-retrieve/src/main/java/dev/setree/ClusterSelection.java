@@ -101,7 +101,7 @@ final class ClusterSelection {
   }
 
   /** For flat lists: the two-stage pack over the pool, then every other leaf by relevance. */
-  Integer[] packOrder(Tree tree, float[] relevance, int budget, ContextFormat format) {
+  int[] packOrder(Tree tree, float[] relevance, int budget, ContextFormat format) {
     Pool p = pool(tree, relevance, POOL);
     int n = p.leaves().length;
     int[] cost = new int[n];
@@ -111,7 +111,7 @@ final class ClusterSelection {
     int[] chosen = IntentionalClustering.packWithClusters(p.clusters(), p.scores(), cost, budget, diversityTarget,
         fallbackToScore);
     boolean[] first = new boolean[relevance.length];
-    Integer[] order = new Integer[relevance.length];
+    int[] order = new int[relevance.length];
     int k = 0;
     for (int c : chosen) {
       order[k++] = p.leaves()[c];

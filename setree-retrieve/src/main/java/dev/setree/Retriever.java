@@ -60,7 +60,7 @@ final class Retriever {
           (p2, q2) -> relevance(s, p2, q2, strategy, tau, prior));
     }
     if (strategy != Strategy.TREE_COVER) {
-      Integer[] order = clustering == null ? byScore(relevance, leaves)
+      int[] order = clustering == null ? byScore(relevance, leaves)
           : clustering.packOrder(tree, relevance, budget, format);
       return pack(tree, order, strategy == Strategy.BM25 ? relevance : null, budget, format, t0);
     }
@@ -241,13 +241,9 @@ final class Retriever {
     return cos;
   }
 
-  private static Integer[] byScore(float[] score, int n) {
-    int[] ranked = Ranking.descending(n == score.length ? score : Arrays.copyOf(score, n));
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = ranked[i];
-    }
-    return order;
+  /** The first {@code n} nodes, best score first (no boxes: at 50,000 leaves they were 0.8 MB per list). */
+  private static int[] byScore(float[] score, int n) {
+    return Ranking.descending(n == score.length ? score : Arrays.copyOf(score, n));
   }
 
   /** RAPTOR's collapsed tree: every node by cosine (summary embedding for internal nodes), packed. */
@@ -265,11 +261,11 @@ final class Retriever {
     Comparator<Integer> byTime = Comparator.comparing((Integer v) -> tree.time(v),
         Comparator.nullsFirst(Comparator.naturalOrder()));
     Arrays.sort(order, byTime.thenComparingInt(v -> v).reversed());
-    return pack(tree, order, null, budget, format, t0);
+    return pack(tree, Arrays.stream(order).mapToInt(Integer::intValue).toArray(), null, budget, format, t0);
   }
 
   /** Packs nodes in the given order, skipping what does not fit; {@code positive} drops non-positive scores. */
-  private static Context pack(Tree tree, Integer[] order, float[] positive, int budget, ContextFormat format,
+  private static Context pack(Tree tree, int[] order, float[] positive, int budget, ContextFormat format,
       long t0) {
     List<Cover.Item> chosen = new ArrayList<>();
     int used = 0;
