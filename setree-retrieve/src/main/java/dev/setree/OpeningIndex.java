@@ -143,12 +143,7 @@ final class OpeningIndex implements SqliteTreeStore.TreeRows {
           builder.add(rows[i], rows[i + 1]);
         }
       }
-    } catch (InterruptedException e) {
-      if (builder != null) {
-        builder.abandon();
-      }
-      result.completeExceptionally(e);
-    } catch (RuntimeException | Error e) {
+    } catch (InterruptedException | RuntimeException | Error e) {
       if (builder != null) {
         builder.abandon();
       }
@@ -198,12 +193,7 @@ final class OpeningIndex implements SqliteTreeStore.TreeRows {
           }
         }
       }
-    } catch (InterruptedException e) {
-      if (copy != null) {
-        copy.abandon();
-      }
-      result.completeExceptionally(e);
-    } catch (RuntimeException | Error e) {
+    } catch (InterruptedException | RuntimeException | Error e) {
       if (copy != null) {
         copy.abandon();
       }

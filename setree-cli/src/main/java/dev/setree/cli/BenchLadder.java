@@ -260,8 +260,7 @@ final class BenchLadder implements Callable<Integer> {
             + " P99 %.2f ms; exact agreement %.4f%n", r.leaves(), r.buildS(), r.embedS(), r.knnS(), r.clusterS(),
         r.summaryS(), r.dbBytes() / 1e6, r.peakHeapMb(), r.depth(), r.arity(), r.rootArity(), r.p50(), r.p99(),
         r.flatP50(), r.paths().approximate() ? "candidate" : "exact", r.paths().embedP50(), r.paths().embedP99(),
-        r.paths().exactP50(),
-        r.paths().exactP99(), r.paths().agreement());
+        r.paths().exactP50(), r.paths().exactP99(), r.paths().agreement());
   }
 
   private void writeCsv(List<Row> rows) throws java.io.IOException {
