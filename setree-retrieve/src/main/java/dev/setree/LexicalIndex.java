@@ -3,14 +3,11 @@ package dev.setree;
 import dev.setree.internal.core.Tree;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.LeafReader;
@@ -357,17 +354,21 @@ final class LexicalIndex {
     return leaves;
   }
 
+  /**
+   * The prompt's distinct terms (at most {@link #MAX_TERMS}), in order, without those that only its stop words
+   * give and that more than {@link PromptStopWords#MAX_POSTINGS} leaves hold.
+   */
   private Set<String> terms(String prompt) {
-    Set<String> terms = new LinkedHashSet<>();
-    try (TokenStream ts = analyzer.tokenStream(LeafDocument.FIELD, prompt)) {
-      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-      ts.reset();
-      while (ts.incrementToken() && terms.size() < MAX_TERMS) {
-        terms.add(term.toString());
-      }
-      ts.end();
+    return terms(prompt, PromptStopWords.MAX_POSTINGS);
+  }
+
+  /** {@link #terms(String)} with another limit on a stop word's postings (for tests). */
+  Set<String> terms(String prompt, int maxPostings) {
+    Set<String> terms = PromptStopWords.analyse(analyzer, LeafDocument.FIELD, prompt, MAX_TERMS);
+    try {
+      PromptStopWords.dropCommon(terms, prompt, searcher.getIndexReader(), LeafDocument.FIELD, maxPostings);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("BM25 statistics failed", e);
     }
     return terms;
   }
