@@ -245,7 +245,12 @@ final class LexicalIndex {
 
   /** The prompt's terms, looked up once. */
   Prompt prompt(String prompt) {
-    Set<String> terms = terms(prompt);
+    return prompt(prompt, PromptStopWords.MAX_POSTINGS);
+  }
+
+  /** {@link #prompt(String)} with another limit on a stop word's postings (for tests and measurements). */
+  Prompt prompt(String prompt, int maxPostings) {
+    Set<String> terms = terms(prompt, maxPostings);
     int[] ids = new int[terms.size()];
     Similarity.SimScorer[] sims = new Similarity.SimScorer[terms.size()];
     BooleanQuery.Builder q = new BooleanQuery.Builder();
