@@ -3,12 +3,14 @@ package dev.setree;
 import dev.setree.internal.core.Tree;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -250,7 +252,7 @@ final class LexicalIndex {
 
   /** {@link #prompt(String)} with another limit on a stop word's postings (for tests and measurements). */
   Prompt prompt(String prompt, int maxPostings) {
-    Set<String> terms = terms(prompt, maxPostings);
+    Set<String> terms = PromptStopWords.analyse(analyzer, LeafDocument.FIELD, prompt, MAX_TERMS);
     int[] ids = new int[terms.size()];
     Similarity.SimScorer[] sims = new Similarity.SimScorer[terms.size()];
     BooleanQuery.Builder q = new BooleanQuery.Builder();
@@ -259,9 +261,16 @@ final class LexicalIndex {
       CollectionStatistics collection =
           tree.leafCount() == 0 ? null : searcher.collectionStatistics(LeafDocument.FIELD);
       if (collection != null) {
+        // each term looked up once: its states give both the postings' length and the query's statistics
+        Map<String, TermStates> looked = new HashMap<>();
+        for (String t : terms) {
+          looked.put(t, TermStates.build(searcher, new Term(LeafDocument.FIELD, t), true));
+        }
+        PromptStopWords.dropCommon(terms, prompt, searcher.getIndexReader().maxDoc(),
+            t -> looked.get(t).docFreq(), maxPostings);
         for (String t : terms) {
           Term term = new Term(LeafDocument.FIELD, t);
-          TermStates states = TermStates.build(searcher, term, true);
+          TermStates states = looked.get(t);
           int id = leafTerms.termId(t);
           if (states.docFreq() > 0 && id >= 0) {
             TermStatistics stats = searcher.termStatistics(term, states.docFreq(), states.totalTermFreq());
@@ -370,11 +379,14 @@ final class LexicalIndex {
   /** {@link #terms(String)} with another limit on a stop word's postings (for tests). */
   Set<String> terms(String prompt, int maxPostings) {
     Set<String> terms = PromptStopWords.analyse(analyzer, LeafDocument.FIELD, prompt, MAX_TERMS);
-    try {
-      PromptStopWords.dropCommon(terms, prompt, searcher.getIndexReader(), LeafDocument.FIELD, maxPostings);
-    } catch (IOException e) {
-      throw new UncheckedIOException("BM25 statistics failed", e);
-    }
+    IndexReader reader = searcher.getIndexReader();
+    PromptStopWords.dropCommon(terms, prompt, reader.maxDoc(), t -> {
+      try {
+        return reader.docFreq(new Term(LeafDocument.FIELD, t));
+      } catch (IOException e) {
+        throw new UncheckedIOException("BM25 statistics failed", e);
+      }
+    }, maxPostings);
     return terms;
   }
 }

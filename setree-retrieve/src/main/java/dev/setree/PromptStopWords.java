@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.TokenStream;
@@ -14,8 +15,6 @@ import org.apache.lucene.analysis.WordlistLoader;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.Term;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -44,19 +43,20 @@ final class PromptStopWords {
 
   /**
    * Removes from {@code terms} (the analysis of {@code prompt}) each term that more than {@code maxPostings}
-   * documents of {@code reader} hold and that no word of the prompt outside the stop list gives.
+   * of the index's {@code documents} hold ({@code docFreq}) and that no word of the prompt outside the stop list
+   * gives.
    */
-  static void dropCommon(Set<String> terms, String prompt, IndexReader reader, String field, int maxPostings)
-      throws IOException {
-    if (reader.maxDoc() <= maxPostings) {
+  static void dropCommon(Set<String> terms, String prompt, int documents, ToIntFunction<String> docFreq,
+      int maxPostings) {
+    if (documents <= maxPostings) {
       return; // no term can have that many postings
     }
     Set<String> content = null;
     for (Iterator<String> it = terms.iterator(); it.hasNext(); ) {
       String t = it.next();
-      if (reader.docFreq(new Term(field, t)) > maxPostings) {
+      if (docFreq.applyAsInt(t) > maxPostings) {
         if (content == null) {
-          content = analyse(CONTENT, field, prompt, Integer.MAX_VALUE);
+          content = analyse(CONTENT, LeafDocument.FIELD, prompt, Integer.MAX_VALUE);
         }
         if (!content.contains(t)) {
           it.remove();
