@@ -153,6 +153,7 @@ final class Retriever {
         leaves[m++] = v;
       }
     }
+    int hitsEnd = m;
     if (extra.length > 0) { // the period's leaves not found yet
       sorted = Arrays.copyOf(leaves, m);
       Arrays.sort(sorted);
@@ -164,9 +165,21 @@ final class Retriever {
     }
     leaves = Arrays.copyOf(leaves, m);
     float[] values = new float[m];
-    for (int i = 0; i < m; i++) { // the nearest leaves' scores are known; the other candidates' are not
-      values[i] = i < near.size() ? near.cosines()[i] + (bm25 == null ? 0f : w * bm25.score(leaves[i]))
-          + (prior == null ? 0f : prior.period(leaves[i])) : exact.of(leaves[i]);
+    int hit = 0;
+    for (int i = 0; i < m; i++) {
+      int v = leaves[i];
+      if (i < near.size()) { // a nearest leaf: its cosine came with it
+        values[i] = near.cosines()[i] + (bm25 == null ? 0f : w * bm25.score(v))
+            + (prior == null ? 0f : prior.period(v));
+      } else if (i < hitsEnd) { // a BM25 hit: its score came with it (the hits keep their order here)
+        while (words.leaves()[hit] != v) {
+          hit++;
+        }
+        values[i] = (meaning ? tree.embeddingDot(v, q) : 0f) + w * words.scores()[hit++]
+            + (prior == null ? 0f : prior.of(v));
+      } else {
+        values[i] = exact.of(v);
+      }
     }
     float others;
     if (m >= tree.leafCount()) {

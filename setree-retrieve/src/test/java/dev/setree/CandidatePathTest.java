@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.setree.internal.core.ContextFormat;
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.LeafRelevance;
 import dev.setree.internal.core.LeafNeighbours;
 import dev.setree.internal.core.Ranking;
 import dev.setree.internal.core.Tree;
@@ -81,6 +83,36 @@ class CandidatePathTest {
       }
     }
     assertTrue(matched > 1000, "the prompts should match many leaves, matched " + matched);
+  }
+
+  /**
+   * Every candidate gets the exact path's relevance: the nearest leaves (cosine from the search), the BM25
+   * hits (score from the top-k search) and the period's leaves alike; no candidate is left at its bound.
+   */
+  @Test
+  void candidateValuesEqualTheExactRelevance() {
+    Snapshot s = kb.currentSnapshot();
+    SETreeConfig c = config(RetrievePath.AUTO);
+    HashEmbedder e = new HashEmbedder(48);
+    int hits = 0;
+    List<String> prompts = new ArrayList<>(PROMPTS);
+    prompts.add("what happened in 2019"); // a period, if the facts carry times
+    for (String prompt : prompts) {
+      float[] q = e.embed(prompt);
+      LeafPrior prior = LeafPrior.of(s, prompt, c.periodBoost(), c.substance(), c.periodSubstance());
+      float[] exact = Retriever.relevance(s, prompt, q, Strategy.TREE_COVER, c.tau(), prior);
+      Retriever.Words words = Retriever.words(s, prompt);
+      LeafRelevance rel = Retriever.candidates(s, q, c.tau(), 1024,
+          s.walkTables(new ContextFormat(new SimpleTokenCounter())), words, Retriever.nearest(s, q, prior), prior);
+      int[] leaves = rel.candidateLeaves();
+      float[] values = rel.candidateValues();
+      assertTrue(leaves.length > Retriever.COSINE_CANDIDATES, prompt + ": " + leaves.length + " candidates");
+      for (int i = 0; i < leaves.length; i++) {
+        assertEquals(exact[leaves[i]], values[i], 1e-5f, prompt + ", candidate " + i + " (leaf " + leaves[i] + ")");
+      }
+      hits += words.top().leaves().length;
+    }
+    assertTrue(hits > 1000, "the prompts should have many BM25 hits, had " + hits);
   }
 
   /** The graph search finds the exact nearest leaves, best first, with exact cosines; so does the descent alone. */
