@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.ContextFormat;
 import dev.setree.internal.core.HierarchyState;
-import dev.setree.internal.core.LeafRelevance;
 import dev.setree.internal.core.LeafNeighbours;
+import dev.setree.internal.core.LeafRelevance;
 import dev.setree.internal.core.Ranking;
 import dev.setree.internal.core.Tree;
 import dev.setree.spi.Fact;
@@ -86,8 +86,9 @@ class CandidatePathTest {
   }
 
   /**
-   * Every candidate gets the exact path's relevance: the nearest leaves (cosine from the search), the BM25
-   * hits (score from the top-k search) and the period's leaves alike; no candidate is left at its bound.
+   * Every candidate gets the exact path's relevance, the leaf prior included: the nearest leaves (cosine from
+   * the graph search) and the BM25 hits (score from the top-k search) alike; no candidate is left at its
+   * bound. (These facts carry no times, so no prompt names a period here.)
    */
   @Test
   void candidateValuesEqualTheExactRelevance() {
@@ -95,9 +96,7 @@ class CandidatePathTest {
     SETreeConfig c = config(RetrievePath.AUTO);
     HashEmbedder e = new HashEmbedder(48);
     int hits = 0;
-    List<String> prompts = new ArrayList<>(PROMPTS);
-    prompts.add("what happened in 2019"); // a period, if the facts carry times
-    for (String prompt : prompts) {
+    for (String prompt : PROMPTS) {
       float[] q = e.embed(prompt);
       LeafPrior prior = LeafPrior.of(s, prompt, c.periodBoost(), c.substance(), c.periodSubstance());
       float[] exact = Retriever.relevance(s, prompt, q, Strategy.TREE_COVER, c.tau(), prior);
