@@ -58,6 +58,9 @@ final class DraftTree {
     int wave;
     /** Its index in the snapshot {@link #toTree} is freezing (scratch; -1 when not in it). */
     int index = -1;
+    /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */
+    long claimedBy;
+    long nextBy;
 
     Node(String id, boolean leaf) {
       this.id = id;

@@ -9,13 +9,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Parent preservation, the last step of an {@link IncrementalRebuild} level: the level's new communities get
  * the parents they had where they can, so unchanged communities keep their node, id and summary and need no
  * summariser work (docs/adr/0006-incremental-rebuild.md).
+ *
+ * <p>A level 0 has as many members as the knowledge base has leaves, and a run changes a few of its
+ * communities: the pass over the members works on arrays (communities grouped by a counting sort, an old
+ * parent resolved once per old community, nodes marked with a per-call stamp instead of kept in hash sets),
+ * so that it costs little more than reading them.
  */
 final class ParentPreservation {
+  /** Stamps for {@link DraftTree.Node#claimedBy} and {@link DraftTree.Node#nextBy}: fresh for every call. */
+  private static final AtomicLong STAMPS = new AtomicLong();
+
   private ParentPreservation() {}
 
   /**
@@ -27,30 +36,18 @@ final class ParentPreservation {
   static List<DraftTree.Node> regroup(DraftTree draft, List<DraftTree.Node> members, int[] newToOld,
       int[] assignment, HierarchyState.Level old, Map<String, DraftTree.Node> byId, int parentLevel,
       TreeBuilder.IdSource ids, HierarchyState.Level nextOld) {
-    int m = members.size();
-    // The parent each member had at this level (null when new or carried).
-    DraftTree.Node[] oldParent = new DraftTree.Node[m];
-    for (int i = 0; i < m; i++) {
-      int o = newToOld[i];
-      String pid = o < 0 ? null : old.parentIds()[o];
-      if (pid != null && !pid.equals(old.memberIds()[o])) {
-        DraftTree.Node p = members.get(i).parent; // usually still that parent: no lookup
-        oldParent[i] = p != null && p.id.equals(pid) ? p : byId.get(pid);
-      }
-    }
-    Map<Integer, List<Integer>> communities = new LinkedHashMap<>();
-    for (int i = 0; i < m; i++) {
-      communities.computeIfAbsent(assignment[i], k -> new ArrayList<>()).add(i);
-    }
-    Set<DraftTree.Node> claimed = new HashSet<>();
+    DraftTree.Node[] mem = members.toArray(new DraftTree.Node[0]);
+    DraftTree.Node[] oldParent = oldParents(mem, newToOld, old, byId);
+    Communities comms = Communities.of(assignment);
+    long claimed = STAMPS.incrementAndGet();
     List<DraftTree.Node> parents = new ArrayList<>();
     // Communities in order of size, largest first, so the biggest overlap claims an old parent first.
-    List<List<Integer>> order = new ArrayList<>(communities.values());
-    order.sort((a, b) -> Integer.compare(b.size(), a.size()));
-    for (List<Integer> comm : order) {
-      if (comm.size() == 1) {
-        int i = comm.get(0);
-        DraftTree.Node x = members.get(i);
+    for (int k : comms.bySizeDescending()) {
+      int from = comms.start[k];
+      int size = comms.start[k + 1] - from;
+      if (size == 1) {
+        int i = comms.members[from];
+        DraftTree.Node x = mem[i];
         if (oldParent[i] != null && x.parent == oldParent[i]) {
           x.parent.children.remove(x);
           x.parent.structural = true;
@@ -58,52 +55,14 @@ final class ParentPreservation {
         }
         continue;
       }
-      DraftTree.Node only = oldParent[comm.get(0)];
-      boolean oneOldParent = only != null;
-      for (int x = 1; x < comm.size() && oneOldParent; x++) {
-        oneOldParent = oldParent[comm.get(x)] == only;
-      }
-      DraftTree.Node parent = null;
-      int best = 0;
-      // The usual community: all of it under one old parent, which then is its only overlap.
-      Map<DraftTree.Node, Integer> overlap = oneOldParent ? Map.of(only, comm.size()) : new HashMap<>();
-      for (int x = 0; x < comm.size() && !oneOldParent; x++) {
-        if (oldParent[comm.get(x)] != null) {
-          overlap.merge(oldParent[comm.get(x)], 1, Integer::sum);
-        }
-      }
-      for (Map.Entry<DraftTree.Node, Integer> e : overlap.entrySet()) {
-        DraftTree.Node cand = e.getKey();
-        if (!claimed.contains(cand) && (e.getValue() > best
-            || (e.getValue() == best && parent != null && cand.id.compareTo(parent.id) < 0))) {
-          best = e.getValue();
-          parent = cand;
-        }
-      }
+      DraftTree.Node parent = claimOldParent(comms, k, oldParent, claimed);
       if (parent == null) {
         parent = draft.addInternal(ids.next(), parentLevel);
         byId.put(parent.id, parent);
       }
-      claimed.add(parent);
-      Set<DraftTree.Node> want = sameChildren(parent, comm, members) ? null : new HashSet<>();
-      for (int x = 0; want != null && x < comm.size(); x++) {
-        want.add(members.get(comm.get(x)));
-      }
-      if (want != null && !want.equals(new HashSet<>(parent.children))) {
-        parent.structural = true;
-        // Release children that no longer belong here.
-        for (DraftTree.Node c : new ArrayList<>(parent.children)) {
-          if (!want.contains(c)) {
-            c.parent = null;
-            parent.children.remove(c);
-          }
-        }
-        for (int i : comm) { // in member order: a set of nodes iterates in identity-hash order, run to run
-          DraftTree.Node c = members.get(i);
-          if (c.parent != parent) {
-            DraftTree.attach(c, parent);
-          }
-        }
+      parent.claimedBy = claimed;
+      if (!sameChildren(parent, comms, k, mem)) {
+        adopt(parent, comms, k, mem);
       }
       float[] sum = draft.canonicalSum(parent);
       if (!Arrays.equals(sum, parent.sum)) {
@@ -113,51 +72,269 @@ final class ParentPreservation {
       parents.add(parent);
     }
     // Old parents of this level that no community claimed lose their children (then get pruned).
-    for (int i = 0; i < m; i++) {
-      DraftTree.Node p = oldParent[i];
-      if (p != null && !claimed.contains(p)) {
-        for (DraftTree.Node c : new ArrayList<>(p.children)) {
+    for (DraftTree.Node p : oldParent) {
+      if (p != null && p.claimedBy != claimed && !p.children.isEmpty()) {
+        for (DraftTree.Node c : p.children) {
           c.parent = null;
         }
         p.children.clear();
       }
     }
-    // Next level's members: carried singletons and parents, in the oracle's order, new ones after.
-    Set<DraftTree.Node> nextSet = new java.util.LinkedHashSet<>();
-    for (List<Integer> comm : communities.values()) {
-      if (comm.size() == 1) {
-        nextSet.add(members.get(comm.get(0)));
+    return nextMembers(mem, comms, parents, byId, nextOld);
+  }
+
+  /**
+   * The parent each member had at this level (null when new or carried). Members of one old community share
+   * their parent id, so it is resolved once per old community: a member whose parent id equals the one
+   * resolved for its community (and which is not that parent itself) takes the same node.
+   */
+  private static DraftTree.Node[] oldParents(DraftTree.Node[] mem, int[] newToOld, HierarchyState.Level old,
+      Map<String, DraftTree.Node> byId) {
+    int m = mem.length;
+    DraftTree.Node[] out = new DraftTree.Node[m];
+    String[] parentIds = old.parentIds();
+    String[] memberIds = old.memberIds();
+    int[] oldCommunity = old.assignment();
+    int communities = 0;
+    for (int c : oldCommunity) {
+      communities = Math.max(communities, c + 1);
+    }
+    String[] resolvedId = new String[communities];
+    DraftTree.Node[] resolved = new DraftTree.Node[communities];
+    for (int i = 0; i < m; i++) {
+      int o = newToOld[i];
+      if (o < 0) {
+        continue;
+      }
+      String pid = parentIds[o];
+      int c = oldCommunity[o];
+      DraftTree.Node known = c >= 0 ? resolved[c] : null;
+      if (pid == null) {
+        continue;
+      }
+      if (known != null && known != mem[i] && (pid == resolvedId[c] || pid.equals(resolvedId[c]))) {
+        out[i] = known; // ids are unique among the draft's nodes: not this member, so not carried
+        continue;
+      }
+      if (!pid.equals(memberIds[o])) {
+        DraftTree.Node p = mem[i].parent; // usually still that parent: no lookup
+        out[i] = p != null && p.id.equals(pid) ? p : byId.get(pid);
+        if (c >= 0 && out[i] != null) {
+          resolvedId[c] = pid;
+          resolved[c] = out[i];
+        }
       }
     }
-    nextSet.addAll(parents);
-    List<DraftTree.Node> next = new ArrayList<>();
+    return out;
+  }
+
+  /**
+   * The old parent community {@code k} keeps: the unclaimed old parent of most of its members, ties to the
+   * smaller id; null when none is left.
+   */
+  private static DraftTree.Node claimOldParent(Communities comms, int k, DraftTree.Node[] oldParent,
+      long claimed) {
+    int from = comms.start[k];
+    int to = comms.start[k + 1];
+    DraftTree.Node only = oldParent[comms.members[from]];
+    boolean oneOldParent = only != null;
+    for (int x = from + 1; x < to && oneOldParent; x++) {
+      oneOldParent = oldParent[comms.members[x]] == only;
+    }
+    if (oneOldParent) { // the usual community: all of it under one old parent
+      return only.claimedBy == claimed ? null : only;
+    }
+    Map<DraftTree.Node, Integer> overlap = new LinkedHashMap<>();
+    for (int x = from; x < to; x++) {
+      DraftTree.Node p = oldParent[comms.members[x]];
+      if (p != null) {
+        overlap.merge(p, 1, Integer::sum);
+      }
+    }
+    DraftTree.Node parent = null;
+    int best = 0;
+    for (Map.Entry<DraftTree.Node, Integer> e : overlap.entrySet()) {
+      DraftTree.Node cand = e.getKey();
+      if (cand.claimedBy != claimed && (e.getValue() > best
+          || (e.getValue() == best && parent != null && cand.id.compareTo(parent.id) < 0))) {
+        best = e.getValue();
+        parent = cand;
+      }
+    }
+    return parent;
+  }
+
+  /**
+   * Whether {@code parent}'s children are exactly community {@code k}'s members: as many, and each member's
+   * parent is {@code parent} (a node is among its parent's children: {@link DraftTree#attach} keeps both).
+   */
+  private static boolean sameChildren(DraftTree.Node parent, Communities comms, int k, DraftTree.Node[] mem) {
+    int from = comms.start[k];
+    int to = comms.start[k + 1];
+    if (parent.children.size() != to - from) {
+      return false;
+    }
+    for (int x = from; x < to; x++) {
+      if (mem[comms.members[x]].parent != parent) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Makes community {@code k}'s members {@code parent}'s children, releasing the others it had. */
+  private static void adopt(DraftTree.Node parent, Communities comms, int k, DraftTree.Node[] mem) {
+    int from = comms.start[k];
+    int to = comms.start[k + 1];
+    Set<DraftTree.Node> want = new HashSet<>();
+    for (int x = from; x < to; x++) {
+      want.add(mem[comms.members[x]]);
+    }
+    if (want.equals(new HashSet<>(parent.children))) {
+      return;
+    }
+    parent.structural = true;
+    for (DraftTree.Node c : new ArrayList<>(parent.children)) {
+      if (!want.contains(c)) {
+        c.parent = null;
+        parent.children.remove(c);
+      }
+    }
+    for (int x = from; x < to; x++) { // in member order: a set of nodes iterates in identity-hash order
+      DraftTree.Node c = mem[comms.members[x]];
+      if (c.parent != parent) {
+        DraftTree.attach(c, parent);
+      }
+    }
+  }
+
+  /**
+   * The next level's members: carried singletons (communities in order of first appearance) and parents,
+   * in the oracle's order where they were members of its next level, the others by creation order after.
+   */
+  private static List<DraftTree.Node> nextMembers(DraftTree.Node[] mem, Communities comms,
+      List<DraftTree.Node> parents, Map<String, DraftTree.Node> byId, HierarchyState.Level nextOld) {
+    long stamp = STAMPS.incrementAndGet();
+    List<DraftTree.Node> carried = new ArrayList<>();
+    for (int k = 0; k < comms.count(); k++) {
+      if (comms.start[k + 1] - comms.start[k] == 1) {
+        mark(mem[comms.members[comms.start[k]]], stamp, carried);
+      }
+    }
+    for (DraftTree.Node p : parents) {
+      mark(p, stamp, carried);
+    }
+    List<DraftTree.Node> next = new ArrayList<>(carried.size());
     if (nextOld != null) {
       for (String id : nextOld.memberIds()) {
         DraftTree.Node n = byId.get(id);
-        if (n != null && nextSet.remove(n)) {
+        if (n != null && n.nextBy == stamp) {
+          n.nextBy = 0;
           next.add(n);
         }
       }
     }
-    List<DraftTree.Node> rest = new ArrayList<>(nextSet);
+    List<DraftTree.Node> rest = new ArrayList<>();
+    for (DraftTree.Node n : carried) {
+      if (n.nextBy == stamp) {
+        rest.add(n);
+      }
+    }
     rest.sort((a, b) -> Long.compare(a.order, b.order));
     next.addAll(rest);
     return next;
   }
 
+  private static void mark(DraftTree.Node n, long stamp, List<DraftTree.Node> marked) {
+    if (n.nextBy != stamp) {
+      n.nextBy = stamp;
+      marked.add(n);
+    }
+  }
+
   /**
-   * Whether {@code parent}'s children are exactly the community's members: as many, and each member's
-   * parent is {@code parent} (a node is among its parent's children: {@link DraftTree#attach} keeps both).
+   * The communities of an assignment: numbered in order of first appearance, their members (indexes into the
+   * assignment) grouped by a counting sort, in member order within each.
    */
-  private static boolean sameChildren(DraftTree.Node parent, List<Integer> comm, List<DraftTree.Node> members) {
-    if (parent.children.size() != comm.size()) {
-      return false;
+  static final class Communities {
+    /** Community {@code k}'s members are {@code members[start[k] .. start[k + 1])}. */
+    final int[] start;
+    final int[] members;
+
+    private Communities(int[] start, int[] members) {
+      this.start = start;
+      this.members = members;
     }
-    for (int i : comm) {
-      if (members.get(i).parent != parent) {
-        return false;
+
+    int count() {
+      return start.length - 1;
+    }
+
+    static Communities of(int[] assignment) {
+      int m = assignment.length;
+      int[] number = firstAppearance(assignment);
+      int count = 0;
+      for (int k : number) {
+        count = Math.max(count, k + 1);
       }
+      int[] start = new int[count + 1];
+      for (int k : number) {
+        start[k + 1]++;
+      }
+      for (int k = 0; k < count; k++) {
+        start[k + 1] += start[k];
+      }
+      int[] fill = Arrays.copyOf(start, count);
+      int[] members = new int[m];
+      for (int i = 0; i < m; i++) {
+        members[fill[number[i]]++] = i;
+      }
+      return new Communities(start, members);
     }
-    return true;
+
+    /** The communities by size, largest first; equal sizes in order of first appearance. */
+    int[] bySizeDescending() {
+      int count = count();
+      long[] keyed = new long[count];
+      for (int k = 0; k < count; k++) {
+        keyed[k] = ((long) -(start[k + 1] - start[k]) << 32) | k;
+      }
+      Arrays.sort(keyed);
+      int[] out = new int[count];
+      for (int k = 0; k < count; k++) {
+        out[k] = (int) keyed[k];
+      }
+      return out;
+    }
+
+    /** Each member's community, numbered densely in order of first appearance. */
+    static int[] firstAppearance(int[] assignment) {
+      int min = 0;
+      int max = -1;
+      for (int c : assignment) {
+        min = Math.min(min, c);
+        max = Math.max(max, c);
+      }
+      int[] out = new int[assignment.length];
+      long range = (long) max - min + 1;
+      if (range > 4L * assignment.length + 16) { // sparse labels: number them through a map
+        Map<Integer, Integer> number = new HashMap<>();
+        for (int i = 0; i < assignment.length; i++) {
+          out[i] = number.computeIfAbsent(assignment[i], c -> number.size());
+        }
+        return out;
+      }
+      int[] number = new int[(int) range];
+      Arrays.fill(number, -1);
+      int next = 0;
+      for (int i = 0; i < assignment.length; i++) {
+        int c = assignment[i] - min;
+        if (number[c] < 0) {
+          number[c] = next++;
+        }
+        out[i] = number[c];
+      }
+      return out;
+    }
   }
 }

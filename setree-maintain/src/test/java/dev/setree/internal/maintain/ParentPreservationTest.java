@@ -1,0 +1,197 @@
+package dev.setree.internal.maintain;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Tree;
+import dev.setree.spi.Fact;
+import dev.setree.testing.Corpora;
+import dev.setree.testing.HashEmbedder;
+import dev.setree.testing.SimpleTokenCounter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Parent preservation on arrays ({@link ParentPreservation}) against the first, boxed form
+ * ({@link ReferenceParentPreservation}): the same parents, children, flags, sums and next members, level by
+ * level, after random inserts and deletes and random changes of the communities (kept, split, merged, new
+ * members joining or alone), with the oracle's parent ids shared or loaded as separate strings.
+ */
+class ParentPreservationTest {
+  private final HashEmbedder embedder = new HashEmbedder(32);
+  private final SimpleTokenCounter counter = new SimpleTokenCounter();
+
+  @Test
+  void equalsTheReferenceOnRandomChanges() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    List<Fact> base = Corpora.synthetic(1500, seed);
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(base, BuildProgress.NONE);
+    List<Fact> pool = Corpora.synthetic(200, seed + 1);
+    int changedParents = 0;
+    int newParents = 0;
+    for (int round = 0; round < 40; round++) {
+      String ctx = "seed=" + seed + " round " + round;
+      Scenario s = new Scenario(built.tree(), r, pool, round);
+      HierarchyState oracle = r.nextBoolean() ? built.hierarchy() : loaded(built.hierarchy());
+      DraftTree a = s.draft(embedder, counter);
+      DraftTree b = s.draft(embedder, counter);
+      TreeBuilder.IdSource idsA = TreeBuilder.IdSource.after(built.tree());
+      TreeBuilder.IdSource idsB = TreeBuilder.IdSource.after(built.tree());
+      List<DraftTree.Node> membersA = new ArrayList<>(a.leaves);
+      List<DraftTree.Node> membersB = new ArrayList<>(b.leaves);
+      for (int lvl = 0; lvl < oracle.levels().size() && membersA.size() > 1; lvl++) {
+        HierarchyState.Level old = oracle.levels().get(lvl);
+        HierarchyState.Level nextOld = lvl + 1 < oracle.levels().size() ? oracle.levels().get(lvl + 1) : null;
+        int[] newToOld = newToOld(old, membersA);
+        assertArrayEquals(newToOld, newToOld(old, membersB), ctx);
+        int[] assignment = changedAssignment(old, newToOld, r);
+        int before = a.internal.size();
+        List<DraftTree.Node> nextA = ReferenceParentPreservation.regroup(a, membersA, newToOld,
+            assignment.clone(), old, a.byId, lvl + 1, idsA, nextOld);
+        List<DraftTree.Node> nextB = ParentPreservation.regroup(b, membersB, newToOld, assignment.clone(), old,
+            b.byId, lvl + 1, idsB, nextOld);
+        String at = ctx + " level " + lvl;
+        assertEquals(ids(nextA), ids(nextB), at + ": next members");
+        assertSameDrafts(a, b, at);
+        newParents += a.internal.size() - before;
+        for (DraftTree.Node n : a.internal) {
+          changedParents += n.structural ? 1 : 0;
+        }
+        membersA = nextA;
+        membersB = nextB;
+      }
+    }
+    // The rounds must have exercised the paths that change something, not only kept communities.
+    assertTrue(newParents > 0 && changedParents > 0, "seed=" + seed + ": " + newParents + " new parents, "
+        + changedParents + " changed");
+  }
+
+  /** One round's mutations: leaves deleted and facts inserted, applied alike to every draft made. */
+  private static final class Scenario {
+    final Tree tree;
+    final Set<String> deletes = new HashSet<>();
+    final List<Fact> inserts = new ArrayList<>();
+
+    Scenario(Tree tree, Random r, List<Fact> pool, int round) {
+      this.tree = tree;
+      int dels = r.nextInt(4) == 0 ? 0 : r.nextInt(40);
+      for (int i = 0; i < dels; i++) {
+        deletes.add(tree.id(r.nextInt(tree.leafCount())));
+      }
+      int adds = r.nextInt(4) == 0 ? 0 : 1 + r.nextInt(20);
+      for (int i = 0; i < adds; i++) {
+        Fact f = pool.get(r.nextInt(pool.size()));
+        inserts.add(new Fact("new-" + round + "-" + i, f.text(), null));
+      }
+    }
+
+    DraftTree draft(HashEmbedder embedder, SimpleTokenCounter counter) {
+      DraftTree d = DraftTree.of(tree);
+      d.removeLeaves(deletes);
+      for (Fact f : inserts) {
+        d.addLeaf(f.id(), f.text(), null, embedder.embed(f.text()), counter.count(f.text()));
+      }
+      return d;
+    }
+  }
+
+  /** The oracle as a file gives it: every id its own string. */
+  private static HierarchyState loaded(HierarchyState h) {
+    List<HierarchyState.Level> levels = new ArrayList<>();
+    for (HierarchyState.Level l : h.levels()) {
+      String[] members = new String[l.size()];
+      String[] parents = new String[l.size()];
+      for (int i = 0; i < l.size(); i++) {
+        members[i] = new String(l.memberIds()[i]);
+        parents[i] = new String(l.parentIds()[i]);
+      }
+      levels.add(new HierarchyState.Level(members, l.centroids(), parents, l.assignment(), l.knnOffsets(),
+          l.knnNeighbors(), l.knnWeights(), l.resolution()));
+    }
+    return new HierarchyState(levels);
+  }
+
+  private static int[] newToOld(HierarchyState.Level old, List<DraftTree.Node> members) {
+    Map<String, Integer> index = new HashMap<>();
+    for (int o = 0; o < old.size(); o++) {
+      index.put(old.memberIds()[o], o);
+    }
+    int[] out = new int[members.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = index.getOrDefault(members.get(i).id, -1);
+    }
+    return out;
+  }
+
+  /**
+   * The old communities, some split in two, some merged into another, new members joining a random
+   * community or alone; labels shuffled so that they are not in order of first appearance.
+   */
+  private static int[] changedAssignment(HierarchyState.Level old, int[] newToOld, Random r) {
+    int communities = 0;
+    for (int c : old.assignment()) {
+      communities = Math.max(communities, c + 1);
+    }
+    int[] relabel = new int[communities];
+    int[] splitTo = new int[communities];
+    int fresh = communities;
+    for (int c = 0; c < communities; c++) {
+      int dice = r.nextInt(20);
+      relabel[c] = dice == 0 ? r.nextInt(communities) : c; // merged into another
+      splitTo[c] = dice == 1 ? fresh++ : -1; // split: half its members go to a new community
+    }
+    int[] out = new int[newToOld.length];
+    for (int i = 0; i < out.length; i++) {
+      int o = newToOld[i];
+      if (o >= 0) {
+        int c = old.assignment()[o];
+        out[i] = splitTo[c] >= 0 && r.nextBoolean() ? splitTo[c] : relabel[c];
+      } else {
+        out[i] = r.nextBoolean() && communities > 0 ? r.nextInt(communities) : fresh++;
+      }
+    }
+    int[] shuffle = new int[fresh];
+    for (int c = 0; c < fresh; c++) {
+      shuffle[c] = c * 7 + r.nextInt(3) * fresh * 7; // distinct, out of order, with gaps
+    }
+    for (int i = 0; i < out.length; i++) {
+      out[i] = shuffle[out[i]];
+    }
+    return out;
+  }
+
+  private static List<String> ids(List<DraftTree.Node> nodes) {
+    List<String> out = new ArrayList<>();
+    for (DraftTree.Node n : nodes) {
+      out.add(n.id);
+    }
+    return out;
+  }
+
+  private static void assertSameDrafts(DraftTree a, DraftTree b, String at) {
+    assertEquals(ids(a.internal), ids(b.internal), at + ": internal nodes");
+    assertEquals(ids(a.leaves), ids(b.leaves), at + ": leaves");
+    List<DraftTree.Node> all = new ArrayList<>(a.leaves);
+    all.addAll(a.internal);
+    for (DraftTree.Node x : all) {
+      DraftTree.Node y = b.byId.get(x.id);
+      String where = at + ", node " + x.id;
+      assertEquals(x.parent == null ? null : x.parent.id, y.parent == null ? null : y.parent.id, where);
+      assertEquals(ids(x.children), ids(y.children), where + ": children");
+      assertEquals(x.structural, y.structural, where + ": structural");
+      assertEquals(x.centroidChanged, y.centroidChanged, where + ": centroid changed");
+      assertEquals(x.level, y.level, where + ": level");
+      assertArrayEquals(x.sum, y.sum, where + ": sum");
+    }
+  }
+}
