@@ -294,24 +294,7 @@ final class IncrementalRebuild {
 
   /** Renumbers communities densely in order of first appearance. */
   private static int[] dense(int[] assignment) {
-    int min = 0;
-    int max = -1;
-    for (int c : assignment) {
-      min = Math.min(min, c);
-      max = Math.max(max, c);
-    }
-    int[] number = new int[max - min + 1];
-    Arrays.fill(number, -1);
-    int[] out = new int[assignment.length];
-    int next = 0;
-    for (int i = 0; i < assignment.length; i++) {
-      int c = assignment[i] - min;
-      if (number[c] < 0) {
-        number[c] = next++;
-      }
-      out[i] = number[c];
-    }
-    return out;
+    return ParentPreservation.Communities.firstAppearance(assignment);
   }
 
   private static boolean usable(HierarchyState.Level old, int dim) {
