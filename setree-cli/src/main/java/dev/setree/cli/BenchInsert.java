@@ -64,6 +64,8 @@ final class BenchInsert implements Callable<Integer> {
     double[] runMs = new double[inserts];
     double[] visibleMs = new double[inserts];
     int[] summarized = new int[inserts];
+    int[] dirtyLevels = new int[inserts];
+    int[] reclustered = new int[inserts];
     long[] bytes = new long[inserts];
     double[] runRebuildMs = new double[inserts];
     double[] runSaveMs = new double[inserts];
@@ -102,6 +104,8 @@ final class BenchInsert implements Callable<Integer> {
           MaintenanceReport r = kb.lastMaintenanceRun();
           runMs[i] = r.totalNanos() / 1e6;
           summarized[i] = r.summarized();
+          dirtyLevels[i] = r.dirtyLevels();
+          reclustered[i] = r.reclusteredMembers();
           bytes[i] = r.bytesWritten();
           runRebuildMs[i] = r.rebuildNanos() / 1e6;
           runSaveMs[i] = r.saveNanos() / 1e6;
@@ -199,6 +203,9 @@ final class BenchInsert implements Callable<Integer> {
       putArray(o.putArray("visible_ms"), visibleMs);
       putArray(o.putArray("rebuild_ms"), runRebuildMs);
       putArray(o.putArray("save_ms"), runSaveMs);
+      putArray(o.putArray("summarized"), summarized);
+      putArray(o.putArray("dirty_levels"), dirtyLevels);
+      putArray(o.putArray("reclustered_members"), reclustered);
       Files.writeString(jsonOut, m.writerWithDefaultPrettyPrinter().writeValueAsString(o));
     }
     return 0;
@@ -215,6 +222,12 @@ final class BenchInsert implements Callable<Integer> {
   private static void putArray(ArrayNode a, double[] values) {
     for (double v : values) {
       a.add(Math.round(v * 10) / 10.0);
+    }
+  }
+
+  private static void putArray(ArrayNode a, int[] values) {
+    for (int v : values) {
+      a.add(v);
     }
   }
 
