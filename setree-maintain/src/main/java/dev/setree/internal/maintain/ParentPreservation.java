@@ -107,11 +107,11 @@ final class ParentPreservation {
         continue;
       }
       String pid = parentIds[o];
-      int c = oldCommunity[o];
-      DraftTree.Node known = c >= 0 ? resolved[c] : null;
       if (pid == null) {
         continue;
       }
+      int c = oldCommunity[o];
+      DraftTree.Node known = c >= 0 ? resolved[c] : null;
       if (known != null && known != mem[i] && (pid == resolvedId[c] || pid.equals(resolvedId[c]))) {
         out[i] = known; // ids are unique among the draft's nodes: not this member, so not carried
         continue;
@@ -182,7 +182,10 @@ final class ParentPreservation {
     return true;
   }
 
-  /** Makes community {@code k}'s members {@code parent}'s children, releasing the others it had. */
+  /**
+   * Makes community {@code k}'s members {@code parent}'s children, releasing the others it had; called only when
+   * they differ ({@link #sameChildren} false).
+   */
   private static void adopt(DraftTree.Node parent, Communities comms, int k, DraftTree.Node[] mem) {
     int from = comms.start[k];
     int to = comms.start[k + 1];
@@ -190,10 +193,7 @@ final class ParentPreservation {
     for (int x = from; x < to; x++) {
       want.add(mem[comms.members[x]]);
     }
-    if (want.equals(new HashSet<>(parent.children))) {
-      return;
-    }
-    parent.structural = true;
+    parent.structural = true; // called when the children differ (sameChildren), so some change below
     for (DraftTree.Node c : new ArrayList<>(parent.children)) {
       if (!want.contains(c)) {
         c.parent = null;
