@@ -16,7 +16,9 @@ import java.time.Instant;
  * @param summarized summaries written
  * @param rebuildNanos time of the rebuild and summaries
  * @param totalNanos time of the whole run: reading the committed state, rebuild, saving the changes,
- *     swapping the snapshot (not the wait for the writer lock)
+ *     swapping the snapshot (not the wait for the writer lock). A run whose rebuild was computed ahead, while
+ *     the quiet window ran (docs/adr/0032), counts that time too: both figures are the run's work, not the
+ *     wait after the window
  * @param saveNanos time of the save alone
  * @param bytesWritten bytes of text and blobs the save wrote (rows of changed nodes and oracle members)
  * @param visibleAt the moment the run's snapshot was installed: from then on {@link SETree#retrieve} (in this

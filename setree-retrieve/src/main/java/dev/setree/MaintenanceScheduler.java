@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
  * every new mutation restarts the window), then runs one maintenance run on its own thread. A failed run is
  * retried with exponential back-off (1 s doubling to 60 s); nothing is lost, since mutations stay in the
  * pending table until a run that applied them commits. While the window runs after a mutation of this
- * process, the thread prepares the run ({@code prepare}: work the run would do first, whatever the mutations).
+ * process, the thread prepares the run ({@code prepare}: the run computed ahead, docs/adr/0032, or work the
+ * run would do first, whatever the mutations).
  */
 final class MaintenanceScheduler implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("dev.setree.maintenance");
@@ -40,8 +41,9 @@ final class MaintenanceScheduler implements AutoCloseable {
   private record Waiter(long seq, CompletableFuture<Void> future) {}
 
   /**
-   * @param prepare what a run would do first whatever its mutations, done ahead while the quiet window runs
-   *     (on the maintenance thread, never during a run); its failure only costs the run the time it saved
+   * @param prepare the run computed ahead, or what it would do first whatever its mutations, done while the
+   *     quiet window runs (on the maintenance thread, never during a run); its failure only costs the run the
+   *     time it saved
    */
   MaintenanceScheduler(long quietMillis, Run run, Runnable prepare, LongSupplier latestAccepted) {
     this.quietMillis = quietMillis;

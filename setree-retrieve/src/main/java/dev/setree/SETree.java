@@ -34,7 +34,9 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Live updates.</b> {@link #insert} and {@link #delete} return as soon as the mutation is durable;
  * after a quiet window ({@code maintenance.quiet_window_ms}, 500 ms by default; every new mutation restarts
  * it) one writer thread applies all pending mutations in one atomic maintenance run (the incremental
- * rebuild). {@link #awaitMaintenance()} waits for visibility, {@link #triggerMaintain()} runs now. A
+ * rebuild). With the built-in extractive summariser that run is computed while the window runs and saved
+ * when it ends, so a change is visible about a window after it was made, not a window plus a run
+ * (docs/adr/0032). {@link #awaitMaintenance()} waits for visibility, {@link #triggerMaintain()} runs now. A
  * mutation acknowledged is never lost: pending mutations are replayed by the next {@code open}.
  *
  * <p><b>Threads.</b> {@code retrieve} is lock-free and may be called from any number of threads; it reads
@@ -304,6 +306,11 @@ public final class SETree implements AutoCloseable {
     long t0 = System.nanoTime();
     state.maybeRefresh();
     return retrieval.retrieve(state.snapshot(), prompt, budget, options, t0);
+  }
+
+  /** This process's writer (for tests in this package). */
+  SingleWriter writer() {
+    return writer;
   }
 
   /** The snapshot retrieves read now (for tests in this package). */

@@ -16,6 +16,7 @@ import dev.setree.internal.store.SqliteTreeStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * This process's writer of a knowledge base: builds and maintenance runs, each holding the knowledge base's
@@ -36,6 +37,34 @@ final class SingleWriter implements AutoCloseable {
   /** Serialises this process's writers (build, maintenance runs); taken after the store's writer lock. */
   private final Object writeLock = new Object();
   private volatile MaintenanceReport lastRun;
+  /** Whether runs are computed ahead in the quiet window: only with a summariser that costs nothing per call. */
+  private final boolean computesAhead;
+  /** The run computed ahead in the quiet window, not saved yet, or null (maintenance thread only). */
+  private volatile Ahead ahead;
+  /** Runs computed ahead that were saved, and that were dropped because another writer committed first. */
+  private final AtomicInteger aheadSaved = new AtomicInteger();
+  private final AtomicInteger aheadDropped = new AtomicInteger();
+
+  /**
+   * A maintenance run computed in the quiet window (docs/adr/0032): from {@code base}, this process's snapshot
+   * then, with the mutations pending then ({@code seqs}, in order). Nothing of it is saved or shown: the run at
+   * the window's end takes it when it starts from the same snapshot and these are still the first pending
+   * mutations.
+   */
+  private record Ahead(Snapshot base, long[] seqs, Maintainer.Result result) {
+    /** Whether {@code pending} starts with exactly this run's mutations. */
+    boolean leads(List<Mutation> pending) {
+      if (pending.size() < seqs.length) {
+        return false;
+      }
+      for (int i = 0; i < seqs.length; i++) {
+        if (pending.get(i).seq() != seqs[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
 
   SingleWriter(SETreeConfig config, Embedder embedder, TokenCounter counter, SqliteTreeStore store,
       StateFollower state, boolean readOnly) {
@@ -55,6 +84,7 @@ final class SingleWriter implements AutoCloseable {
       this.ownedLlm = null;
     }
     this.maintainer = new Maintainer(embedder, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
+    this.computesAhead = summarizer instanceof ExtractiveSummarizer;
   }
 
   /** See {@link SETree#build(java.util.Collection, BuildProgress)}. */
@@ -85,14 +115,29 @@ final class SingleWriter implements AutoCloseable {
     try (SqliteTreeStore.WriterLease lease = store.lockWriter()) {
       synchronized (writeLock) {
         long t0 = System.nanoTime();
+        Ahead done = ahead;
+        ahead = null;
         TreeStore.State st = state.reloadIfNewer();
         Snapshot base = state.snapshot();
         List<Mutation> batch = st.pending();
+        boolean usable = done != null && done.base() == base && base.generation() == st.generation()
+            && done.leads(batch);
+        if (done != null && !usable) {
+          aheadDropped.incrementAndGet();
+        }
         if (batch.isEmpty() || base.generation() != st.generation()) {
           return base.generation() == st.generation() ? st.appliedThrough() : 0;
         }
         checkLlm(); // a dead endpoint fails the run; the mutations stay pending and the run is retried
-        Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours);
+        Maintainer.Result r;
+        long aheadNanos = 0;
+        if (usable) {
+          aheadSaved.incrementAndGet();
+          aheadNanos = done.result().nanos();
+          r = onTop(done, batch, base);
+        } else {
+          r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours);
+        }
         long[] seqs = batch.stream().mapToLong(Mutation::seq).toArray();
         long s0 = System.nanoTime();
         long generation = store.saveChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy(),
@@ -103,11 +148,24 @@ final class SingleWriter implements AutoCloseable {
         Instant visibleAt = Instant.now();
         saveBytes += cacheLexicalIndex(state.snapshot(), st.lastSeq());
         lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
-            r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(), System.nanoTime() - t0,
+            r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(), System.nanoTime() - t0 + aheadNanos,
             saveNanos, saveBytes, visibleAt);
         return st.lastSeq();
       }
     }
+  }
+
+  /**
+   * The run computed ahead, with the mutations pending after its own (accepted since it read them) applied on
+   * top of its result by a second pass, so that the save is one commit of both.
+   */
+  private Maintainer.Result onTop(Ahead done, List<Mutation> batch, Snapshot base) {
+    Maintainer.Result first = done.result();
+    if (batch.size() == done.seqs().length) {
+      return first;
+    }
+    return first.then(maintainer.run(first.tree(), first.hierarchy(), batch.subList(done.seqs().length, batch.size()),
+        () -> base.neighbours().next(first.tree(), first.hierarchy())));
   }
 
   /**
@@ -145,11 +203,35 @@ final class SingleWriter implements AutoCloseable {
   }
 
   /**
-   * Prepares the next maintenance run while the quiet window runs: the copy of the snapshot's tree that the
-   * run continues from ({@link Maintainer#prepare}). Called on the maintenance thread, between runs.
+   * Prepares the next maintenance run while the quiet window runs, on the maintenance thread between runs.
+   * With the extractive summariser the run itself is computed ahead (docs/adr/0032): the mutations pending now
+   * applied to the snapshot, without the writer lock and without saving; the run at the window's end saves
+   * that result if nothing else was committed meanwhile, applying on top what was accepted since. Otherwise
+   * (a summariser whose calls cost, such as an LLM: a burst would pay for its first mutations twice) only the
+   * copy of the snapshot's tree that the run continues from is made ({@link Maintainer#prepare}).
    */
   void prepareRun() {
-    maintainer.prepare(state.snapshot().tree());
+    ahead = null;
+    Snapshot base = state.snapshot();
+    if (computesAhead) {
+      List<Mutation> batch = store.pendingMutations();
+      if (!batch.isEmpty()) {
+        Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours);
+        ahead = new Ahead(base, batch.stream().mapToLong(Mutation::seq).toArray(), r);
+        return;
+      }
+    }
+    maintainer.prepare(base.tree());
+  }
+
+  /** How many runs computed ahead were saved (for tests). */
+  int aheadSaved() {
+    return aheadSaved.get();
+  }
+
+  /** How many runs computed ahead were dropped because another writer committed first (for tests). */
+  int aheadDropped() {
+    return aheadDropped.get();
   }
 
   /** What the last maintenance run since open did, or null if none ran. */

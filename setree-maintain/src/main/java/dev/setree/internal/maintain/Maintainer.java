@@ -67,7 +67,19 @@ public final class Maintainer {
    * @param nanos wall time
    */
   public record Result(Tree tree, HierarchyState hierarchy, String path, int inserted, int deleted, int skipped,
-      int dirtyLevels, int reclusteredMembers, int summarized, long nanos) {}
+      int dirtyLevels, int reclusteredMembers, int summarized, long nanos) {
+
+    /**
+     * This run followed by {@code later}, a run over this one's tree: later's tree, oracle and path (this one's
+     * when later changed nothing), the counts and times added up, the most dirty levels of either.
+     */
+    public Result then(Result later) {
+      return new Result(later.tree, later.hierarchy, later.path.equals("unchanged") ? path : later.path,
+          inserted + later.inserted, deleted + later.deleted, skipped + later.skipped,
+          Math.max(dirtyLevels, later.dirtyLevels), reclusteredMembers + later.reclusteredMembers,
+          summarized + later.summarized, nanos + later.nanos);
+    }
+  }
 
   /** The nearest old leaves a large level 0's kNN patch considers per new leaf, and the search's beam. */
   static final int NEAR_LEAVES = 64;

@@ -1,0 +1,186 @@
+package dev.setree;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.spi.Embedder;
+import dev.setree.spi.Fact;
+import dev.setree.testing.Corpora;
+import dev.setree.testing.HashEmbedder;
+import dev.setree.testing.SimpleTokenCounter;
+import dev.setree.testing.TempKnowledgeBase;
+import dev.setree.testing.TreeAssert;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A maintenance run computed while the quiet window runs (docs/adr/0032): saved as the run at the window's end
+ * would have computed it, with later mutations applied on top, and dropped when another writer committed first.
+ */
+@ExtendWith(TempKnowledgeBase.class)
+class RunAheadTest {
+
+  private static SETreeConfig config(Embedder embedder, long quietMillis) {
+    return SETreeConfig.builder().embedder(embedder).tokenCounter(new SimpleTokenCounter())
+        .quietWindowMillis(quietMillis).build();
+  }
+
+  /**
+   * The same inserts on two copies of one knowledge base: made by this process (the run is computed ahead), and
+   * left pending by another writer that closed (the next open's run computes it after the window). Same trees,
+   * same oracles.
+   */
+  @Test
+  void aRunComputedAheadSavesWhatTheRunWouldHave(@TempKnowledgeBase.File Path kb) throws Exception {
+    Embedder e = new HashEmbedder(48);
+    try (SETree t = SETree.open(kb, config(e, 50))) {
+      t.build(Corpora.synthetic(120, 6), BuildProgress.NONE);
+    }
+    Path other = kb.resolveSibling("other.db");
+    Files.copy(kb, other);
+    List<Fact> inserts = List.of(new Fact("n1", "Ilse restores clocks in Ghent", null),
+        new Fact("n2", "Ilse restores a clock from Bruges", null));
+    try (SETree ahead = SETree.open(kb, config(e, 50))) {
+      for (Fact f : inserts) {
+        try (SETree leaver = SETree.open(other, config(e, 60_000))) {
+          leaver.insert(f); // closed before its window ends: the mutation stays pending
+        }
+        ahead.insert(f);
+        ahead.awaitMaintenance().get(30, TimeUnit.SECONDS);
+        try (SETree later = SETree.open(other, config(e, 20))) {
+          later.awaitMaintenance().get(30, TimeUnit.SECONDS);
+          assertEquals(0, later.writer().aheadSaved(), "another process's mutation is applied after the window");
+          TreeAssert.assertSameTree(later.currentSnapshot().tree(), ahead.currentSnapshot().tree());
+          TreeAssert.assertSameHierarchy(later.currentSnapshot().hierarchy(), ahead.currentSnapshot().hierarchy());
+        }
+      }
+      assertEquals(2, ahead.writer().aheadSaved());
+      assertEquals(0, ahead.writer().aheadDropped());
+      assertTrue(ahead.lastMaintenanceRun().totalNanos() >= ahead.lastMaintenanceRun().rebuildNanos(),
+          "the run's time counts the part computed ahead");
+    }
+  }
+
+  /** Mutations accepted while the run is computed ahead are applied on top of it, in the same commit. */
+  @Test
+  void mutationsAcceptedMeanwhileAreAppliedOnTop(@TempKnowledgeBase.File Path kb) throws Exception {
+    GatedEmbedder gated = new GatedEmbedder(new HashEmbedder(48), "Piet tunes organs in Delft");
+    try (SETree t = SETree.open(kb, config(gated, 200))) {
+      t.build(Corpora.synthetic(120, 7), BuildProgress.NONE);
+      t.insert(new Fact("g1", "Piet tunes organs in Delft", null));
+      assertTrue(gated.entered.await(30, TimeUnit.SECONDS), "the run ahead embeds the pending insert");
+      t.insert(new Fact("g2", "Piet tunes a harmonium", null));
+      t.delete("f3");
+      gated.release.countDown();
+      t.awaitMaintenance().get(30, TimeUnit.SECONDS);
+      MaintenanceReport r = t.lastMaintenanceRun();
+      assertEquals(1, t.writer().aheadSaved());
+      assertEquals(3, r.mutations(), "one run applied all three");
+      assertEquals(2, r.inserted());
+      assertEquals(1, r.deleted());
+      assertEquals(121, t.tree().leafCount());
+      assertEquals(-1, t.tree().indexOf("f3"));
+      TreeAssert.assertSameTree(t.currentSnapshot().tree(), reopened(kb, gated));
+    }
+  }
+
+  /** A run computed ahead of another writer's commit is dropped; that writer's state is continued from. */
+  @Test
+  void aRunAheadOfAnotherWritersCommitIsDropped(@TempKnowledgeBase.File Path kb) throws Exception {
+    Embedder plain = new HashEmbedder(48);
+    GatedEmbedder gated = new GatedEmbedder(plain, "Wim paints ferries");
+    try (SETree t = SETree.open(kb, config(gated, 200))) {
+      t.build(Corpora.synthetic(120, 8), BuildProgress.NONE);
+      t.insert(new Fact("w1", "Wim paints ferries", null));
+      assertTrue(gated.entered.await(30, TimeUnit.SECONDS));
+      try (SETree other = SETree.open(kb, config(plain, 60_000))) {
+        other.insert(new Fact("o1", "Olga sails to Texel", null));
+        other.triggerMaintain(); // applies both pending inserts and commits first
+        other.awaitMaintenance().get(30, TimeUnit.SECONDS);
+        assertEquals(122, other.tree().leafCount());
+      }
+      gated.release.countDown();
+      t.awaitMaintenance().get(30, TimeUnit.SECONDS);
+      assertEquals(1, t.writer().aheadDropped());
+      assertEquals(0, t.writer().aheadSaved());
+      assertEquals(122, t.tree().leafCount());
+      assertTrue(t.tree().indexOf("w1") >= 0 && t.tree().indexOf("o1") >= 0);
+      assertEquals(0, t.pendingMutations());
+      TreeAssert.assertSameTree(t.currentSnapshot().tree(), reopened(kb, plain));
+    }
+  }
+
+  /**
+   * Another writer's build commits a new tree while the run is computed ahead, and leaves the mutation
+   * pending: the run ahead, from the old tree, is dropped, and the mutation is applied to the built tree.
+   */
+  @Test
+  void aRunAheadOfAnotherWritersBuildIsDropped(@TempKnowledgeBase.File Path kb) throws Exception {
+    Embedder plain = new HashEmbedder(48);
+    GatedEmbedder gated = new GatedEmbedder(plain, "Wim paints ferries");
+    try (SETree t = SETree.open(kb, config(gated, 200))) {
+      t.build(Corpora.synthetic(120, 8), BuildProgress.NONE);
+      t.insert(new Fact("w1", "Wim paints ferries", null));
+      assertTrue(gated.entered.await(30, TimeUnit.SECONDS));
+      try (SETree other = SETree.open(kb, config(plain, 60_000))) {
+        other.build(Corpora.synthetic(90, 9), BuildProgress.NONE);
+      }
+      gated.release.countDown();
+      t.awaitMaintenance().get(30, TimeUnit.SECONDS);
+      assertEquals(1, t.writer().aheadDropped());
+      assertEquals(91, t.tree().leafCount(), "the other writer's 90 leaves and the insert");
+      assertTrue(t.tree().indexOf("w1") >= 0);
+      TreeAssert.assertSameTree(t.currentSnapshot().tree(), reopened(kb, plain));
+    }
+  }
+
+  private static dev.setree.internal.core.Tree reopened(Path kb, Embedder e) {
+    try (SETree r = SETree.openReadOnly(kb, config(e, 20))) {
+      return r.currentSnapshot().tree();
+    }
+  }
+
+  /** Answers like its delegate, except that the first call embedding {@code gate} waits for {@link #release}. */
+  private static final class GatedEmbedder implements Embedder {
+    private final Embedder delegate;
+    private final String gate;
+    final CountDownLatch entered = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+
+    GatedEmbedder(Embedder delegate, String gate) {
+      this.delegate = delegate;
+      this.gate = gate;
+    }
+
+    @Override
+    public String modelId() {
+      return delegate.modelId();
+    }
+
+    @Override
+    public int dimension() {
+      return delegate.dimension();
+    }
+
+    @Override
+    public float[][] embed(List<String> texts) {
+      if (texts.contains(gate) && entered.getCount() > 0) {
+        entered.countDown();
+        try {
+          if (!release.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the test never released the gate");
+          }
+        } catch (InterruptedException ex) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(ex);
+        }
+      }
+      return delegate.embed(texts);
+    }
+  }
+}
