@@ -3,6 +3,7 @@ package dev.setree.internal.maintain;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -35,11 +36,23 @@ final class DraftTree {
     int level;
     Node parent;
     final List<Node> children = new ArrayList<>();
-    /** Sum of the embeddings of the leaves under the node (un-normalised leaf-centroid). */
+    /**
+     * Sum of the embeddings of the leaves under the node (un-normalised leaf-centroid); read a leaf's through
+     * {@link #sum()} (null while its embedding is a row of its tree, see {@link #embedding}).
+     */
     float[] sum;
     String text;
     String time;
+    /**
+     * The embedding. Null for a leaf copied from a tree ({@link #of}) until a caller needs an array of it
+     * ({@link #embedding()}): until then the leaf reads its row of the tree's leaf rows, which are never changed,
+     * so that a copy of a large tree allocates no array per leaf (docs/adr/0023, amendment of 2026-12-03).
+     */
     float[] embedding;
+    /** For a leaf copied from a tree and not yet given its own array: the tree's leaf rows, and its row there. */
+    private float[] rows;
+    private int rowFrom;
+    private int rowDim;
     int tokens;
     String kind;
     List<Node> sources = List.of();
@@ -67,6 +80,39 @@ final class DraftTree {
       this.leaf = leaf;
     }
 
+    /** The embedding, as an array of the node's own (a leaf copied from a tree gets it now, once). */
+    float[] embedding() {
+      if (embedding == null && rows != null) {
+        embedding = Arrays.copyOfRange(rows, rowFrom, rowFrom + rowDim);
+        sum = embedding;
+        rows = null;
+      }
+      return embedding;
+    }
+
+    /** The sum of the leaves under the node: a leaf's is its embedding. */
+    float[] sum() {
+      return leaf ? embedding() : sum;
+    }
+
+    /** Adds the node's sum to {@code into} (a leaf's row is read where it is, without an array of its own). */
+    void addSumTo(float[] into) {
+      if (rows != null) {
+        Vectors.addScaled(into, rows, rowFrom, into.length, 1f);
+      } else {
+        Vectors.addScaled(into, sum, 0, into.length, 1f);
+      }
+    }
+
+    /** Copies the leaf-centroid into {@code into} at {@code at} (a leaf's row without an array of its own). */
+    void copyCentroidInto(float[] into, int at, int dim) {
+      if (rows != null) {
+        System.arraycopy(rows, rowFrom, into, at, dim);
+      } else {
+        System.arraycopy(centroidShared(), 0, into, at, dim);
+      }
+    }
+
     /** The sum {@link #centroidCache} was normalised from (sum arrays are replaced, never changed in place). */
     private float[] centroidOf;
     private float[] centroidCache;
@@ -82,7 +128,7 @@ final class DraftTree {
      */
     float[] centroidShared() {
       if (leaf) {
-        return embedding;
+        return embedding();
       }
       if (centroidOf != sum) {
         centroidCache = Vectors.normalize(sum.clone());
@@ -113,6 +159,15 @@ final class DraftTree {
     n.order = nextOrder++;
     leaves.add(n);
     byId.put(id, n);
+    return n;
+  }
+
+  /** A leaf copied from a tree: its embedding is row {@code row} of {@code rows}, the tree's leaf rows. */
+  private Node addLeafRow(String id, String text, String time, float[] rows, int row, int tokens) {
+    Node n = addLeaf(id, text, time, null, null, tokens);
+    n.rows = rows;
+    n.rowDim = dim;
+    n.rowFrom = row * dim;
     return n;
   }
 
@@ -191,7 +246,7 @@ final class DraftTree {
       boolean same = true;
       for (int i = 0; i < v.sumOf.length && same; i++) {
         Node c = children.get(i);
-        same = v.sumOf[i] == c && v.sumOfSums[i] == c.sum;
+        same = v.sumOf[i] == c && (c.leaf || v.sumOfSums[i] == c.sum); // a leaf's sum never changes
       }
       if (same) {
         return v.sumResult;
@@ -201,7 +256,7 @@ final class DraftTree {
     kids.sort(CANONICAL);
     float[] s = new float[dim];
     for (Node c : kids) {
-      Vectors.addScaled(s, c.sum, 0, dim, 1f);
+      c.addSumTo(s);
     }
     v.sumOf = children.toArray(new Node[0]);
     v.sumOfSums = new float[v.sumOf.length][];
@@ -343,8 +398,7 @@ final class DraftTree {
     for (int v = 0; v < t.size(); v++) {
       Node n;
       if (t.isLeaf(v)) {
-        float[] e = t.embedding(v); // a copy: the draft's own
-        n = d.addLeaf(t.id(v), t.text(v), t.time(v), e, e, t.tokens(v));
+        n = d.addLeafRow(t.id(v), t.text(v), t.time(v), t.leafEmbeddings(), v, t.tokens(v));
       } else {
         n = d.addInternal(t.id(v), t.level(v));
         n.structural = false;

@@ -6,10 +6,12 @@ import java.util.Comparator;
 /**
  * The draft a maintenance run ended with, kept for the next run: when that run starts from the very tree the
  * draft was frozen into (the run was saved and installed), it continues from the draft instead of copying the
- * whole tree into a new one ({@link DraftTree#of}: a node object, an embedding copy and a sum per node).
+ * whole tree into a new one ({@link DraftTree#of}: a node object per node, and a summary embedding and a sum per
+ * internal node).
  * A kept draft is settled into exactly what {@code DraftTree.of} of its tree would give: nothing flagged,
  * internal nodes and every node's children in the tree's order, and every node's creation order its index
- * in the tree. Costs a second copy of the tree's vectors in memory.
+ * in the tree. Costs a second copy of the internal nodes' vectors in memory (and of the leaves' that a summary
+ * request asked for: a copied leaf reads its row of the tree until then).
  *
  * <p>Taking the draft forgets it, so a run that fails (or whose save is refused) leaves nothing behind that
  * could be reused wrongly: the next run then starts from a new copy. A copy can also be made ahead of the

@@ -63,7 +63,7 @@ final class LeafRows {
       rows = new float[capacity(n)];
     }
     for (int i = from; i < n; i++) {
-      System.arraycopy(leaves.get(i).embedding, 0, rows, i * dim, dim);
+      leaves.get(i).copyCentroidInto(rows, i * dim, dim); // a leaf's centroid is its embedding
     }
     count = n;
     removed = false;

@@ -196,7 +196,7 @@ public final class Maintainer {
     root.structural = true;
     leaf.parent = null;
     DraftTree.attach(leaf, root);
-    root.sum = leaf.sum.clone();
+    root.sum = leaf.sum().clone();
     return new HierarchyState(List.of(new HierarchyState.Level(new String[] {leaf.id}, leaf.centroid(),
         new String[] {root.id}, new int[] {0}, new int[] {0, 0}, new int[0], new float[0], Double.NaN)));
   }

@@ -193,7 +193,7 @@ final class SummaryPass {
   private Summarizer.Request request(DraftTree.Node v, int depth, int dim) {
     List<Passage> children = new ArrayList<>();
     for (DraftTree.Node c : v.children) {
-      children.add(new Passage(c.id, c.text, c.embedding));
+      children.add(new Passage(c.id, c.text, c.embedding()));
     }
     // Leaves already quoted by a summary below are not offered again: each level says something new.
     Set<DraftTree.Node> quotedBelow = new HashSet<>();
@@ -204,12 +204,12 @@ final class SummaryPass {
     List<Passage> leaves = new ArrayList<>();
     for (DraftTree.Node l : under) {
       if (!quotedBelow.contains(l)) {
-        leaves.add(new Passage(l.id, l.text, l.embedding));
+        leaves.add(new Passage(l.id, l.text, l.embedding()));
       }
     }
     if (leaves.isEmpty()) {
       for (DraftTree.Node l : under) {
-        leaves.add(new Passage(l.id, l.text, l.embedding));
+        leaves.add(new Passage(l.id, l.text, l.embedding()));
       }
     }
     assert dim == v.sum.length;

@@ -237,7 +237,7 @@ public final class TreeBuilder {
   static float[] centroids(List<DraftTree.Node> members, int dim) {
     float[] c = new float[members.size() * dim];
     for (int i = 0; i < members.size(); i++) {
-      System.arraycopy(members.get(i).centroidShared(), 0, c, i * dim, dim);
+      members.get(i).copyCentroidInto(c, i * dim, dim);
     }
     return c;
   }

@@ -2,6 +2,7 @@ package dev.setree.internal.maintain;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -82,7 +83,7 @@ class LeafRowsTest {
       assertArrayEquals(rows[v], tree.embedding(v), "the frozen tree's leaf " + v);
       assertArrayEquals(rows[v], after.embedding(after.indexOf("l" + v)), "the next tree's leaf " + v);
     }
-    assertArrayEquals(added.embedding, after.embedding(after.indexOf("l4")));
+    assertArrayEquals(added.embedding(), after.embedding(after.indexOf("l4")));
   }
 
   @Test
@@ -91,8 +92,16 @@ class LeafRowsTest {
     DraftTree d = draftOf(3, r);
     var tree = underOneRoot(d, r);
     DraftTree copy = DraftTree.of(tree);
+    for (DraftTree.Node leaf : copy.leaves) {
+      assertNull(leaf.embedding, "a copied leaf reads its row of the tree: no array of its own yet");
+    }
+    assertArrayEquals(d.canonicalSum(d.byId.get("n0")), copy.canonicalSum(copy.byId.get("n0")),
+        "the sum read from the rows is the one of the leaves' own arrays, bit for bit");
     assertSame(tree.leafEmbeddings(), copy.leafRows(), "the tree's leaf rows, not a copy");
     assertRows(copy, copy.leafRows());
+    DraftTree.Node first = copy.leaves.get(0);
+    assertSame(first.embedding(), first.sum(), "once asked for, a leaf's array is its embedding and its sum");
+    assertSame(first.embedding(), first.embedding(), "made once");
   }
 
   /** Puts the draft's leaves under one summary, n0, and freezes it. */
@@ -111,7 +120,7 @@ class LeafRowsTest {
     assertTrue(rows.length >= d.leaves.size() * DIM, rows.length + " floats for " + d.leaves.size() + " leaves");
     for (int i = 0; i < d.leaves.size(); i++) {
       float[] row = java.util.Arrays.copyOfRange(rows, i * DIM, (i + 1) * DIM);
-      assertArrayEquals(d.leaves.get(i).embedding, row, "row " + i);
+      assertArrayEquals(d.leaves.get(i).embedding(), row, "row " + i);
     }
   }
 

@@ -191,7 +191,7 @@ class ParentPreservationTest {
       assertEquals(x.structural, y.structural, where + ": structural");
       assertEquals(x.centroidChanged, y.centroidChanged, where + ": centroid changed");
       assertEquals(x.level, y.level, where + ": level");
-      assertArrayEquals(x.sum, y.sum, where + ": sum");
+      assertArrayEquals(x.sum(), y.sum(), where + ": sum");
     }
   }
 }
