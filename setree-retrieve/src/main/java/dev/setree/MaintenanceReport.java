@@ -19,7 +19,8 @@ import java.time.Instant;
  *     swapping the snapshot (not the wait for the writer lock). A run whose rebuild was computed ahead, while
  *     the quiet window ran (docs/adr/0032), counts that time too: both figures are the run's work, not the
  *     wait after the window
- * @param saveNanos time of the save alone
+ * @param saveNanos time of the save alone (with its comparison of the two states, also when that was worked out
+ *     ahead in the quiet window)
  * @param bytesWritten bytes of text and blobs the save wrote (rows of changed nodes and oracle members)
  * @param visibleAt the moment the run's snapshot was installed: from then on {@link SETree#retrieve} (in this
  *     process) sees the mutations it applied

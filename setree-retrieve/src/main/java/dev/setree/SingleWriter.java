@@ -12,6 +12,7 @@ import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.TokenCounter;
+import dev.setree.internal.store.SavePlan;
 import dev.setree.internal.store.SqliteTreeStore;
 import java.time.Instant;
 import java.util.List;
@@ -47,11 +48,11 @@ final class SingleWriter implements AutoCloseable {
 
   /**
    * A maintenance run computed in the quiet window (docs/adr/0032): from {@code base}, this process's snapshot
-   * then, with the mutations pending then ({@code seqs}, in order). Nothing of it is saved or shown: the run at
-   * the window's end takes it when it starts from the same snapshot and these are still the first pending
-   * mutations.
+   * then, with the mutations pending then ({@code seqs}, in order), and its save worked out ({@code plan}, in
+   * {@code planNanos}). Nothing of it is saved or shown: the run at the window's end takes it when it starts
+   * from the same snapshot and these are still the first pending mutations.
    */
-  private record Ahead(Snapshot base, long[] seqs, Maintainer.Result result) {
+  private record Ahead(Snapshot base, long[] seqs, Maintainer.Result result, SavePlan plan, long planNanos) {
     /** Whether {@code pending} starts with exactly this run's mutations. */
     boolean leads(List<Mutation> pending) {
       if (pending.size() < seqs.length) {
@@ -131,18 +132,26 @@ final class SingleWriter implements AutoCloseable {
         checkLlm(); // a dead endpoint fails the run; the mutations stay pending and the run is retried
         Maintainer.Result r;
         long aheadNanos = 0;
+        SavePlan plan = null;
+        long planNanos = 0;
         if (usable) {
           aheadSaved.incrementAndGet();
-          aheadNanos = done.result().nanos();
+          aheadNanos = done.result().nanos() + done.planNanos();
           r = onTop(done, batch, base);
+          if (r == done.result()) {
+            plan = done.plan();
+            planNanos = done.planNanos();
+          }
         } else {
           r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours);
         }
         long[] seqs = batch.stream().mapToLong(Mutation::seq).toArray();
         long s0 = System.nanoTime();
-        long generation = store.saveChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy(),
-            base.generation(), seqs);
-        long saveNanos = System.nanoTime() - s0;
+        if (plan == null) {
+          plan = store.planChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy());
+        }
+        long generation = store.saveChanges(plan, base.generation(), seqs);
+        long saveNanos = System.nanoTime() - s0 + planNanos;
         long saveBytes = store.lastSaveBytes();
         state.install(base.next(r.tree(), r.hierarchy(), generation));
         Instant visibleAt = Instant.now();
@@ -205,8 +214,9 @@ final class SingleWriter implements AutoCloseable {
   /**
    * Prepares the next maintenance run while the quiet window runs, on the maintenance thread between runs.
    * With the extractive summariser the run itself is computed ahead (docs/adr/0032): the mutations pending now
-   * applied to the snapshot, without the writer lock and without saving; the run at the window's end saves
-   * that result if nothing else was committed meanwhile, applying on top what was accepted since. Otherwise
+   * applied to the snapshot, and the rows its save will write worked out, without the writer lock and without
+   * writing; the run at the window's end saves that result if nothing else was committed meanwhile, applying on
+   * top what was accepted since. Otherwise
    * (a summariser whose calls cost, such as an LLM: a burst would pay for its first mutations twice) only the
    * copy of the snapshot's tree that the run continues from is made ({@link Maintainer#prepare}).
    */
@@ -217,7 +227,10 @@ final class SingleWriter implements AutoCloseable {
       List<Mutation> batch = store.pendingMutations();
       if (!batch.isEmpty()) {
         Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours);
-        ahead = new Ahead(base, batch.stream().mapToLong(Mutation::seq).toArray(), r);
+        long p0 = System.nanoTime();
+        SavePlan plan = store.planChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy());
+        ahead = new Ahead(base, batch.stream().mapToLong(Mutation::seq).toArray(), r, plan,
+            System.nanoTime() - p0);
         return;
       }
     }

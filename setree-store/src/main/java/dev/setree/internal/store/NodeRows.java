@@ -16,7 +16,7 @@ import java.util.Objects;
 
 /**
  * The {@code nodes} table of format version 2: one row per node, keyed by the node id, so that a
- * maintenance run rewrites only the rows of nodes that changed ({@link #applyDiff}); read back by
+ * maintenance run rewrites only the rows of nodes that changed ({@link #diff}, {@link #write}); read back by
  * {@link NodeRowReader}.
  *
  * <p>Row order is kept by {@code ord}, a stable sort key: on load, leaves come first in {@code ord} order,
@@ -56,13 +56,19 @@ final class NodeRows {
   }
 
   /**
-   * Writes what differs between {@code before} (what the table holds) and {@code after}: deletes rows of
-   * nodes that are gone, updates rows whose content changed, inserts new nodes.
+   * What differs between the rows of {@code before} (what the table holds) and those of {@code after}, found
+   * from the two trees alone (no database access), so that it can be worked out before the write transaction.
    *
-   * @return the bytes of text and blobs written
+   * @param oldOf each node's index in {@code before} (-1: new)
+   * @param kept which nodes of {@code before} stay
+   * @param numbered the nodes that take new {@code ord} numbers, in the order they take them: new nodes, and
+   *     existing ones whose group (leaves, or internal nodes of one level) was reordered
+   * @param changed which nodes that stay have a different row
    */
-  static long applyDiff(Connection c, Tree before, Tree after) throws SQLException {
-    long bytes = 0;
+  record Diff(Tree before, Tree after, int[] oldOf, boolean[] kept, int[] numbered, boolean[] changed) {}
+
+  /** The {@link Diff} of {@code before} and {@code after}. */
+  static Diff diff(Tree before, Tree after) {
     // Each node's index in the committed tree (-1: new), looked up once: first just after the previous node's
     // (nodes keep their relative order from tree to tree, so that is the usual case), then by id.
     int[] oldOf = new int[after.size()];
@@ -76,29 +82,13 @@ final class NodeRows {
         expected = o + 1;
       }
     }
-    try (PreparedStatement del = c.prepareStatement("DELETE FROM nodes WHERE id = ?")) {
-      for (int o = 0; o < before.size(); o++) {
-        if (!kept[o]) {
-          del.setString(1, before.id(o));
-          del.addBatch();
-        }
-      }
-      del.executeBatch();
-    }
-    long next;
-    try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT coalesce(max(ord), -1) + 1 FROM nodes")) {
-      rs.next();
-      next = rs.getLong(1);
-    }
-    long[] ord = new long[after.size()];
-    Arrays.fill(ord, -1);
-    boolean[] renumber = new boolean[after.size()];
     // Groups: leaves, then internal nodes per level, each in the order the tree numbers them.
     Map<Integer, List<Integer>> groups = new java.util.TreeMap<>();
     for (int v = 0; v < after.size(); v++) {
       groups.computeIfAbsent(after.isLeaf(v) ? -1 : after.level(v), k -> new ArrayList<>()).add(v);
     }
+    int[] numbered = new int[after.size()];
+    int count = 0;
     for (List<Integer> group : groups.values()) {
       boolean consistent = true;
       boolean seenNew = false;
@@ -117,29 +107,63 @@ final class NodeRows {
       }
       for (int v : group) {
         if (!consistent || sameGroup(before, after, v, oldOf[v]) < 0) {
-          ord[v] = next++;
-          renumber[v] = oldOf[v] >= 0; // an existing row moves, a new one is inserted
+          numbered[count++] = v;
         }
       }
+    }
+    boolean[] changed = new boolean[after.size()];
+    for (int v = 0; v < after.size(); v++) {
+      changed[v] = oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v);
+    }
+    return new Diff(before, after, oldOf, kept, Arrays.copyOf(numbered, count), changed);
+  }
+
+  /**
+   * Writes a {@link Diff} to a table holding its {@code before}'s rows: deletes rows of nodes that are gone,
+   * updates rows whose content changed, inserts new nodes. Returns the bytes of text and blobs written.
+   */
+  static long write(Connection c, Diff d) throws SQLException {
+    Tree before = d.before();
+    Tree after = d.after();
+    long bytes = 0;
+    try (PreparedStatement del = c.prepareStatement("DELETE FROM nodes WHERE id = ?")) {
+      for (int o = 0; o < before.size(); o++) {
+        if (!d.kept()[o]) {
+          del.setString(1, before.id(o));
+          del.addBatch();
+        }
+      }
+      del.executeBatch();
+    }
+    long next;
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT coalesce(max(ord), -1) + 1 FROM nodes")) {
+      rs.next();
+      next = rs.getLong(1);
+    }
+    long[] ord = new long[after.size()];
+    Arrays.fill(ord, -1);
+    for (int v : d.numbered()) {
+      ord[v] = next++;
     }
     try (PreparedStatement ins = c.prepareStatement(INSERT);
         PreparedStatement upd = c.prepareStatement(UPDATE);
         PreparedStatement move = c.prepareStatement("UPDATE nodes SET ord = ? WHERE id = ?")) {
       for (int v = 0; v < after.size(); v++) {
-        int o = oldOf[v];
+        int o = d.oldOf()[v];
         if (o < 0) {
           ins.setLong(1, ord[v]);
           bytes += bindInsert(ins, after, v);
           ins.addBatch();
           continue;
         }
-        if (renumber[v]) {
+        if (ord[v] >= 0) { // an existing row moves
           move.setLong(1, ord[v]);
           move.setString(2, after.id(v));
           move.addBatch();
           bytes += rowBytes(after, v); // a new rowid rewrites the whole row
         }
-        if (!sameRow(before, o, after, v)) {
+        if (d.changed()[v]) {
           bytes += bindUpdate(upd, after, v);
           upd.addBatch();
         }

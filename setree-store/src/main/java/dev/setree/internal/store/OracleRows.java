@@ -6,14 +6,16 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Writes the hierarchy oracle in format version 2: a {@code levels} row per clustering level and a
  * {@code members} row per member of a level, keyed by (level, member id), so that a maintenance run
- * rewrites only the members whose parent, kNN edges or centroid changed ({@link #applyDiff}). Also says
+ * rewrites only the members whose parent, kNN edges or centroid changed ({@link #diff}, {@link #write}). Also says
  * which oracles version 2 can store ({@link #problem}); {@link OracleRowReader} reads the rows back.
  *
  * <p>What is not stored because the tree holds it: level 0's member list (the leaves, in tree order) and
@@ -91,51 +93,85 @@ final class OracleRows {
     return bytes;
   }
 
-  /** Writes what differs between the oracle the tables hold ({@code before}) and {@code after}. */
-  static long applyDiff(Connection c, HierarchyState before, Tree afterTree, HierarchyState after)
-      throws SQLException {
+  /**
+   * What differs between the oracle the tables hold and another, per level, found from the two alone (no
+   * database access), so that it can be worked out before the write transaction.
+   *
+   * @param levels the levels whose rows change, in order
+   * @param afterLevels how many levels the other oracle has (the tables' levels from there on are dropped)
+   * @param dropsLevels whether the tables hold more levels than that
+   */
+  record Diff(Tree afterTree, List<LevelDiff> levels, int afterLevels, boolean dropsLevels) {}
+
+  /**
+   * One level's changes: its {@code levels} row ({@code row}: 0 kept, 1 inserted, 2 updated), the members whose
+   * rows are written (indexes in {@code l}) and the ids of the members whose rows are deleted.
+   */
+  record LevelDiff(int level, HierarchyState.Level l, int row, int[] upserts, String[] deletes) {}
+
+  /** The {@link Diff} between the oracle the tables hold ({@code before}) and {@code after}. */
+  static Diff diff(HierarchyState before, Tree afterTree, HierarchyState after) {
+    List<LevelDiff> levels = new ArrayList<>();
+    for (int level = 0; level < after.levels().size(); level++) {
+      HierarchyState.Level l = after.levels().get(level);
+      HierarchyState.Level old = level < before.levels().size() ? before.levels().get(level) : null;
+      if (old == l) {
+        continue; // the very level the tables hold (a maintenance run keeps the levels above a clean one)
+      }
+      int row = old == null ? 1 : sameLevel(old, l, level) ? 0 : 2;
+      // Each old member's index now (-1: gone), so that kNN edges are compared by index, not by id.
+      int[] oldToNew = new int[old == null ? 0 : old.size()];
+      Arrays.fill(oldToNew, -1);
+      int[] newToOld = new int[l.size()];
+      MemberMatch match = new MemberMatch(old);
+      for (int i = 0; i < l.size(); i++) {
+        newToOld[i] = match.oldIndexOf(l.memberIds()[i]);
+        if (newToOld[i] >= 0) {
+          oldToNew[newToOld[i]] = i;
+        }
+      }
+      int[] upserts = new int[l.size()];
+      int n = 0;
+      for (int i = 0; i < l.size(); i++) {
+        int o = newToOld[i];
+        if (o < 0 || !sameMember(old, o, oldToNew, l, i, level, afterTree.dimension())) {
+          upserts[n++] = i;
+        }
+      }
+      List<String> deletes = new ArrayList<>();
+      for (int o = 0; o < oldToNew.length; o++) {
+        if (oldToNew[o] < 0) { // member ids are distinct in a level: no new member has this id
+          deletes.add(old.memberIds()[o]);
+        }
+      }
+      levels.add(new LevelDiff(level, l, row, Arrays.copyOf(upserts, n), deletes.toArray(new String[0])));
+    }
+    return new Diff(afterTree, levels, after.levels().size(), before.levels().size() > after.levels().size());
+  }
+
+  /** Writes a {@link Diff} to tables holding its oracle before; returns the bytes of blobs written. */
+  static long write(Connection c, Diff d) throws SQLException {
     long bytes = 0;
     try (PreparedStatement insLevel = c.prepareStatement(INSERT_LEVEL);
         PreparedStatement updLevel = c.prepareStatement(UPDATE_LEVEL);
         PreparedStatement mem = c.prepareStatement(UPSERT_MEMBER);
         PreparedStatement delMem = c.prepareStatement("DELETE FROM members WHERE level = ? AND member_id = ?")) {
-      for (int level = 0; level < after.levels().size(); level++) {
-        HierarchyState.Level l = after.levels().get(level);
-        HierarchyState.Level old = level < before.levels().size() ? before.levels().get(level) : null;
-        if (old == l) {
-          continue; // the very level the tables hold (a maintenance run keeps the levels above a clean one)
-        }
-        if (old == null) {
-          bytes += bindLevel(insLevel, 1, level, l);
+      for (LevelDiff ld : d.levels()) {
+        if (ld.row() == 1) {
+          bytes += bindLevel(insLevel, 1, ld.level(), ld.l());
           insLevel.addBatch();
-        } else if (!sameLevel(old, l, level)) {
-          bytes += bindLevel(updLevel, 0, level, l);
+        } else if (ld.row() == 2) {
+          bytes += bindLevel(updLevel, 0, ld.level(), ld.l());
           updLevel.addBatch();
         }
-        // Each old member's index now (-1: gone), so that kNN edges are compared by index, not by id.
-        int[] oldToNew = new int[old == null ? 0 : old.size()];
-        java.util.Arrays.fill(oldToNew, -1);
-        int[] newToOld = new int[l.size()];
-        MemberMatch match = new MemberMatch(old);
-        for (int i = 0; i < l.size(); i++) {
-          newToOld[i] = match.oldIndexOf(l.memberIds()[i]);
-          if (newToOld[i] >= 0) {
-            oldToNew[newToOld[i]] = i;
-          }
+        for (int i : ld.upserts()) {
+          bytes += bindMember(mem, d.afterTree(), ld.level(), ld.l(), i);
+          mem.addBatch();
         }
-        for (int i = 0; i < l.size(); i++) {
-          int o = newToOld[i];
-          if (o < 0 || !sameMember(old, o, oldToNew, l, i, level, afterTree.dimension())) {
-            bytes += bindMember(mem, afterTree, level, l, i);
-            mem.addBatch();
-          }
-        }
-        for (int o = 0; o < oldToNew.length; o++) {
-          if (oldToNew[o] < 0) { // member ids are distinct in a level: no new member has this id
-            delMem.setInt(1, level);
-            delMem.setString(2, old.memberIds()[o]);
-            delMem.addBatch();
-          }
+        for (String id : ld.deletes()) {
+          delMem.setInt(1, ld.level());
+          delMem.setString(2, id);
+          delMem.addBatch();
         }
       }
       insLevel.executeBatch();
@@ -143,12 +179,12 @@ final class OracleRows {
       delMem.executeBatch();
       mem.executeBatch();
     }
-    if (before.levels().size() > after.levels().size()) {
+    if (d.dropsLevels()) {
       try (PreparedStatement dl = c.prepareStatement("DELETE FROM levels WHERE level >= ?");
           PreparedStatement dm = c.prepareStatement("DELETE FROM members WHERE level >= ?")) {
-        dl.setInt(1, after.levels().size());
+        dl.setInt(1, d.afterLevels());
         dl.executeUpdate();
-        dm.setInt(1, after.levels().size());
+        dm.setInt(1, d.afterLevels());
         dm.executeUpdate();
       }
     }

@@ -299,10 +299,38 @@ public final class SqliteTreeStore implements TreeStore {
   @Override
   public long saveChanges(Tree before, HierarchyState beforeHierarchy, Tree after, HierarchyState afterHierarchy,
       long expectedGeneration, long[] appliedSeqs) {
-    saves.checkChanges(before, beforeHierarchy, after, afterHierarchy, appliedSeqs);
+    Objects.requireNonNull(appliedSeqs, "appliedSeqs");
+    return saveChanges(planChanges(before, beforeHierarchy, after, afterHierarchy), expectedGeneration,
+        appliedSeqs);
+  }
+
+  /**
+   * The first half of {@link #saveChanges(Tree, HierarchyState, Tree, HierarchyState, long, long[])}: checks the
+   * arguments and finds the rows that differ between the two states, from the states alone. It reads nothing
+   * from the file and needs no lock, so a writer can work it out before it takes the writer lock.
+   *
+   * @throws IllegalArgumentException when a tree's dimension is not the store's, or a hierarchy level cannot
+   *     be stored
+   */
+  public SavePlan planChanges(Tree before, HierarchyState beforeHierarchy, Tree after,
+      HierarchyState afterHierarchy) {
+    return saves.plan(before, beforeHierarchy, after, afterHierarchy);
+  }
+
+  /**
+   * The second half of {@link #saveChanges(Tree, HierarchyState, Tree, HierarchyState, long, long[])}: writes
+   * {@code plan} in one transaction, refused when the file is no longer at {@code expectedGeneration} (the
+   * generation of the plan's starting state), and drops exactly the mutations {@code appliedSeqs}.
+   *
+   * @return the new generation
+   * @throws dev.setree.internal.core.TreeStore.StaleStateException when another writer saved since
+   * @throws StoreException when the save fails; the previous state is kept
+   */
+  public long saveChanges(SavePlan plan, long expectedGeneration, long[] appliedSeqs) {
+    Objects.requireNonNull(plan, "plan");
+    Objects.requireNonNull(appliedSeqs, "appliedSeqs");
     return connections.write("save the changes to", c -> {
-      TreeSaves.Saved saved = saves.applyChanges(c, before, beforeHierarchy, after, afterHierarchy,
-          expectedGeneration, appliedSeqs, this::afterNodesWritten);
+      TreeSaves.Saved saved = saves.applyChanges(c, plan, expectedGeneration, appliedSeqs, this::afterNodesWritten);
       lastSaveBytes = saved.bytes();
       return saved.generation();
     });

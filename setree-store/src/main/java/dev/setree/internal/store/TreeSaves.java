@@ -12,7 +12,7 @@ import java.util.Objects;
 /**
  * The two saves of a tree with its oracle, each the body of one write transaction: a build replaces every
  * row ({@link #replace}); a maintenance run writes only the rows that differ from the state it started
- * from and is refused when another writer saved since ({@link #applyChanges}). Both drop the mutations they
+ * from ({@link #plan}, worked out ahead) and is refused when another writer saved since ({@link #applyChanges}). Both drop the mutations they
  * applied and increase the generation; {@code check...} validates the arguments before anything is written.
  */
 final class TreeSaves {
@@ -35,16 +35,20 @@ final class TreeSaves {
     }
   }
 
-  /** Validates the arguments of {@link #applyChanges}. */
-  void checkChanges(Tree before, HierarchyState beforeHierarchy, Tree after, HierarchyState afterHierarchy,
-      long[] appliedSeqs) {
+  /**
+   * A maintenance run's save worked out from the two states alone, its arguments checked: what
+   * {@link #applyChanges} writes.
+   */
+  SavePlan plan(Tree before, HierarchyState beforeHierarchy, Tree after, HierarchyState afterHierarchy) {
     Objects.requireNonNull(before, "before");
     Objects.requireNonNull(beforeHierarchy, "beforeHierarchy");
-    Objects.requireNonNull(appliedSeqs, "appliedSeqs");
     check(after, afterHierarchy);
     if (before.dimension() != dimension && !before.isEmpty()) {
       throw new IllegalArgumentException("the previous tree has dimension " + before.dimension());
     }
+    boolean oracleUsable = beforeHierarchy.levels().stream().allMatch(l -> l.centroids() != null);
+    return new SavePlan(before, beforeHierarchy, after, afterHierarchy, NodeRows.diff(before, after),
+        oracleUsable ? OracleRows.diff(beforeHierarchy, after, afterHierarchy) : null);
   }
 
   private void check(Tree tree, HierarchyState hierarchy) {
@@ -85,28 +89,27 @@ final class TreeSaves {
 
   /**
    * A maintenance run's save: refused with {@link StaleStateException} when the generation is not
-   * {@code expectedGeneration}; else writes what differs between {@code before} and {@code after} (the
-   * whole oracle when the previous one lacks centroids) and drops exactly {@code appliedSeqs}.
+   * {@code expectedGeneration}; else writes what {@code plan} found different (the whole oracle when the
+   * previous one lacks centroids) and drops exactly {@code appliedSeqs}. The tables must hold the plan's
+   * {@code before} state, which the generation stands for.
    */
-  Saved applyChanges(Connection c, Tree before, HierarchyState beforeHierarchy, Tree after,
-      HierarchyState afterHierarchy, long expectedGeneration, long[] appliedSeqs, Runnable afterNodesWritten)
-      throws SQLException {
+  Saved applyChanges(Connection c, SavePlan plan, long expectedGeneration, long[] appliedSeqs,
+      Runnable afterNodesWritten) throws SQLException {
     long generation = GenerationRow.read(c);
     if (generation != expectedGeneration) {
       throw new StaleStateException(path + " is at generation " + generation + ", not at "
           + expectedGeneration + ": another writer saved in between");
     }
-    long bytes = NodeRows.applyDiff(c, before, after);
+    long bytes = NodeRows.write(c, plan.nodes);
     afterNodesWritten.run();
-    boolean oracleUsable = beforeHierarchy.levels().stream().allMatch(l -> l.centroids() != null);
-    if (oracleUsable) {
-      bytes += OracleRows.applyDiff(c, beforeHierarchy, after, afterHierarchy);
+    if (plan.oracle != null) {
+      bytes += OracleRows.write(c, plan.oracle);
     } else {
       try (Statement st = c.createStatement()) {
         st.executeUpdate("DELETE FROM levels");
         st.executeUpdate("DELETE FROM members");
       }
-      bytes += OracleRows.writeAll(c, after, afterHierarchy);
+      bytes += OracleRows.writeAll(c, plan.after, plan.afterHierarchy);
     }
     PendingMutationRows.drop(c, appliedSeqs);
     return new Saved(GenerationRow.bump(c), bytes);

@@ -162,4 +162,37 @@ class StoreV2Test {
       assertEquals(2, store.generation());
     }
   }
+
+  /**
+   * A save worked out ahead of the write (without the lock) writes what the one-step save writes, and is refused
+   * when another save committed between the plan and the write.
+   */
+  @Test
+  void aSavePlannedAheadIsWrittenLaterOrRefused() {
+    Tree tree = RandomTrees.tree(3, 300, RandomTrees.DIM, "n");
+    HierarchyState oracle = RandomTrees.hierarchy(tree, 3);
+    Tree next = RandomTrees.tree(4, 320, RandomTrees.DIM, "n");
+    HierarchyState nextOracle = RandomTrees.hierarchy(next, 4);
+    Path planned = dir.resolve("planned.db");
+    Path direct = dir.resolve("direct.db");
+    try (SqliteTreeStore a = SqliteTreeStore.open(planned, MODEL, RandomTrees.DIM);
+        SqliteTreeStore b = SqliteTreeStore.open(direct, MODEL, RandomTrees.DIM)) {
+      a.saveTreeWithHierarchy(tree, oracle, 0);
+      b.saveTreeWithHierarchy(tree, oracle, 0);
+      SavePlan plan = a.planChanges(tree, oracle, next, nextOracle);
+      assertSame(next, plan.after());
+      assertEquals(2, a.saveChanges(plan, 1, new long[0]));
+      assertEquals(2, b.saveChanges(tree, oracle, next, nextOracle, 1, new long[0]));
+      assertEquals(b.lastSaveBytes(), a.lastSaveBytes(), "the same rows written");
+      assertSameTree(b.loadTree(), a.loadTree());
+      assertSameTree(next, a.loadTree());
+      assertSameHierarchy(b.load().hierarchy(), a.load().hierarchy());
+
+      SavePlan stale = a.planChanges(next, nextOracle, tree, oracle);
+      a.saveChanges(next, nextOracle, next, nextOracle, 2, new long[0]); // another save commits first
+      assertThrows(TreeStore.StaleStateException.class, () -> a.saveChanges(stale, 2, new long[0]));
+      assertSameTree(next, a.loadTree());
+      assertEquals(3, a.generation());
+    }
+  }
 }
