@@ -157,8 +157,8 @@ final class SingleWriter implements AutoCloseable {
         Instant visibleAt = Instant.now();
         saveBytes += cacheLexicalIndex(state.snapshot(), st.lastSeq());
         lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
-            r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(), System.nanoTime() - t0 + aheadNanos,
-            saveNanos, saveBytes, visibleAt);
+            r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(),
+            System.nanoTime() - t0 + aheadNanos, saveNanos, saveBytes, visibleAt);
         return st.lastSeq();
       }
     }
@@ -173,7 +173,8 @@ final class SingleWriter implements AutoCloseable {
     if (batch.size() == done.seqs().length) {
       return first;
     }
-    return first.then(maintainer.run(first.tree(), first.hierarchy(), batch.subList(done.seqs().length, batch.size()),
+    List<Mutation> since = batch.subList(done.seqs().length, batch.size());
+    return first.then(maintainer.run(first.tree(), first.hierarchy(), since,
         () -> base.neighbours().next(first.tree(), first.hierarchy())));
   }
 
@@ -216,9 +217,9 @@ final class SingleWriter implements AutoCloseable {
    * With the extractive summariser the run itself is computed ahead (docs/adr/0032): the mutations pending now
    * applied to the snapshot, and the rows its save will write worked out, without the writer lock and without
    * writing; the run at the window's end saves that result if nothing else was committed meanwhile, applying on
-   * top what was accepted since. Otherwise
-   * (a summariser whose calls cost, such as an LLM: a burst would pay for its first mutations twice) only the
-   * copy of the snapshot's tree that the run continues from is made ({@link Maintainer#prepare}).
+   * top what was accepted since. Otherwise (a summariser whose calls cost, such as an LLM: a burst would pay for
+   * its first mutations twice) only the copy of the snapshot's tree that the run continues from is made
+   * ({@link Maintainer#prepare}).
    */
   void prepareRun() {
     ahead = null;

@@ -12,8 +12,9 @@ import java.util.Objects;
 /**
  * The two saves of a tree with its oracle, each the body of one write transaction: a build replaces every
  * row ({@link #replace}); a maintenance run writes only the rows that differ from the state it started
- * from ({@link #plan}, worked out ahead) and is refused when another writer saved since ({@link #applyChanges}). Both drop the mutations they
- * applied and increase the generation; {@code check...} validates the arguments before anything is written.
+ * from ({@link #plan}, worked out ahead) and is refused when another writer saved since
+ * ({@link #applyChanges}). Both drop the mutations they applied and increase the generation;
+ * {@link #checkReplace} and {@link #plan} validate the arguments before anything is written.
  */
 final class TreeSaves {
   /** What a save did: the generation it committed and the bytes of text and blobs it wrote. */
