@@ -230,9 +230,18 @@ final class DraftTree {
    * by level and creation order). Summing in one canonical order makes a centroid bit-identical however
    * the hierarchy was reached, so the rebuild's component-wise dirty check sees only real changes.
    */
-  static final Comparator<Node> CANONICAL =
-      Comparator.comparingInt((Node n) -> n.leaf ? 0 : 1).thenComparingInt(n -> n.leaf ? 0 : n.level)
-          .thenComparingLong(n -> n.order);
+  static final Comparator<Node> CANONICAL = DraftTree::canonicalOrder;
+
+  /** {@link #CANONICAL}'s comparison: leaves first, then internal nodes by level, each by creation order. */
+  private static int canonicalOrder(Node a, Node b) {
+    if (a.leaf != b.leaf) {
+      return a.leaf ? -1 : 1;
+    }
+    if (!a.leaf && a.level != b.level) {
+      return Integer.compare(a.level, b.level);
+    }
+    return Long.compare(a.order, b.order);
+  }
 
   /**
    * The sum of the children's sums, added in canonical order. The last sum computed for a node is kept
@@ -252,8 +261,14 @@ final class DraftTree {
         return v.sumResult;
       }
     }
-    List<Node> kids = new ArrayList<>(children);
-    kids.sort(CANONICAL);
+    List<Node> kids = children;
+    for (int i = 1; i < children.size(); i++) {
+      if (canonicalOrder(children.get(i - 1), children.get(i)) > 0) { // else already in order (a copied tree's are)
+        kids = new ArrayList<>(children);
+        kids.sort(CANONICAL);
+        break;
+      }
+    }
     float[] s = new float[dim];
     for (Node c : kids) {
       c.addSumTo(s);
