@@ -248,8 +248,39 @@ final class OracleRows {
 
   /** The assignment as stored: null when it is derivable from the parent ids. */
   private static int[] storedAssignment(HierarchyState.Level l) {
-    int[] derived = derivedAssignment(l.parentIds());
-    return Arrays.equals(derived, l.assignment()) ? null : l.assignment();
+    return derivable(l.parentIds(), l.assignment()) ? null : l.assignment();
+  }
+
+  /**
+   * Whether {@code assignment} equals {@link #derivedAssignment} of {@code parentIds}, checked without numbering
+   * every member's parent id through a map (a level of 50,000 members was a run's largest map): the numbers
+   * are dense in order of first appearance, the members of one community have its first member's parent id,
+   * and no two communities have the same one.
+   */
+  static boolean derivable(String[] parentIds, int[] assignment) {
+    if (assignment == null || assignment.length != parentIds.length) {
+      return false;
+    }
+    String[] parentOf = new String[assignment.length]; // by community: its first member's parent id
+    int communities = 0;
+    for (int i = 0; i < assignment.length; i++) {
+      int c = assignment[i];
+      if (c < 0 || c > communities) {
+        return false;
+      }
+      if (c == communities) {
+        parentOf[communities++] = parentIds[i];
+      } else if (!java.util.Objects.equals(parentIds[i], parentOf[c])) {
+        return false;
+      }
+    }
+    java.util.Set<String> distinct = new java.util.HashSet<>(2 * communities);
+    for (int c = 0; c < communities; c++) {
+      if (!distinct.add(parentOf[c])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Dense community numbers in order of first appearance of the parent ids. */
