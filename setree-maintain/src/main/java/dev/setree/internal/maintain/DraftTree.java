@@ -1,9 +1,7 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.Tree;
-import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -16,10 +14,10 @@ import java.util.Map;
 final class DraftTree {
   final int dim;
   /** The leaves in order (add and remove them through this class: {@link #leafRows()} follows them). */
-  final List<Node> leaves = new ArrayList<>();
-  final List<Node> internal = new ArrayList<>();
+  final List<DraftNode> leaves = new ArrayList<>();
+  final List<DraftNode> internal = new ArrayList<>();
   /** Every node of {@link #leaves} and {@link #internal} by id (kept with them: add and remove through this class). */
-  final Map<String, Node> byId = new HashMap<>();
+  final Map<String, DraftNode> byId = new HashMap<>();
   private long nextOrder;
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
@@ -29,127 +27,13 @@ final class DraftTree {
     this.leafRows = new LeafRows(dim);
   }
 
-  /** One node of a draft. */
-  static final class Node {
-    final String id;
-    final boolean leaf;
-    int level;
-    Node parent;
-    final List<Node> children = new ArrayList<>();
-    /**
-     * Sum of the embeddings of the leaves under the node (un-normalised leaf-centroid); read a leaf's through
-     * {@link #sum()} (null while its embedding is a row of its tree, see {@link #embedding}).
-     */
-    float[] sum;
-    String text;
-    String time;
-    /**
-     * The embedding. Null for a leaf copied from a tree ({@link #of}) until a caller needs an array of it
-     * ({@link #embedding()}): until then the leaf reads its row of the tree's leaf rows, which are never changed,
-     * so that a copy of a large tree allocates no array per leaf (docs/adr/0023, amendment of 2026-12-03).
-     */
-    float[] embedding;
-    /** For a leaf copied from a tree and not yet given its own array: the tree's leaf rows, and its row there. */
-    private float[] rows;
-    private int rowFrom;
-    private int rowDim;
-    int tokens;
-    String kind;
-    List<Node> sources = List.of();
-    int faithfulness = Tree.UNKNOWN_FAITHFULNESS;
-    /** Its children changed: it needs a new summary. */
-    boolean structural;
-    /** Its leaf-centroid changed: faithfulness must be recomputed. */
-    boolean centroidChanged;
-    long order;
-    /** The children, and their sum arrays, of the last {@link #canonicalSum} of this node, and its result. */
-    Node[] sumOf;
-    float[][] sumOfSums;
-    float[] sumResult;
-    /** Its depth under the root and its wave of the summary pass (scratch of {@link SummaryPass}). */
-    int depth;
-    int wave;
-    /** Its index in the snapshot {@link #toTree} is freezing (scratch; -1 when not in it). */
-    int index = -1;
-    /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */
-    long claimedBy;
-    long nextBy;
-
-    Node(String id, boolean leaf) {
-      this.id = id;
-      this.leaf = leaf;
-    }
-
-    /** The embedding, as an array of the node's own (a leaf copied from a tree gets it now, once). */
-    float[] embedding() {
-      if (embedding == null && rows != null) {
-        embedding = Arrays.copyOfRange(rows, rowFrom, rowFrom + rowDim);
-        sum = embedding;
-        rows = null;
-      }
-      return embedding;
-    }
-
-    /** The sum of the leaves under the node: a leaf's is its embedding. */
-    float[] sum() {
-      return leaf ? embedding() : sum;
-    }
-
-    /** Adds the node's sum to {@code into} (a leaf's row is read where it is, without an array of its own). */
-    void addSumTo(float[] into) {
-      if (rows != null) {
-        Vectors.addScaled(into, rows, rowFrom, into.length, 1f);
-      } else {
-        Vectors.addScaled(into, sum, 0, into.length, 1f);
-      }
-    }
-
-    /** Copies the leaf-centroid into {@code into} at {@code at} (a leaf's row without an array of its own). */
-    void copyCentroidInto(float[] into, int at, int dim) {
-      if (rows != null) {
-        System.arraycopy(rows, rowFrom, into, at, dim);
-      } else {
-        System.arraycopy(centroidShared(), 0, into, at, dim);
-      }
-    }
-
-    /** The sum {@link #centroidCache} was normalised from (sum arrays are replaced, never changed in place). */
-    private float[] centroidOf;
-    private float[] centroidCache;
-
-    /** The leaf-centroid: a leaf's own embedding, or the normalised sum (a copy the caller may change). */
-    float[] centroid() {
-      return centroidShared().clone();
-    }
-
-    /**
-     * The leaf-centroid, computed once per sum array and shared: the caller must not change it. A rebuild
-     * reads the centroid of every member of each dirty level, and most did not change.
-     */
-    float[] centroidShared() {
-      if (leaf) {
-        return embedding();
-      }
-      if (centroidOf != sum) {
-        centroidCache = Vectors.normalize(sum.clone());
-        centroidOf = sum;
-      }
-      return centroidCache;
-    }
-
-    @Override
-    public String toString() {
-      return id;
-    }
-  }
-
-  Node addLeaf(String id, String text, String time, float[] embedding, int tokens) {
+  DraftNode addLeaf(String id, String text, String time, float[] embedding, int tokens) {
     return addLeaf(id, text, time, embedding, embedding.clone(), tokens);
   }
 
   /** A leaf whose sum is {@code sum} (the draft's own copy of the embedding; neither is changed in place). */
-  private Node addLeaf(String id, String text, String time, float[] embedding, float[] sum, int tokens) {
-    Node n = new Node(id, true);
+  private DraftNode addLeaf(String id, String text, String time, float[] embedding, float[] sum, int tokens) {
+    DraftNode n = new DraftNode(id, true);
     n.text = text;
     n.time = time;
     n.embedding = embedding;
@@ -163,11 +47,9 @@ final class DraftTree {
   }
 
   /** A leaf copied from a tree: its embedding is row {@code row} of {@code rows}, the tree's leaf rows. */
-  private Node addLeafRow(String id, String text, String time, float[] rows, int row, int tokens) {
-    Node n = addLeaf(id, text, time, null, null, tokens);
-    n.rows = rows;
-    n.rowDim = dim;
-    n.rowFrom = row * dim;
+  private DraftNode addLeafRow(String id, String text, String time, float[] rows, int row, int tokens) {
+    DraftNode n = addLeaf(id, text, time, null, null, tokens);
+    n.readsRow(rows, row, dim);
     return n;
   }
 
@@ -187,7 +69,7 @@ final class DraftTree {
     }
     int removed = 0;
     for (var it = leaves.iterator(); it.hasNext(); ) {
-      Node leaf = it.next();
+      DraftNode leaf = it.next();
       if (ids.contains(leaf.id)) {
         if (leaf.parent != null) {
           leaf.parent.children.remove(leaf);
@@ -213,8 +95,8 @@ final class DraftTree {
     return leafRows.of(leaves);
   }
 
-  Node addInternal(String id, int level) {
-    Node n = new Node(id, false);
+  DraftNode addInternal(String id, int level) {
+    DraftNode n = new DraftNode(id, false);
     n.level = level;
     n.sum = new float[dim];
     n.structural = true;
@@ -230,10 +112,10 @@ final class DraftTree {
    * by level and creation order). Summing in one canonical order makes a centroid bit-identical however
    * the hierarchy was reached, so the rebuild's component-wise dirty check sees only real changes.
    */
-  static final Comparator<Node> CANONICAL = DraftTree::canonicalOrder;
+  static final Comparator<DraftNode> CANONICAL = DraftTree::canonicalOrder;
 
   /** {@link #CANONICAL}'s comparison: leaves first, then internal nodes by level, each by creation order. */
-  private static int canonicalOrder(Node a, Node b) {
+  private static int canonicalOrder(DraftNode a, DraftNode b) {
     if (a.leaf != b.leaf) {
       return a.leaf ? -1 : 1;
     }
@@ -249,19 +131,19 @@ final class DraftTree {
    * are the same (sum arrays are replaced, never changed in place): a run asks for the sum of every
    * internal node several times and most do not change.
    */
-  float[] canonicalSum(Node v) {
-    List<Node> children = v.children;
+  float[] canonicalSum(DraftNode v) {
+    List<DraftNode> children = v.children;
     if (v.sumOf != null && v.sumOf.length == children.size()) {
       boolean same = true;
       for (int i = 0; i < v.sumOf.length && same; i++) {
-        Node c = children.get(i);
+        DraftNode c = children.get(i);
         same = v.sumOf[i] == c && (c.leaf || v.sumOfSums[i] == c.sum); // a leaf's sum never changes
       }
       if (same) {
         return v.sumResult;
       }
     }
-    List<Node> kids = children;
+    List<DraftNode> kids = children;
     for (int i = 1; i < children.size(); i++) {
       if (canonicalOrder(children.get(i - 1), children.get(i)) > 0) { // else already in order (a copied tree's are)
         kids = new ArrayList<>(children);
@@ -270,10 +152,10 @@ final class DraftTree {
       }
     }
     float[] s = new float[dim];
-    for (Node c : kids) {
+    for (DraftNode c : kids) {
       c.addSumTo(s);
     }
-    v.sumOf = children.toArray(new Node[0]);
+    v.sumOf = children.toArray(new DraftNode[0]);
     v.sumOfSums = new float[v.sumOf.length][];
     for (int i = 0; i < v.sumOf.length; i++) {
       v.sumOfSums[i] = v.sumOf[i].sum;
@@ -283,7 +165,7 @@ final class DraftTree {
   }
 
   /** Makes {@code parent} the parent of {@code child} (detaching it from any previous parent). */
-  static void attach(Node child, Node parent) {
+  static void attach(DraftNode child, DraftNode parent) {
     if (child.parent != null) {
       child.parent.children.remove(child);
     }
@@ -293,9 +175,9 @@ final class DraftTree {
 
   /** Recomputes every internal node's leaf sum bottom-up and flags the nodes whose centroid changed. */
   void recomputeSums() {
-    List<Node> byLevel = new ArrayList<>(internal);
-    byLevel.sort(Comparator.comparingInt((Node n) -> n.level).thenComparingLong(n -> n.order));
-    for (Node n : byLevel) {
+    List<DraftNode> byLevel = new ArrayList<>(internal);
+    byLevel.sort(Comparator.comparingInt((DraftNode n) -> n.level).thenComparingLong(n -> n.order));
+    for (DraftNode n : byLevel) {
       float[] s = canonicalSum(n);
       if (!java.util.Arrays.equals(s, n.sum)) {
         n.centroidChanged = true;
@@ -310,7 +192,7 @@ final class DraftTree {
     while (changed) {
       changed = false;
       for (var it = internal.iterator(); it.hasNext(); ) {
-        Node n = it.next();
+        DraftNode n = it.next();
         if (n.children.isEmpty()) {
           if (n.parent != null) {
             n.parent.children.remove(n);
@@ -325,9 +207,9 @@ final class DraftTree {
   }
 
   /** The root: the only node without a parent (leaves included when there is no internal node). */
-  Node root() {
-    Node root = null;
-    for (Node n : internal) {
+  DraftNode root() {
+    DraftNode root = null;
+    for (DraftNode n : internal) {
       if (n.parent == null) {
         if (root != null) {
           throw new IllegalStateException("two roots: " + root + " and " + n);
@@ -344,12 +226,12 @@ final class DraftTree {
    * same pass.
    */
   void renumberByIndex() {
-    for (Node n : leaves) {
+    for (DraftNode n : leaves) {
       n.order = n.index;
       n.structural = false;
       n.centroidChanged = false;
     }
-    for (Node n : internal) {
+    for (DraftNode n : internal) {
       n.order = n.index;
     }
     nextOrder = leaves.size() + internal.size();
@@ -357,10 +239,10 @@ final class DraftTree {
 
   /** Freezes the draft into a snapshot: leaves in order, then internal nodes by level, root last. */
   Tree toTree() {
-    List<Node> order = new ArrayList<>(leaves);
-    List<Node> inner = new ArrayList<>(internal);
-    inner.sort(Comparator.comparingInt((Node n) -> n.level).thenComparingLong(n -> n.order));
-    Node root = root();
+    List<DraftNode> order = new ArrayList<>(leaves);
+    List<DraftNode> inner = new ArrayList<>(internal);
+    inner.sort(Comparator.comparingInt((DraftNode n) -> n.level).thenComparingLong(n -> n.order));
+    DraftNode root = root();
     if (root != null) {
       inner.remove(root);
       inner.add(root);
@@ -383,7 +265,7 @@ final class DraftTree {
     int[] faith = new int[n];
     int[][] sources = new int[n][];
     for (int i = 0; i < n; i++) {
-      Node v = order.get(i);
+      DraftNode v = order.get(i);
       ids[i] = v.id;
       texts[i] = v.text;
       times[i] = v.time;
@@ -409,9 +291,9 @@ final class DraftTree {
   /** A draft holding a snapshot's nodes, summaries and all; nothing flagged. */
   static DraftTree of(Tree t) {
     DraftTree d = new DraftTree(t.dimension());
-    Node[] nodes = new Node[t.size()];
+    DraftNode[] nodes = new DraftNode[t.size()];
     for (int v = 0; v < t.size(); v++) {
-      Node n;
+      DraftNode n;
       if (t.isLeaf(v)) {
         n = d.addLeafRow(t.id(v), t.text(v), t.time(v), t.leafEmbeddings(), v, t.tokens(v));
       } else {
@@ -433,7 +315,7 @@ final class DraftTree {
       }
     }
     for (int v = t.leafCount(); v < t.size(); v++) {
-      List<Node> src = new ArrayList<>();
+      List<DraftNode> src = new ArrayList<>();
       for (int i = 0; i < t.sourceCount(v); i++) {
         src.add(nodes[t.source(v, i)]);
       }
@@ -443,7 +325,7 @@ final class DraftTree {
     for (int v = t.leafCount(); v < t.size(); v++) {
       nodes[v].sum = d.canonicalSum(nodes[v]);
     }
-    for (Node n : d.internal) {
+    for (DraftNode n : d.internal) {
       n.centroidChanged = false;
     }
     d.leafRows.adopt(t.leafEmbeddings(), t.leafCount()); // the leaves are the tree's, in its order

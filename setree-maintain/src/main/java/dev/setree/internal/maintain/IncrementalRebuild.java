@@ -70,8 +70,8 @@ final class IncrementalRebuild {
    */
   Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids, NearestMembers nearest) {
     Progress progress = new Progress();
-    Map<String, DraftTree.Node> byId = draft.byId;
-    List<DraftTree.Node> members = new ArrayList<>(draft.leaves);
+    Map<String, DraftNode> byId = draft.byId;
+    List<DraftNode> members = new ArrayList<>(draft.leaves);
     for (int lvl = 0; members.size() > 1; lvl++) {
       HierarchyState.Level old = lvl < oracle.levels().size() ? oracle.levels().get(lvl) : null;
       float[] centroids = TreeBuilder.centroids(draft, members);
@@ -107,7 +107,7 @@ final class IncrementalRebuild {
       Clustering clustering = recluster(old, affected, knn, members.size() <= TreeBuilder.rootArity(options));
       progress.reclustered += clustering.reclustered;
       int[] assignment = clustering.assignment;
-      List<DraftTree.Node> nextMembers = ParentPreservation.regroup(draft, members, match.newToOld, assignment,
+      List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match.newToOld, assignment,
           old, byId, lvl + 1, ids, oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null);
       progress.levels.add(new HierarchyState.Level(TreeBuilder.ids(members), centroids,
           parentIds(members, assignment), dense(assignment), knn.offsets(), knn.neighbors(), knn.weights(),
@@ -138,9 +138,9 @@ final class IncrementalRebuild {
   }
 
   /** Beyond the oracle: cluster from scratch, detaching the members from stale parents. */
-  private Outcome clusterFromScratch(DraftTree draft, List<DraftTree.Node> members, int lvl,
+  private Outcome clusterFromScratch(DraftTree draft, List<DraftNode> members, int lvl,
       TreeBuilder.IdSource ids, Progress progress) {
-    for (DraftTree.Node m : members) {
+    for (DraftNode m : members) {
       detach(m);
     }
     long[] knnNanos = new long[1];
@@ -152,7 +152,7 @@ final class IncrementalRebuild {
   }
 
   /** Takes {@code node} out of its parent, if it has one, marking the parent structurally changed. */
-  private static void detach(DraftTree.Node node) {
+  private static void detach(DraftNode node) {
     if (node.parent != null) {
       node.parent.children.remove(node);
       node.parent.structural = true;
@@ -167,7 +167,7 @@ final class IncrementalRebuild {
   record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {}
 
   /** Matches; the first {@code shared} rows of {@code centroids} are {@code old}'s same rows (not compared). */
-  private static LevelMatch match(HierarchyState.Level old, List<DraftTree.Node> members, float[] centroids,
+  private static LevelMatch match(HierarchyState.Level old, List<DraftNode> members, float[] centroids,
       int dim, int shared) {
     int m = members.size();
     // Members keep their old relative order: each is first looked for where the previous one was found, plus
@@ -282,11 +282,11 @@ final class IncrementalRebuild {
   }
 
   /** Each member's parent id at this level: its own id when it is carried up alone. */
-  private static String[] parentIds(List<DraftTree.Node> members, int[] assignment) {
+  private static String[] parentIds(List<DraftNode> members, int[] assignment) {
     int[] size = TreeBuilder.communitySizes(assignment);
     String[] parentIds = new String[members.size()];
     for (int i = 0; i < parentIds.length; i++) {
-      DraftTree.Node x = members.get(i);
+      DraftNode x = members.get(i);
       parentIds[i] = size[assignment[i]] == 1 ? x.id : x.parent.id;
     }
     return parentIds;
@@ -304,7 +304,7 @@ final class IncrementalRebuild {
         && old.knnOffsets() != null && old.knnOffsets().length == n + 1 && old.knnNeighbors() != null;
   }
 
-  private static boolean sameMembers(HierarchyState.Level old, List<DraftTree.Node> members, float[] centroids,
+  private static boolean sameMembers(HierarchyState.Level old, List<DraftNode> members, float[] centroids,
       int dim) {
     if (old.size() != members.size()) {
       return false;

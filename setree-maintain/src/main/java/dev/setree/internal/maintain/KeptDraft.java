@@ -76,12 +76,12 @@ final class KeptDraft {
   private static void settle(DraftTree d, Tree tree) {
     d.renumberByIndex(); // and clears the leaves' flags
     d.internal.sort(Comparator.comparingInt(n -> n.index));
-    for (DraftTree.Node n : d.internal) {
+    for (DraftNode n : d.internal) {
       n.structural = false;
       n.centroidChanged = false;
       int last = -1;
       boolean sorted = true;
-      for (DraftTree.Node c : n.children) {
+      for (DraftNode c : n.children) {
         sorted &= c.index > last;
         last = c.index;
       }

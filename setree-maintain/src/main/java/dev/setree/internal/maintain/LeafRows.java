@@ -39,7 +39,7 @@ final class LeafRows {
   }
 
   /** The rows of {@code leaves} (which are the draft's leaves, in order), and maybe spare rows after them. */
-  float[] of(List<DraftTree.Node> leaves) {
+  float[] of(List<DraftNode> leaves) {
     int n = leaves.size();
     boolean appended = rows != null && !removed && count <= n;
     if (appended && count == n) {

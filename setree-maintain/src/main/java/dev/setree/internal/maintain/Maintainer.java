@@ -126,7 +126,7 @@ public final class Maintainer {
     DraftTree draft = kept.take(tree);
     draft.removeLeaves(deletes); // their old parents lose a child
     if (!deletes.isEmpty()) {
-      for (DraftTree.Node n : draft.internal) {
+      for (DraftNode n : draft.internal) {
         n.sources = n.sources.stream().filter(s -> !deletes.contains(s.id)).toList();
       }
     }
@@ -148,10 +148,10 @@ public final class Maintainer {
       next = single(draft, ids);
       path = "single";
     } else if (tree.leafCount() < 2 || oracle.isEmpty() || !oracleMatches(tree, oracle)) {
-      for (DraftTree.Node l : draft.leaves) {
+      for (DraftNode l : draft.leaves) {
         l.parent = null;
       }
-      for (DraftTree.Node n : draft.internal) {
+      for (DraftNode n : draft.internal) {
         draft.byId.remove(n.id);
       }
       draft.internal.clear();
@@ -179,12 +179,12 @@ public final class Maintainer {
 
   /** A one-leaf tree: the leaf under an internal root (the old root's id is kept when there was one). */
   private HierarchyState single(DraftTree draft, TreeBuilder.IdSource ids) {
-    DraftTree.Node leaf = draft.leaves.get(0);
-    DraftTree.Node root = draft.root();
+    DraftNode leaf = draft.leaves.get(0);
+    DraftNode root = draft.root();
     if (root == null || root.leaf) {
       root = draft.addInternal(ids.next(), 1);
     }
-    for (DraftTree.Node n : new ArrayList<>(draft.internal)) {
+    for (DraftNode n : new ArrayList<>(draft.internal)) {
       if (n != root) {
         draft.internal.remove(n);
         draft.byId.remove(n.id);

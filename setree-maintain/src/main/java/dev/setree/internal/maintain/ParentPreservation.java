@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * so that it costs little more than reading them.
  */
 final class ParentPreservation {
-  /** Stamps for {@link DraftTree.Node#claimedBy} and {@link DraftTree.Node#nextBy}: fresh for every call. */
+  /** Stamps for {@link DraftNode#claimedBy} and {@link DraftNode#nextBy}: fresh for every call. */
   private static final AtomicLong STAMPS = new AtomicLong();
 
   private ParentPreservation() {}
@@ -33,21 +33,21 @@ final class ParentPreservation {
    * carried forward (detached from a parent they had at this level). Returns the next level's members in
    * the oracle's order where they existed, new ones after.
    */
-  static List<DraftTree.Node> regroup(DraftTree draft, List<DraftTree.Node> members, int[] newToOld,
-      int[] assignment, HierarchyState.Level old, Map<String, DraftTree.Node> byId, int parentLevel,
+  static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, int[] newToOld,
+      int[] assignment, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,
       TreeBuilder.IdSource ids, HierarchyState.Level nextOld) {
-    DraftTree.Node[] mem = members.toArray(new DraftTree.Node[0]);
-    DraftTree.Node[] oldParent = oldParents(mem, newToOld, old, byId);
+    DraftNode[] mem = members.toArray(new DraftNode[0]);
+    DraftNode[] oldParent = oldParents(mem, newToOld, old, byId);
     Communities comms = Communities.of(assignment);
     long claimed = STAMPS.incrementAndGet();
-    List<DraftTree.Node> parents = new ArrayList<>();
+    List<DraftNode> parents = new ArrayList<>();
     // Communities in order of size, largest first, so the biggest overlap claims an old parent first.
     for (int k : comms.bySizeDescending()) {
       int from = comms.start[k];
       int size = comms.start[k + 1] - from;
       if (size == 1) {
         int i = comms.members[from];
-        DraftTree.Node x = mem[i];
+        DraftNode x = mem[i];
         if (oldParent[i] != null && x.parent == oldParent[i]) {
           x.parent.children.remove(x);
           x.parent.structural = true;
@@ -55,7 +55,7 @@ final class ParentPreservation {
         }
         continue;
       }
-      DraftTree.Node parent = claimOldParent(comms, k, oldParent, claimed);
+      DraftNode parent = claimOldParent(comms, k, oldParent, claimed);
       if (parent == null) {
         parent = draft.addInternal(ids.next(), parentLevel);
         byId.put(parent.id, parent);
@@ -72,9 +72,9 @@ final class ParentPreservation {
       parents.add(parent);
     }
     // Old parents of this level that no community claimed lose their children (then get pruned).
-    for (DraftTree.Node p : oldParent) {
+    for (DraftNode p : oldParent) {
       if (p != null && p.claimedBy != claimed && !p.children.isEmpty()) {
-        for (DraftTree.Node c : p.children) {
+        for (DraftNode c : p.children) {
           c.parent = null;
         }
         p.children.clear();
@@ -88,10 +88,10 @@ final class ParentPreservation {
    * their parent id, so it is resolved once per old community: a member whose parent id equals the one
    * resolved for its community (and which is not that parent itself) takes the same node.
    */
-  private static DraftTree.Node[] oldParents(DraftTree.Node[] mem, int[] newToOld, HierarchyState.Level old,
-      Map<String, DraftTree.Node> byId) {
+  private static DraftNode[] oldParents(DraftNode[] mem, int[] newToOld, HierarchyState.Level old,
+      Map<String, DraftNode> byId) {
     int m = mem.length;
-    DraftTree.Node[] out = new DraftTree.Node[m];
+    DraftNode[] out = new DraftNode[m];
     String[] parentIds = old.parentIds();
     String[] memberIds = old.memberIds();
     int[] oldCommunity = old.assignment();
@@ -100,7 +100,7 @@ final class ParentPreservation {
       communities = Math.max(communities, c + 1);
     }
     String[] resolvedId = new String[communities];
-    DraftTree.Node[] resolved = new DraftTree.Node[communities];
+    DraftNode[] resolved = new DraftNode[communities];
     for (int i = 0; i < m; i++) {
       int o = newToOld[i];
       if (o < 0) {
@@ -111,13 +111,13 @@ final class ParentPreservation {
         continue;
       }
       int c = oldCommunity[o];
-      DraftTree.Node known = c >= 0 ? resolved[c] : null;
+      DraftNode known = c >= 0 ? resolved[c] : null;
       if (known != null && known != mem[i] && (pid == resolvedId[c] || pid.equals(resolvedId[c]))) {
         out[i] = known; // ids are unique among the draft's nodes: not this member, so not carried
         continue;
       }
       if (!pid.equals(memberIds[o])) {
-        DraftTree.Node p = mem[i].parent; // usually still that parent: no lookup
+        DraftNode p = mem[i].parent; // usually still that parent: no lookup
         out[i] = p != null && p.id.equals(pid) ? p : byId.get(pid);
         if (c >= 0 && out[i] != null) {
           resolvedId[c] = pid;
@@ -132,11 +132,11 @@ final class ParentPreservation {
    * The old parent community {@code k} keeps: the unclaimed old parent of most of its members, ties to the
    * smaller id; null when none is left.
    */
-  private static DraftTree.Node claimOldParent(Communities comms, int k, DraftTree.Node[] oldParent,
+  private static DraftNode claimOldParent(Communities comms, int k, DraftNode[] oldParent,
       long claimed) {
     int from = comms.start[k];
     int to = comms.start[k + 1];
-    DraftTree.Node only = oldParent[comms.members[from]];
+    DraftNode only = oldParent[comms.members[from]];
     boolean oneOldParent = only != null;
     for (int x = from + 1; x < to && oneOldParent; x++) {
       oneOldParent = oldParent[comms.members[x]] == only;
@@ -144,17 +144,17 @@ final class ParentPreservation {
     if (oneOldParent) { // the usual community: all of it under one old parent
       return only.claimedBy == claimed ? null : only;
     }
-    Map<DraftTree.Node, Integer> overlap = new LinkedHashMap<>();
+    Map<DraftNode, Integer> overlap = new LinkedHashMap<>();
     for (int x = from; x < to; x++) {
-      DraftTree.Node p = oldParent[comms.members[x]];
+      DraftNode p = oldParent[comms.members[x]];
       if (p != null) {
         overlap.merge(p, 1, Integer::sum);
       }
     }
-    DraftTree.Node parent = null;
+    DraftNode parent = null;
     int best = 0;
-    for (Map.Entry<DraftTree.Node, Integer> e : overlap.entrySet()) {
-      DraftTree.Node cand = e.getKey();
+    for (Map.Entry<DraftNode, Integer> e : overlap.entrySet()) {
+      DraftNode cand = e.getKey();
       if (cand.claimedBy != claimed && (e.getValue() > best
           || (e.getValue() == best && parent != null && cand.id.compareTo(parent.id) < 0))) {
         best = e.getValue();
@@ -168,7 +168,7 @@ final class ParentPreservation {
    * Whether {@code parent}'s children are exactly community {@code k}'s members: as many, and each member's
    * parent is {@code parent} (a node is among its parent's children: {@link DraftTree#attach} keeps both).
    */
-  private static boolean sameChildren(DraftTree.Node parent, Communities comms, int k, DraftTree.Node[] mem) {
+  private static boolean sameChildren(DraftNode parent, Communities comms, int k, DraftNode[] mem) {
     int from = comms.start[k];
     int to = comms.start[k + 1];
     if (parent.children.size() != to - from) {
@@ -186,22 +186,22 @@ final class ParentPreservation {
    * Makes community {@code k}'s members {@code parent}'s children, releasing the others it had; called only when
    * they differ ({@link #sameChildren} false).
    */
-  private static void adopt(DraftTree.Node parent, Communities comms, int k, DraftTree.Node[] mem) {
+  private static void adopt(DraftNode parent, Communities comms, int k, DraftNode[] mem) {
     int from = comms.start[k];
     int to = comms.start[k + 1];
-    Set<DraftTree.Node> want = new HashSet<>();
+    Set<DraftNode> want = new HashSet<>();
     for (int x = from; x < to; x++) {
       want.add(mem[comms.members[x]]);
     }
     parent.structural = true; // called when the children differ (sameChildren), so some change below
-    for (DraftTree.Node c : new ArrayList<>(parent.children)) {
+    for (DraftNode c : new ArrayList<>(parent.children)) {
       if (!want.contains(c)) {
         c.parent = null;
         parent.children.remove(c);
       }
     }
     for (int x = from; x < to; x++) { // in member order: a set of nodes iterates in identity-hash order
-      DraftTree.Node c = mem[comms.members[x]];
+      DraftNode c = mem[comms.members[x]];
       if (c.parent != parent) {
         DraftTree.attach(c, parent);
       }
@@ -212,30 +212,30 @@ final class ParentPreservation {
    * The next level's members: carried singletons (communities in order of first appearance) and parents,
    * in the oracle's order where they were members of its next level, the others by creation order after.
    */
-  private static List<DraftTree.Node> nextMembers(DraftTree.Node[] mem, Communities comms,
-      List<DraftTree.Node> parents, Map<String, DraftTree.Node> byId, HierarchyState.Level nextOld) {
+  private static List<DraftNode> nextMembers(DraftNode[] mem, Communities comms,
+      List<DraftNode> parents, Map<String, DraftNode> byId, HierarchyState.Level nextOld) {
     long stamp = STAMPS.incrementAndGet();
-    List<DraftTree.Node> carried = new ArrayList<>();
+    List<DraftNode> carried = new ArrayList<>();
     for (int k = 0; k < comms.count(); k++) {
       if (comms.start[k + 1] - comms.start[k] == 1) {
         mark(mem[comms.members[comms.start[k]]], stamp, carried);
       }
     }
-    for (DraftTree.Node p : parents) {
+    for (DraftNode p : parents) {
       mark(p, stamp, carried);
     }
-    List<DraftTree.Node> next = new ArrayList<>(carried.size());
+    List<DraftNode> next = new ArrayList<>(carried.size());
     if (nextOld != null) {
       for (String id : nextOld.memberIds()) {
-        DraftTree.Node n = byId.get(id);
+        DraftNode n = byId.get(id);
         if (n != null && n.nextBy == stamp) {
           n.nextBy = 0;
           next.add(n);
         }
       }
     }
-    List<DraftTree.Node> rest = new ArrayList<>();
-    for (DraftTree.Node n : carried) {
+    List<DraftNode> rest = new ArrayList<>();
+    for (DraftNode n : carried) {
       if (n.nextBy == stamp) {
         rest.add(n);
       }
@@ -245,7 +245,7 @@ final class ParentPreservation {
     return next;
   }
 
-  private static void mark(DraftTree.Node n, long stamp, List<DraftTree.Node> marked) {
+  private static void mark(DraftNode n, long stamp, List<DraftNode> marked) {
     if (n.nextBy != stamp) {
       n.nextBy = stamp;
       marked.add(n);

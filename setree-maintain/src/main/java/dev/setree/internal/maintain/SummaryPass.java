@@ -55,11 +55,11 @@ final class SummaryPass {
    */
   Result run(DraftTree draft, int faithfulnessThreshold, BuildProgress progress) {
     int dim = draft.dim;
-    DraftTree.Node root = draft.root();
+    DraftNode root = draft.root();
     if (root == null) {
       return new Result(0, 0);
     }
-    for (DraftTree.Node v : draft.internal) {
+    for (DraftNode v : draft.internal) {
       v.wave = 0; // not yet reached from the root
     }
     int maxWave = computeDepthAndWave(root, 0);
@@ -67,7 +67,7 @@ final class SummaryPass {
     AtomicInteger fallbacks = new AtomicInteger();
     AtomicInteger summarized = new AtomicInteger();
     int todo = 0;
-    for (DraftTree.Node v : draft.internal) {
+    for (DraftNode v : draft.internal) {
       if (v.structural || v.text == null) {
         todo++;
       }
@@ -80,8 +80,8 @@ final class SummaryPass {
     });
     try {
       for (int w = 1; w <= maxWave; w++) {
-        List<DraftTree.Node> nodes = new ArrayList<>();
-        for (DraftTree.Node v : draft.internal) {
+        List<DraftNode> nodes = new ArrayList<>();
+        for (DraftNode v : draft.internal) {
           if (v.wave == 0) {
             throw new IllegalStateException("internal node " + v + " is not under the root " + root);
           }
@@ -93,7 +93,7 @@ final class SummaryPass {
           }
         }
         List<Future<Summarizer.Summary>> futures = new ArrayList<>(nodes.size());
-        for (DraftTree.Node v : nodes) {
+        for (DraftNode v : nodes) {
           Summarizer.Request req = request(v, v.depth, dim);
           futures.add(pool.submit(() -> {
             Summarizer.Summary s = summarizeSafely(req, v, fallbacks, extractive);
@@ -103,7 +103,7 @@ final class SummaryPass {
         }
         List<String> toEmbed = new ArrayList<>(nodes.size());
         for (int i = 0; i < nodes.size(); i++) {
-          DraftTree.Node v = nodes.get(i);
+          DraftNode v = nodes.get(i);
           Summarizer.Summary s = await(futures.get(i));
           int cap = cap(v, v.depth);
           String text = TextCut.fit(s.text().strip().replaceAll("\\s+", " "), cap, counter);
@@ -112,10 +112,10 @@ final class SummaryPass {
           }
           v.text = text;
           v.tokens = counter.count(text);
-          List<DraftTree.Node> src = new ArrayList<>();
+          List<DraftNode> src = new ArrayList<>();
           Set<String> wanted = new HashSet<>(s.sourceLeafIds());
           if (!wanted.isEmpty()) {
-            for (DraftTree.Node l : leavesUnder(v, new ArrayList<>())) {
+            for (DraftNode l : leavesUnder(v, new ArrayList<>())) {
               if (wanted.contains(l.id) && text.contains(normalise(l.text))) {
                 src.add(l);
               }
@@ -127,7 +127,7 @@ final class SummaryPass {
         if (!toEmbed.isEmpty()) {
           float[][] vecs = embedder.embed(toEmbed);
           for (int i = 0; i < nodes.size(); i++) {
-            DraftTree.Node v = nodes.get(i);
+            DraftNode v = nodes.get(i);
             v.embedding = vecs[i];
             v.faithfulness = faithfulness(v);
             v.structural = false;
@@ -142,18 +142,18 @@ final class SummaryPass {
   }
 
   /** The extractive summariser with the term statistics of the leaves under {@code root}, if it uses them. */
-  private static ExtractiveSummarizer forCorpus(ExtractiveSummarizer extractive, DraftTree.Node root) {
+  private static ExtractiveSummarizer forCorpus(ExtractiveSummarizer extractive, DraftNode root) {
     if (!extractive.usesCorpus()) {
       return extractive;
     }
     List<String> corpus = new ArrayList<>();
-    for (DraftTree.Node l : leavesUnder(root, new ArrayList<>())) {
+    for (DraftNode l : leavesUnder(root, new ArrayList<>())) {
       corpus.add(l.text);
     }
     return extractive.forCorpus(corpus);
   }
 
-  private boolean needsSummary(DraftTree.Node v, int depth, int threshold) {
+  private boolean needsSummary(DraftNode v, int depth, int threshold) {
     if (v.structural || v.text == null || v.embedding == null) {
       return true;
     }
@@ -176,39 +176,39 @@ final class SummaryPass {
     return now < threshold && now < v.faithfulness;
   }
 
-  private int cap(DraftTree.Node v, int depth) {
+  private int cap(DraftNode v, int depth) {
     int levelCap = depth <= 1 ? options.topSummaryTokens() : options.summaryTokens();
     int childTokens = 0;
-    for (DraftTree.Node c : v.children) {
+    for (DraftNode c : v.children) {
       childTokens += c.tokens;
     }
     return Math.min(levelCap, childTokens);
   }
 
-  private static int faithfulness(DraftTree.Node v) {
+  private static int faithfulness(DraftNode v) {
     float cos = Vectors.dot(v.embedding, v.centroidShared());
     return Math.round(100f * Math.max(-1f, Math.min(1f, cos)));
   }
 
-  private Summarizer.Request request(DraftTree.Node v, int depth, int dim) {
+  private Summarizer.Request request(DraftNode v, int depth, int dim) {
     List<Passage> children = new ArrayList<>();
-    for (DraftTree.Node c : v.children) {
+    for (DraftNode c : v.children) {
       children.add(new Passage(c.id, c.text, c.embedding()));
     }
     // Leaves already quoted by a summary below are not offered again: each level says something new.
-    Set<DraftTree.Node> quotedBelow = new HashSet<>();
-    for (DraftTree.Node c : v.children) {
+    Set<DraftNode> quotedBelow = new HashSet<>();
+    for (DraftNode c : v.children) {
       collectQuoted(c, quotedBelow);
     }
-    List<DraftTree.Node> under = leavesUnder(v, new ArrayList<>());
+    List<DraftNode> under = leavesUnder(v, new ArrayList<>());
     List<Passage> leaves = new ArrayList<>();
-    for (DraftTree.Node l : under) {
+    for (DraftNode l : under) {
       if (!quotedBelow.contains(l)) {
         leaves.add(new Passage(l.id, l.text, l.embedding()));
       }
     }
     if (leaves.isEmpty()) {
-      for (DraftTree.Node l : under) {
+      for (DraftNode l : under) {
         leaves.add(new Passage(l.id, l.text, l.embedding()));
       }
     }
@@ -216,21 +216,21 @@ final class SummaryPass {
     return new Summarizer.Request(v.level, depth, children, leaves, v.centroid(), cap(v, depth), counter);
   }
 
-  private static void collectQuoted(DraftTree.Node v, Set<DraftTree.Node> out) {
+  private static void collectQuoted(DraftNode v, Set<DraftNode> out) {
     if (v.leaf) {
       return;
     }
     out.addAll(v.sources);
-    for (DraftTree.Node c : v.children) {
+    for (DraftNode c : v.children) {
       collectQuoted(c, out);
     }
   }
 
-  static List<DraftTree.Node> leavesUnder(DraftTree.Node v, List<DraftTree.Node> out) {
+  static List<DraftNode> leavesUnder(DraftNode v, List<DraftNode> out) {
     if (v.leaf) {
       out.add(v);
     } else {
-      for (DraftTree.Node c : v.children) {
+      for (DraftNode c : v.children) {
         leavesUnder(c, out);
       }
     }
@@ -241,14 +241,14 @@ final class SummaryPass {
    * Sets each node's depth under the root and, for internal nodes, its wave (1 + the largest wave of its
    * internal children: children are summarised in an earlier wave); returns the largest wave.
    */
-  private static int computeDepthAndWave(DraftTree.Node v, int d) {
+  private static int computeDepthAndWave(DraftNode v, int d) {
     v.depth = d;
     if (v.leaf) {
       return 0;
     }
     int w = 1;
     int maxWave = 0;
-    for (DraftTree.Node c : v.children) {
+    for (DraftNode c : v.children) {
       int cw = computeDepthAndWave(c, d + 1);
       maxWave = Math.max(maxWave, cw);
       if (!c.leaf) {
@@ -264,7 +264,7 @@ final class SummaryPass {
     return s.strip().replaceAll("\\s+", " ");
   }
 
-  private Summarizer.Summary summarizeSafely(Summarizer.Request req, DraftTree.Node node, AtomicInteger fallbacks,
+  private Summarizer.Summary summarizeSafely(Summarizer.Request req, DraftNode node, AtomicInteger fallbacks,
       ExtractiveSummarizer extractive) {
     if (!(summarizer instanceof ExtractiveSummarizer)) {
       try {
@@ -297,9 +297,9 @@ final class SummaryPass {
     }
   }
 
-  private static DraftTree.Node shortestChild(DraftTree.Node v) {
-    DraftTree.Node best = v.children.get(0);
-    for (DraftTree.Node c : v.children) {
+  private static DraftNode shortestChild(DraftNode v) {
+    DraftNode best = v.children.get(0);
+    for (DraftNode c : v.children) {
       if (c.tokens < best.tokens) {
         best = c;
       }

@@ -161,12 +161,12 @@ public final class TreeBuilder {
    *
    * @return the oracle levels, one per clustering level
    */
-  static List<HierarchyState.Level> cluster(DraftTree draft, List<DraftTree.Node> members, IdSource ids,
+  static List<HierarchyState.Level> cluster(DraftTree draft, List<DraftNode> members, IdSource ids,
       BuildOptions options, long[] knnNanos, BuildProgress progress) {
     return clusterFrom(draft, members, 0, ids, options, knnNanos, progress);
   }
 
-  static List<HierarchyState.Level> clusterFrom(DraftTree draft, List<DraftTree.Node> members, int startLevel,
+  static List<HierarchyState.Level> clusterFrom(DraftTree draft, List<DraftNode> members, int startLevel,
       IdSource ids, BuildOptions options, long[] knnNanos, BuildProgress progress) {
     List<HierarchyState.Level> levels = new ArrayList<>();
     LeidenClustering leiden = new LeidenClustering(options.targetArity(), options.seed());
@@ -226,7 +226,7 @@ public final class TreeBuilder {
    * The members' leaf-centroids, row by row; when the members are the draft's leaves in order (level 0), the
    * draft's leaf rows, shared with the frozen tree ({@link DraftTree#leafRows()}), not a copy.
    */
-  static float[] centroids(DraftTree draft, List<DraftTree.Node> members) {
+  static float[] centroids(DraftTree draft, List<DraftNode> members) {
     boolean leaves = members.size() == draft.leaves.size();
     for (int i = 0; i < members.size() && leaves; i++) {
       leaves = members.get(i) == draft.leaves.get(i);
@@ -234,7 +234,7 @@ public final class TreeBuilder {
     return leaves ? draft.leafRows() : centroids(members, draft.dim);
   }
 
-  static float[] centroids(List<DraftTree.Node> members, int dim) {
+  static float[] centroids(List<DraftNode> members, int dim) {
     float[] c = new float[members.size() * dim];
     for (int i = 0; i < members.size(); i++) {
       members.get(i).copyCentroidInto(c, i * dim, dim);
@@ -242,7 +242,7 @@ public final class TreeBuilder {
     return c;
   }
 
-  static String[] ids(List<DraftTree.Node> members) {
+  static String[] ids(List<DraftNode> members) {
     String[] out = new String[members.size()];
     for (int i = 0; i < out.length; i++) {
       out[i] = members.get(i).id;
@@ -251,18 +251,18 @@ public final class TreeBuilder {
   }
 
   /** The outcome of turning one level's assignment into parents. */
-  record Grouping(List<DraftTree.Node> next, String[] parentIds) {}
+  record Grouping(List<DraftNode> next, String[] parentIds) {}
 
   /** Creates a new parent for every community of >= 2 members; singletons are carried forward. */
-  static Grouping group(DraftTree draft, List<DraftTree.Node> members, int[] assignment, int parentLevel,
+  static Grouping group(DraftTree draft, List<DraftNode> members, int[] assignment, int parentLevel,
       IdSource ids) {
     int[] size = communitySizes(assignment);
     int communities = size.length;
-    DraftTree.Node[] parentOf = new DraftTree.Node[communities];
-    List<DraftTree.Node> next = new ArrayList<>();
+    DraftNode[] parentOf = new DraftNode[communities];
+    List<DraftNode> next = new ArrayList<>();
     String[] parentIds = new String[members.size()];
     for (int i = 0; i < members.size(); i++) {
-      DraftTree.Node node = members.get(i);
+      DraftNode node = members.get(i);
       int c = assignment[i];
       if (size[c] == 1) {
         parentIds[i] = node.id;
@@ -276,7 +276,7 @@ public final class TreeBuilder {
       DraftTree.attach(node, parentOf[c]);
       parentIds[i] = parentOf[c].id;
     }
-    for (DraftTree.Node p : parentOf) {
+    for (DraftNode p : parentOf) {
       if (p != null) {
         p.sum = draft.canonicalSum(p);
       }

@@ -74,7 +74,7 @@ class LeafRowsTest {
       rows[v] = tree.embedding(v);
     }
     DraftTree next = DraftTree.of(tree);
-    DraftTree.Node added = next.addLeaf("l4", "t4", null, vector(r), 1);
+    DraftNode added = next.addLeaf("l4", "t4", null, vector(r), 1);
     DraftTree.attach(added, next.byId.get("n0"));
     assertSame(tree.leafEmbeddings(), next.leafRows(), "the new leaf went into the tree's spare rows");
     var after = next.toTree();
@@ -92,22 +92,22 @@ class LeafRowsTest {
     DraftTree d = draftOf(3, r);
     var tree = underOneRoot(d, r);
     DraftTree copy = DraftTree.of(tree);
-    for (DraftTree.Node leaf : copy.leaves) {
+    for (DraftNode leaf : copy.leaves) {
       assertNull(leaf.embedding, "a copied leaf reads its row of the tree: no array of its own yet");
     }
     assertArrayEquals(d.canonicalSum(d.byId.get("n0")), copy.canonicalSum(copy.byId.get("n0")),
         "the sum read from the rows is the one of the leaves' own arrays, bit for bit");
     assertSame(tree.leafEmbeddings(), copy.leafRows(), "the tree's leaf rows, not a copy");
     assertRows(copy, copy.leafRows());
-    DraftTree.Node first = copy.leaves.get(0);
+    DraftNode first = copy.leaves.get(0);
     assertSame(first.embedding(), first.sum(), "once asked for, a leaf's array is its embedding and its sum");
     assertSame(first.embedding(), first.embedding(), "made once");
   }
 
   /** Puts the draft's leaves under one summary, n0, and freezes it. */
   private static dev.setree.internal.core.Tree underOneRoot(DraftTree d, Random r) {
-    DraftTree.Node root = d.addInternal("n0", 1);
-    for (DraftTree.Node leaf : d.leaves) {
+    DraftNode root = d.addInternal("n0", 1);
+    for (DraftNode leaf : d.leaves) {
       DraftTree.attach(leaf, root);
     }
     root.text = "summary";

@@ -47,8 +47,8 @@ class ParentPreservationTest {
       DraftTree b = s.draft(embedder, counter);
       TreeBuilder.IdSource idsA = TreeBuilder.IdSource.after(built.tree());
       TreeBuilder.IdSource idsB = TreeBuilder.IdSource.after(built.tree());
-      List<DraftTree.Node> membersA = new ArrayList<>(a.leaves);
-      List<DraftTree.Node> membersB = new ArrayList<>(b.leaves);
+      List<DraftNode> membersA = new ArrayList<>(a.leaves);
+      List<DraftNode> membersB = new ArrayList<>(b.leaves);
       for (int lvl = 0; lvl < oracle.levels().size() && membersA.size() > 1; lvl++) {
         HierarchyState.Level old = oracle.levels().get(lvl);
         HierarchyState.Level nextOld = lvl + 1 < oracle.levels().size() ? oracle.levels().get(lvl + 1) : null;
@@ -56,15 +56,15 @@ class ParentPreservationTest {
         assertArrayEquals(newToOld, newToOld(old, membersB), ctx);
         int[] assignment = changedAssignment(old, newToOld, r);
         int before = a.internal.size();
-        List<DraftTree.Node> nextA = ReferenceParentPreservation.regroup(a, membersA, newToOld,
+        List<DraftNode> nextA = ReferenceParentPreservation.regroup(a, membersA, newToOld,
             assignment.clone(), old, a.byId, lvl + 1, idsA, nextOld);
-        List<DraftTree.Node> nextB = ParentPreservation.regroup(b, membersB, newToOld, assignment.clone(), old,
+        List<DraftNode> nextB = ParentPreservation.regroup(b, membersB, newToOld, assignment.clone(), old,
             b.byId, lvl + 1, idsB, nextOld);
         String at = ctx + " level " + lvl;
         assertEquals(ids(nextA), ids(nextB), at + ": next members");
         assertSameDrafts(a, b, at);
         newParents += a.internal.size() - before;
-        for (DraftTree.Node n : a.internal) {
+        for (DraftNode n : a.internal) {
           changedParents += n.structural ? 1 : 0;
         }
         membersA = nextA;
@@ -121,7 +121,7 @@ class ParentPreservationTest {
     return new HierarchyState(levels);
   }
 
-  private static int[] newToOld(HierarchyState.Level old, List<DraftTree.Node> members) {
+  private static int[] newToOld(HierarchyState.Level old, List<DraftNode> members) {
     Map<String, Integer> index = new HashMap<>();
     for (int o = 0; o < old.size(); o++) {
       index.put(old.memberIds()[o], o);
@@ -170,9 +170,9 @@ class ParentPreservationTest {
     return out;
   }
 
-  private static List<String> ids(List<DraftTree.Node> nodes) {
+  private static List<String> ids(List<DraftNode> nodes) {
     List<String> out = new ArrayList<>();
-    for (DraftTree.Node n : nodes) {
+    for (DraftNode n : nodes) {
       out.add(n.id);
     }
     return out;
@@ -181,10 +181,10 @@ class ParentPreservationTest {
   private static void assertSameDrafts(DraftTree a, DraftTree b, String at) {
     assertEquals(ids(a.internal), ids(b.internal), at + ": internal nodes");
     assertEquals(ids(a.leaves), ids(b.leaves), at + ": leaves");
-    List<DraftTree.Node> all = new ArrayList<>(a.leaves);
+    List<DraftNode> all = new ArrayList<>(a.leaves);
     all.addAll(a.internal);
-    for (DraftTree.Node x : all) {
-      DraftTree.Node y = b.byId.get(x.id);
+    for (DraftNode x : all) {
+      DraftNode y = b.byId.get(x.id);
       String where = at + ", node " + x.id;
       assertEquals(x.parent == null ? null : x.parent.id, y.parent == null ? null : y.parent.id, where);
       assertEquals(ids(x.children), ids(y.children), where + ": children");

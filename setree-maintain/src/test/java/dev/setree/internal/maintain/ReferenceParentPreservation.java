@@ -27,17 +27,17 @@ final class ReferenceParentPreservation {
    * carried forward (detached from a parent they had at this level). Returns the next level's members in
    * the oracle's order where they existed, new ones after.
    */
-  static List<DraftTree.Node> regroup(DraftTree draft, List<DraftTree.Node> members, int[] newToOld,
-      int[] assignment, HierarchyState.Level old, Map<String, DraftTree.Node> byId, int parentLevel,
+  static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, int[] newToOld,
+      int[] assignment, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,
       TreeBuilder.IdSource ids, HierarchyState.Level nextOld) {
     int m = members.size();
     // The parent each member had at this level (null when new or carried).
-    DraftTree.Node[] oldParent = new DraftTree.Node[m];
+    DraftNode[] oldParent = new DraftNode[m];
     for (int i = 0; i < m; i++) {
       int o = newToOld[i];
       String pid = o < 0 ? null : old.parentIds()[o];
       if (pid != null && !pid.equals(old.memberIds()[o])) {
-        DraftTree.Node p = members.get(i).parent; // usually still that parent: no lookup
+        DraftNode p = members.get(i).parent; // usually still that parent: no lookup
         oldParent[i] = p != null && p.id.equals(pid) ? p : byId.get(pid);
       }
     }
@@ -45,15 +45,15 @@ final class ReferenceParentPreservation {
     for (int i = 0; i < m; i++) {
       communities.computeIfAbsent(assignment[i], k -> new ArrayList<>()).add(i);
     }
-    Set<DraftTree.Node> claimed = new HashSet<>();
-    List<DraftTree.Node> parents = new ArrayList<>();
+    Set<DraftNode> claimed = new HashSet<>();
+    List<DraftNode> parents = new ArrayList<>();
     // Communities in order of size, largest first, so the biggest overlap claims an old parent first.
     List<List<Integer>> order = new ArrayList<>(communities.values());
     order.sort((a, b) -> Integer.compare(b.size(), a.size()));
     for (List<Integer> comm : order) {
       if (comm.size() == 1) {
         int i = comm.get(0);
-        DraftTree.Node x = members.get(i);
+        DraftNode x = members.get(i);
         if (oldParent[i] != null && x.parent == oldParent[i]) {
           x.parent.children.remove(x);
           x.parent.structural = true;
@@ -61,22 +61,22 @@ final class ReferenceParentPreservation {
         }
         continue;
       }
-      DraftTree.Node only = oldParent[comm.get(0)];
+      DraftNode only = oldParent[comm.get(0)];
       boolean oneOldParent = only != null;
       for (int x = 1; x < comm.size() && oneOldParent; x++) {
         oneOldParent = oldParent[comm.get(x)] == only;
       }
-      DraftTree.Node parent = null;
+      DraftNode parent = null;
       int best = 0;
       // The usual community: all of it under one old parent, which then is its only overlap.
-      Map<DraftTree.Node, Integer> overlap = oneOldParent ? Map.of(only, comm.size()) : new HashMap<>();
+      Map<DraftNode, Integer> overlap = oneOldParent ? Map.of(only, comm.size()) : new HashMap<>();
       for (int x = 0; x < comm.size() && !oneOldParent; x++) {
         if (oldParent[comm.get(x)] != null) {
           overlap.merge(oldParent[comm.get(x)], 1, Integer::sum);
         }
       }
-      for (Map.Entry<DraftTree.Node, Integer> e : overlap.entrySet()) {
-        DraftTree.Node cand = e.getKey();
+      for (Map.Entry<DraftNode, Integer> e : overlap.entrySet()) {
+        DraftNode cand = e.getKey();
         if (!claimed.contains(cand) && (e.getValue() > best
             || (e.getValue() == best && parent != null && cand.id.compareTo(parent.id) < 0))) {
           best = e.getValue();
@@ -88,21 +88,21 @@ final class ReferenceParentPreservation {
         byId.put(parent.id, parent);
       }
       claimed.add(parent);
-      Set<DraftTree.Node> want = sameChildren(parent, comm, members) ? null : new HashSet<>();
+      Set<DraftNode> want = sameChildren(parent, comm, members) ? null : new HashSet<>();
       for (int x = 0; want != null && x < comm.size(); x++) {
         want.add(members.get(comm.get(x)));
       }
       if (want != null && !want.equals(new HashSet<>(parent.children))) {
         parent.structural = true;
         // Release children that no longer belong here.
-        for (DraftTree.Node c : new ArrayList<>(parent.children)) {
+        for (DraftNode c : new ArrayList<>(parent.children)) {
           if (!want.contains(c)) {
             c.parent = null;
             parent.children.remove(c);
           }
         }
         for (int i : comm) { // in member order: a set of nodes iterates in identity-hash order, run to run
-          DraftTree.Node c = members.get(i);
+          DraftNode c = members.get(i);
           if (c.parent != parent) {
             DraftTree.attach(c, parent);
           }
@@ -117,32 +117,32 @@ final class ReferenceParentPreservation {
     }
     // Old parents of this level that no community claimed lose their children (then get pruned).
     for (int i = 0; i < m; i++) {
-      DraftTree.Node p = oldParent[i];
+      DraftNode p = oldParent[i];
       if (p != null && !claimed.contains(p)) {
-        for (DraftTree.Node c : new ArrayList<>(p.children)) {
+        for (DraftNode c : new ArrayList<>(p.children)) {
           c.parent = null;
         }
         p.children.clear();
       }
     }
     // Next level's members: carried singletons and parents, in the oracle's order, new ones after.
-    Set<DraftTree.Node> nextSet = new java.util.LinkedHashSet<>();
+    Set<DraftNode> nextSet = new java.util.LinkedHashSet<>();
     for (List<Integer> comm : communities.values()) {
       if (comm.size() == 1) {
         nextSet.add(members.get(comm.get(0)));
       }
     }
     nextSet.addAll(parents);
-    List<DraftTree.Node> next = new ArrayList<>();
+    List<DraftNode> next = new ArrayList<>();
     if (nextOld != null) {
       for (String id : nextOld.memberIds()) {
-        DraftTree.Node n = byId.get(id);
+        DraftNode n = byId.get(id);
         if (n != null && nextSet.remove(n)) {
           next.add(n);
         }
       }
     }
-    List<DraftTree.Node> rest = new ArrayList<>(nextSet);
+    List<DraftNode> rest = new ArrayList<>(nextSet);
     rest.sort((a, b) -> Long.compare(a.order, b.order));
     next.addAll(rest);
     return next;
@@ -152,7 +152,7 @@ final class ReferenceParentPreservation {
    * Whether {@code parent}'s children are exactly the community's members: as many, and each member's
    * parent is {@code parent} (a node is among its parent's children: {@link DraftTree#attach} keeps both).
    */
-  private static boolean sameChildren(DraftTree.Node parent, List<Integer> comm, List<DraftTree.Node> members) {
+  private static boolean sameChildren(DraftNode parent, List<Integer> comm, List<DraftNode> members) {
     if (parent.children.size() != comm.size()) {
       return false;
     }

@@ -1,0 +1,128 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.Vectors;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** One node of a {@link DraftTree}: a leaf or an internal node, with its summary, sum and scratch fields. */
+final class DraftNode {
+  final String id;
+  final boolean leaf;
+  int level;
+  DraftNode parent;
+  final List<DraftNode> children = new ArrayList<>();
+  /**
+   * Sum of the embeddings of the leaves under the node (un-normalised leaf-centroid); read a leaf's through
+   * {@link #sum()} (null while its embedding is a row of its tree, see {@link #embedding}).
+   */
+  float[] sum;
+  String text;
+  String time;
+  /**
+   * The embedding. Null for a leaf copied from a tree ({@link DraftTree#of}) until a caller needs an array of it
+   * ({@link #embedding()}): until then the leaf reads its row of the tree's leaf rows, which are never changed,
+   * so that a copy of a large tree allocates no array per leaf (docs/adr/0023, amendment of 2026-12-03).
+   */
+  float[] embedding;
+  /** For a leaf copied from a tree and not yet given its own array: the tree's leaf rows, and its row there. */
+  private float[] rows;
+  private int rowFrom;
+  private int rowDim;
+
+  /** Makes this leaf read its embedding from row {@code row} of {@code rows} until an array is asked for. */
+  void readsRow(float[] rows, int row, int dim) {
+    this.rows = rows;
+    this.rowFrom = row * dim;
+    this.rowDim = dim;
+  }
+  int tokens;
+  String kind;
+  List<DraftNode> sources = List.of();
+  int faithfulness = Tree.UNKNOWN_FAITHFULNESS;
+  /** Its children changed: it needs a new summary. */
+  boolean structural;
+  /** Its leaf-centroid changed: faithfulness must be recomputed. */
+  boolean centroidChanged;
+  long order;
+  /** The children, and their sum arrays, of the last {@link DraftTree#canonicalSum} of this node, and its result. */
+  DraftNode[] sumOf;
+  float[][] sumOfSums;
+  float[] sumResult;
+  /** Its depth under the root and its wave of the summary pass (scratch of {@link SummaryPass}). */
+  int depth;
+  int wave;
+  /** Its index in the snapshot {@link DraftTree#toTree} is freezing (scratch; -1 when not in it). */
+  int index = -1;
+  /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */
+  long claimedBy;
+  long nextBy;
+
+  DraftNode(String id, boolean leaf) {
+    this.id = id;
+    this.leaf = leaf;
+  }
+
+  /** The embedding, as an array of the node's own (a leaf copied from a tree gets it now, once). */
+  float[] embedding() {
+    if (embedding == null && rows != null) {
+      embedding = Arrays.copyOfRange(rows, rowFrom, rowFrom + rowDim);
+      sum = embedding;
+      rows = null;
+    }
+    return embedding;
+  }
+
+  /** The sum of the leaves under the node: a leaf's is its embedding. */
+  float[] sum() {
+    return leaf ? embedding() : sum;
+  }
+
+  /** Adds the node's sum to {@code into} (a leaf's row is read where it is, without an array of its own). */
+  void addSumTo(float[] into) {
+    if (rows != null) {
+      Vectors.addScaled(into, rows, rowFrom, into.length, 1f);
+    } else {
+      Vectors.addScaled(into, sum, 0, into.length, 1f);
+    }
+  }
+
+  /** Copies the leaf-centroid into {@code into} at {@code at} (a leaf's row without an array of its own). */
+  void copyCentroidInto(float[] into, int at, int dim) {
+    if (rows != null) {
+      System.arraycopy(rows, rowFrom, into, at, dim);
+    } else {
+      System.arraycopy(centroidShared(), 0, into, at, dim);
+    }
+  }
+
+  /** The sum {@link #centroidCache} was normalised from (sum arrays are replaced, never changed in place). */
+  private float[] centroidOf;
+  private float[] centroidCache;
+
+  /** The leaf-centroid: a leaf's own embedding, or the normalised sum (a copy the caller may change). */
+  float[] centroid() {
+    return centroidShared().clone();
+  }
+
+  /**
+   * The leaf-centroid, computed once per sum array and shared: the caller must not change it. A rebuild
+   * reads the centroid of every member of each dirty level, and most did not change.
+   */
+  float[] centroidShared() {
+    if (leaf) {
+      return embedding();
+    }
+    if (centroidOf != sum) {
+      centroidCache = Vectors.normalize(sum.clone());
+      centroidOf = sum;
+    }
+    return centroidCache;
+  }
+
+  @Override
+  public String toString() {
+    return id;
+  }
+}
