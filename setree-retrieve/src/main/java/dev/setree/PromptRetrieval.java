@@ -32,6 +32,24 @@ final class PromptRetrieval implements AutoCloseable {
   }
 
   /**
+   * Refuses a retrieve's arguments: a blank prompt, one over {@code maxChars} characters, a negative budget, no
+   * options.
+   */
+  static void check(String prompt, int budget, RetrieveOptions options, int maxChars) {
+    if (prompt == null || prompt.isBlank()) {
+      throw new IllegalArgumentException("the prompt must not be empty");
+    }
+    if (prompt.length() > maxChars) {
+      throw new IllegalArgumentException("the prompt has " + prompt.length() + " characters; at most "
+          + maxChars + " are accepted (put long material in the knowledge base, not in the prompt)");
+    }
+    if (budget < 0) {
+      throw new IllegalArgumentException("budget must be >= 0, got " + budget);
+    }
+    java.util.Objects.requireNonNull(options, "options");
+  }
+
+  /**
    * The context for a checked prompt and budget on snapshot {@code s}; {@code t0} is when the call began
    * (its deadline and elapsed time count from there).
    */

@@ -292,17 +292,7 @@ public final class SETree implements AutoCloseable {
    */
   public Context retrieve(String prompt, int budget, RetrieveOptions options) {
     ensureOpen();
-    if (prompt == null || prompt.isBlank()) {
-      throw new IllegalArgumentException("the prompt must not be empty");
-    }
-    if (prompt.length() > MAX_PROMPT_CHARS) {
-      throw new IllegalArgumentException("the prompt has " + prompt.length() + " characters; at most "
-          + MAX_PROMPT_CHARS + " are accepted (put long material in the knowledge base, not in the prompt)");
-    }
-    if (budget < 0) {
-      throw new IllegalArgumentException("budget must be >= 0, got " + budget);
-    }
-    Objects.requireNonNull(options, "options");
+    PromptRetrieval.check(prompt, budget, options, MAX_PROMPT_CHARS);
     long t0 = System.nanoTime();
     state.maybeRefresh();
     return retrieval.retrieve(state.snapshot(), prompt, budget, options, t0);

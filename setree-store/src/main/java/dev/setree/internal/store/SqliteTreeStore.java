@@ -5,7 +5,6 @@ import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeStore;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
 
@@ -74,33 +73,7 @@ public final class SqliteTreeStore implements TreeStore {
    * @throws StoreException when the file cannot be read, created or opened
    */
   public static SqliteTreeStore open(Path file, String modelId, int dimension) {
-    Objects.requireNonNull(file, "file");
-    Objects.requireNonNull(modelId, "modelId");
-    if (modelId.isBlank()) {
-      throw new IllegalArgumentException("the embedder model id must not be blank");
-    }
-    if (dimension <= 0) {
-      throw new IllegalArgumentException("the embedding dimension must be positive, not " + dimension);
-    }
-    Path path = file.toAbsolutePath().normalize();
-    // Two attempts: another process may turn a missing or blank file into a database between our look
-    // and our create; the second look then checks what it made.
-    for (int attempt = 0; attempt < 2; attempt++) {
-      FileHeader header = FileHeader.read(path);
-      if (!header.isFresh()) {
-        header.check(path, StoreOpening.hasRecoveryLog(path));
-        StoreOpening.Meta meta = StoreOpening.inspectForWriting(path);
-        if (meta != null) {
-          meta.requireEmbedder(path, modelId, dimension);
-          return StoreOpening.connect(path, meta);
-        }
-      }
-      SqliteTreeStore created = StoreOpening.create(path, modelId, dimension);
-      if (created != null) {
-        return created;
-      }
-    }
-    throw new StoreException("cannot create " + path + ": another process keeps changing it");
+    return StoreOpening.open(file, modelId, dimension);
   }
 
   /**
@@ -114,31 +87,7 @@ public final class SqliteTreeStore implements TreeStore {
    * @throws StoreException when the file does not exist or cannot be opened
    */
   public static SqliteTreeStore openReadOnly(Path file) {
-    Objects.requireNonNull(file, "file");
-    Path path = file.toAbsolutePath().normalize();
-    FileHeader header = FileHeader.read(path);
-    if (header.kind == FileHeader.Kind.MISSING) {
-      throw new StoreException(path + " does not exist");
-    }
-    if (header.kind == FileHeader.Kind.EMPTY) {
-      throw new StoreFormatException(path + " is an empty file, not a SETree knowledge base");
-    }
-    header.check(path, StoreOpening.hasRecoveryLog(path));
-    Connection c = null;
-    try {
-      c = StoreOpening.connection(path, StoreOpening.Mode.READ_ONLY);
-      StoreOpening.Meta meta = StoreOpening.inspect(path, c);
-      if (meta == null) {
-        throw new StoreFormatException(path + " is an empty SQLite database, not a SETree knowledge base");
-      }
-      SqliteTreeStore store = new SqliteTreeStore(path, meta.modelId(), meta.dimension(), meta.version(), null, c);
-      c = null;
-      return store;
-    } catch (SQLException e) {
-      throw StoreConnections.failure(path, "open", e);
-    } finally {
-      StoreConnections.closeQuietly(c);
-    }
+    return StoreOpening.openReadOnly(file);
   }
 
   /**

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -193,6 +194,66 @@ final class StoreOpening {
   static int pragmaInt(Connection c, String pragma) throws SQLException {
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA " + pragma)) {
       return rs.next() ? rs.getInt(1) : 0;
+    }
+  }
+
+  /** {@link SqliteTreeStore#open}: checks the file, then connects to it or creates it. */
+  static SqliteTreeStore open(Path file, String modelId, int dimension) {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(modelId, "modelId");
+    if (modelId.isBlank()) {
+      throw new IllegalArgumentException("the embedder model id must not be blank");
+    }
+    if (dimension <= 0) {
+      throw new IllegalArgumentException("the embedding dimension must be positive, not " + dimension);
+    }
+    Path path = file.toAbsolutePath().normalize();
+    // Two attempts: another process may turn a missing or blank file into a database between our look
+    // and our create; the second look then checks what it made.
+    for (int attempt = 0; attempt < 2; attempt++) {
+      FileHeader header = FileHeader.read(path);
+      if (!header.isFresh()) {
+        header.check(path, hasRecoveryLog(path));
+        Meta meta = inspectForWriting(path);
+        if (meta != null) {
+          meta.requireEmbedder(path, modelId, dimension);
+          return connect(path, meta);
+        }
+      }
+      SqliteTreeStore created = create(path, modelId, dimension);
+      if (created != null) {
+        return created;
+      }
+    }
+    throw new StoreException("cannot create " + path + ": another process keeps changing it");
+  }
+
+  /** {@link SqliteTreeStore#openReadOnly}: checks the file, then connects to it read-only. */
+  static SqliteTreeStore openReadOnly(Path file) {
+    Objects.requireNonNull(file, "file");
+    Path path = file.toAbsolutePath().normalize();
+    FileHeader header = FileHeader.read(path);
+    if (header.kind == FileHeader.Kind.MISSING) {
+      throw new StoreException(path + " does not exist");
+    }
+    if (header.kind == FileHeader.Kind.EMPTY) {
+      throw new StoreFormatException(path + " is an empty file, not a SETree knowledge base");
+    }
+    header.check(path, hasRecoveryLog(path));
+    Connection c = null;
+    try {
+      c = connection(path, Mode.READ_ONLY);
+      Meta meta = inspect(path, c);
+      if (meta == null) {
+        throw new StoreFormatException(path + " is an empty SQLite database, not a SETree knowledge base");
+      }
+      SqliteTreeStore store = new SqliteTreeStore(path, meta.modelId(), meta.dimension(), meta.version(), null, c);
+      c = null;
+      return store;
+    } catch (SQLException e) {
+      throw StoreConnections.failure(path, "open", e);
+    } finally {
+      StoreConnections.closeQuietly(c);
     }
   }
 
