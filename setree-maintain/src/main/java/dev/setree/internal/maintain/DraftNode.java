@@ -30,13 +30,6 @@ final class DraftNode {
   private float[] rows;
   private int rowFrom;
   private int rowDim;
-
-  /** Makes this leaf read its embedding from row {@code row} of {@code rows} until an array is asked for. */
-  void readsRow(float[] rows, int row, int dim) {
-    this.rows = rows;
-    this.rowFrom = row * dim;
-    this.rowDim = dim;
-  }
   int tokens;
   String kind;
   List<DraftNode> sources = List.of();
@@ -62,6 +55,13 @@ final class DraftNode {
   DraftNode(String id, boolean leaf) {
     this.id = id;
     this.leaf = leaf;
+  }
+
+  /** Makes this leaf read its embedding from row {@code row} of {@code rows} until an array is asked for. */
+  void readsRow(float[] rows, int row, int dim) {
+    this.rows = rows;
+    this.rowFrom = row * dim;
+    this.rowDim = dim;
   }
 
   /** The embedding, as an array of the node's own (a leaf copied from a tree gets it now, once). */
