@@ -380,6 +380,7 @@ public final class SETree implements AutoCloseable {
     }
     closed = true;
     try {
+      writer.stopComputingAhead();
       scheduler.close();
       state.shutdown();
       retrieval.close();

@@ -42,6 +42,8 @@ final class SingleWriter implements AutoCloseable {
   private final boolean computesAhead;
   /** The run computed ahead in the quiet window, not saved yet, or null (maintenance thread only). */
   private volatile Ahead ahead;
+  /** Set when the knowledge base is closing: a run computed ahead, which nobody would save, is given up. */
+  private volatile boolean closing;
   /** Runs computed ahead that were saved, and that were dropped because another writer committed first. */
   private final AtomicInteger aheadSaved = new AtomicInteger();
   private final AtomicInteger aheadDropped = new AtomicInteger();
@@ -223,11 +225,19 @@ final class SingleWriter implements AutoCloseable {
    */
   void prepareRun() {
     ahead = null;
+    if (closing) {
+      return;
+    }
     Snapshot base = state.snapshot();
     if (computesAhead) {
       List<Mutation> batch = store.pendingMutations();
       if (!batch.isEmpty()) {
-        Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours);
+        Maintainer.Result r;
+        try {
+          r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours, () -> closing);
+        } catch (java.util.concurrent.CancellationException e) {
+          return; // closing: the mutations stay pending for the next writer
+        }
         long p0 = System.nanoTime();
         SavePlan plan = store.planChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy());
         ahead = new Ahead(base, batch.stream().mapToLong(Mutation::seq).toArray(), r, plan,
@@ -236,6 +246,14 @@ final class SingleWriter implements AutoCloseable {
       }
     }
     maintainer.prepare(base.tree());
+  }
+
+  /**
+   * Gives up a run being computed ahead, at its next step: called first when the knowledge base closes, since
+   * nobody would save it (a {@code setree insert} without {@code --wait} would otherwise wait for it before it exits).
+   */
+  void stopComputingAhead() {
+    closing = true;
   }
 
   /** How many runs computed ahead were saved (for tests). */

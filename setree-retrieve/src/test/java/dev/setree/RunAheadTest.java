@@ -1,6 +1,7 @@
 package dev.setree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.spi.Embedder;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -140,6 +142,31 @@ class RunAheadTest {
     }
   }
 
+  /** Closing gives up a run being computed ahead at its next step (nobody would save it); nothing is lost. */
+  @Test
+  void closingGivesUpTheRunComputedAhead(@TempKnowledgeBase.File Path kb) throws Exception {
+    GatedEmbedder gated = new GatedEmbedder(new HashEmbedder(48), "Anke grows tulips in Lisse");
+    SETree t = SETree.open(kb, config(gated, 60_000));
+    t.build(Corpora.synthetic(120, 9), BuildProgress.NONE);
+    t.insert(new Fact("a1", "Anke grows tulips in Lisse", null));
+    assertTrue(gated.entered.await(30, TimeUnit.SECONDS), "the run ahead embeds the insert");
+    int calls = gated.calls.get();
+    Thread closer = new Thread(t::close, "closer");
+    closer.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (closer.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+      Thread.sleep(5); // close waits for the maintenance thread once it has asked the run to stop
+    }
+    gated.release.countDown();
+    closer.join(30_000);
+    assertFalse(closer.isAlive());
+    assertEquals(calls, gated.calls.get(), "the run stopped after the embedding: no summary was embedded");
+    try (SETree again = SETree.open(kb, config(new HashEmbedder(48), 60_000))) {
+      assertEquals(1, again.pendingMutations(), "the insert stays pending for the next writer");
+      assertEquals(120, again.tree().leafCount());
+    }
+  }
+
   /**
    * Waits for the run to drop what it computed ahead. The run notes that after it has loaded the other writer's
    * state, and loading it already tells {@code awaitMaintenance} that the mutations are applied.
@@ -164,6 +191,7 @@ class RunAheadTest {
     private final String gate;
     final CountDownLatch entered = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
+    final AtomicInteger calls = new AtomicInteger();
 
     GatedEmbedder(Embedder delegate, String gate) {
       this.delegate = delegate;
@@ -182,6 +210,7 @@ class RunAheadTest {
 
     @Override
     public float[][] embed(List<String> texts) {
+      calls.incrementAndGet();
       if (texts.contains(gate) && entered.getCount() > 0) {
         entered.countDown();
         try {

@@ -69,10 +69,20 @@ final class IncrementalRebuild {
    * @param nearest the indexes of the oracle's level-0 members nearest a unit vector, or null
    */
   Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids, NearestMembers nearest) {
+    return run(draft, oracle, ids, nearest, () -> false);
+  }
+
+  /**
+   * As {@link #run(DraftTree, HierarchyState, TreeBuilder.IdSource, NearestMembers)}, given up before a level
+   * once {@code cancelled} says so ({@link Maintainer#stopIf}).
+   */
+  Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids, NearestMembers nearest,
+      java.util.function.BooleanSupplier cancelled) {
     Progress progress = new Progress();
     Map<String, DraftNode> byId = draft.byId;
     List<DraftNode> members = new ArrayList<>(draft.leaves);
     for (int lvl = 0; members.size() > 1; lvl++) {
+      Maintainer.stopIf(cancelled);
       HierarchyState.Level old = lvl < oracle.levels().size() ? oracle.levels().get(lvl) : null;
       float[] centroids = TreeBuilder.centroids(draft, members);
       if (old != null && sameMembers(old, members, centroids, draft.dim)) {

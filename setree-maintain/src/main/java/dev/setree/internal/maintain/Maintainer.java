@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * One maintenance run ({@code maintenanceRun}): applies a batch of pending mutations to a snapshot and
@@ -98,6 +100,18 @@ public final class Maintainer {
    */
   public Result run(Tree tree, HierarchyState oracle, List<TreeStore.Mutation> mutations,
       java.util.function.Supplier<LeafNeighbours> nearest) {
+    return run(tree, oracle, mutations, nearest, () -> false);
+  }
+
+  /**
+   * As {@link #run(Tree, HierarchyState, List, java.util.function.Supplier)}, given up between its steps (the
+   * copy, the embedding, each level of the rebuild, the summaries) once {@code cancelled} says so: for a run
+   * computed ahead that nobody will save, such as one under way when its knowledge base is closed.
+   *
+   * @throws CancellationException when {@code cancelled} said so; the run leaves nothing behind
+   */
+  public Result run(Tree tree, HierarchyState oracle, List<TreeStore.Mutation> mutations,
+      java.util.function.Supplier<LeafNeighbours> nearest, BooleanSupplier cancelled) {
     long t0 = System.nanoTime();
     Map<String, Fact> inserts = new LinkedHashMap<>();
     Set<String> deletes = new HashSet<>();
@@ -123,7 +137,9 @@ public final class Maintainer {
     }
     List<Fact> newFacts = new ArrayList<>(inserts.values());
     float[][] emb = TreeBuilder.embed(embedder, newFacts, BuildProgress.NONE);
+    stopIf(cancelled);
     DraftTree draft = kept.take(tree);
+    stopIf(cancelled);
     draft.removeLeaves(deletes); // their old parents lose a child
     if (!deletes.isEmpty()) {
       for (DraftNode n : draft.internal) {
@@ -162,19 +178,28 @@ public final class Maintainer {
       reclustered = leaves;
     } else {
       IncrementalRebuild.Outcome o = new IncrementalRebuild(options).run(draft, oracle, ids,
-          nearestMembers(tree, oracle, nearest));
+          nearestMembers(tree, oracle, nearest), cancelled);
       next = new HierarchyState(List.copyOf(o.levels()));
       path = o.cleanSkip() ? "clean-skip" : "incremental";
       dirty = o.dirtyLevels();
       reclustered = o.reclusteredMembers();
     }
+    stopIf(cancelled);
     draft.recomputeSums();
     SummaryPass.Result sr = new SummaryPass(embedder, counter, summarizer, options)
         .run(draft, faithfulnessThreshold, BuildProgress.NONE);
+    stopIf(cancelled);
     Tree frozen = draft.toTree();
     kept.keep(draft, frozen);
     return new Result(frozen, next, path, inserts.size(), deletes.size(), skipped, dirty, reclustered,
         sr.summarized(), System.nanoTime() - t0);
+  }
+
+  /** Throws {@link CancellationException} once {@code cancelled} says so. */
+  static void stopIf(BooleanSupplier cancelled) {
+    if (cancelled.getAsBoolean()) {
+      throw new CancellationException("the maintenance run was given up");
+    }
   }
 
   /** A one-leaf tree: the leaf under an internal root (the old root's id is kept when there was one). */
