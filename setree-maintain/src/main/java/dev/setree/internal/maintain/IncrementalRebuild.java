@@ -55,26 +55,12 @@ final class IncrementalRebuild {
    * the oracle is clustered from scratch ({@link #clusterFromScratch}); any other level is matched to the
    * oracle's ({@link #match}), its kNN graph patched ({@link KnnPatch#patch}), its affected communities found
    * ({@link AffectedCommunities}) and re-clustered ({@link #recluster}), and its parents preserved
-   * ({@link ParentPreservation#regroup}).
-   */
-  Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids) {
-    return run(draft, oracle, ids, null);
-  }
-
-  /**
-   * As {@link #run(DraftTree, HierarchyState, TreeBuilder.IdSource)}; with {@code nearest}, level 0's kNN
-   * graph, when it is approximate (more members than {@link BuildOptions#exactKnnLimit()}), is patched from
-   * the old members nearest each moved member instead of a scan of the level ({@link KnnPatch#patch}).
+   * ({@link ParentPreservation#regroup}). With {@code nearest}, level 0's kNN graph, when it is approximate (more
+   * members than {@link BuildOptions#exactKnnLimit()}), is patched from the old members nearest each moved member
+   * instead of a scan of the level.
    *
    * @param nearest the indexes of the oracle's level-0 members nearest a unit vector, or null
-   */
-  Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids, NearestMembers nearest) {
-    return run(draft, oracle, ids, nearest, () -> false);
-  }
-
-  /**
-   * As {@link #run(DraftTree, HierarchyState, TreeBuilder.IdSource, NearestMembers)}, given up before a level
-   * once {@code cancelled} says so ({@link Maintainer#stopIf}).
+   * @param cancelled checked before each level: the rebuild is given up once it says so ({@link Maintainer#stopIf})
    */
   Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids, NearestMembers nearest,
       java.util.function.BooleanSupplier cancelled) {
