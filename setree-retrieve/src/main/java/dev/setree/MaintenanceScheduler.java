@@ -7,6 +7,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -28,7 +31,9 @@ final class MaintenanceScheduler implements AutoCloseable {
   private final ScheduledExecutorService executor;
   private final long quietMillis;
   private final Run run;
-  private final Runnable prepare;
+  private final Consumer<BooleanSupplier> prepare;
+  /** Set first by {@link #close}: a preparation under way is given up at its next step. */
+  private volatile boolean closing;
   private final LongSupplier latestAccepted;
   /** Whether the coming run is prepared for (or its preparation queued): once per run, not per mutation. */
   private boolean prepareQueued;
@@ -43,9 +48,10 @@ final class MaintenanceScheduler implements AutoCloseable {
   /**
    * @param prepare the run computed ahead, or what it would do first whatever its mutations, done while the
    *     quiet window runs (on the maintenance thread, never during a run); its failure only costs the run the
-   *     time it saved
+   *     time it saved. It is given a signal that turns true when the scheduler closes, and may then give up
+   *     with a {@link CancellationException}: nothing would use what it prepares
    */
-  MaintenanceScheduler(long quietMillis, Run run, Runnable prepare, LongSupplier latestAccepted) {
+  MaintenanceScheduler(long quietMillis, Run run, Consumer<BooleanSupplier> prepare, LongSupplier latestAccepted) {
     this.quietMillis = quietMillis;
     this.run = run;
     this.prepare = prepare;
@@ -75,8 +81,13 @@ final class MaintenanceScheduler implements AutoCloseable {
   }
 
   private void prepareOnce() {
+    if (closing) {
+      return;
+    }
     try {
-      prepare.run();
+      prepare.accept(() -> closing);
+    } catch (CancellationException e) {
+      // closing: what was being prepared would not be used
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "preparing the maintenance run failed; the run will do it: " + e, e);
     }
@@ -157,6 +168,7 @@ final class MaintenanceScheduler implements AutoCloseable {
   /** Stops the writer, letting a running maintenance run finish (up to 60 s). */
   @Override
   public void close() {
+    closing = true; // a preparation under way gives up at its next step; a run under way finishes
     synchronized (this) {
       if (scheduled != null) {
         scheduled.cancel(false);

@@ -380,7 +380,6 @@ public final class SETree implements AutoCloseable {
     }
     closed = true;
     try {
-      writer.stopComputingAhead();
       scheduler.close();
       state.shutdown();
       retrieval.close();

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * This process's writer of a knowledge base: builds and maintenance runs, each holding the knowledge base's
@@ -42,8 +43,6 @@ final class SingleWriter implements AutoCloseable {
   private final boolean computesAhead;
   /** The run computed ahead in the quiet window, not saved yet, or null (maintenance thread only). */
   private volatile Ahead ahead;
-  /** Set when the knowledge base is closing: a run computed ahead, which nobody would save, is given up. */
-  private volatile boolean closing;
   /** Runs computed ahead that were saved, and that were dropped because another writer committed first. */
   private final AtomicInteger aheadSaved = new AtomicInteger();
   private final AtomicInteger aheadDropped = new AtomicInteger();
@@ -222,22 +221,17 @@ final class SingleWriter implements AutoCloseable {
    * top what was accepted since. Otherwise (a summariser whose calls cost, such as an LLM: a burst would pay for
    * its first mutations twice) only the copy of the snapshot's tree that the run continues from is made
    * ({@link Maintainer#prepare}).
+   *
+   * @param stop turns true when the writer closes: a run computed ahead, which nobody would then save, is given
+   *     up at its next step with a {@link java.util.concurrent.CancellationException}
    */
-  void prepareRun() {
+  void prepareRun(BooleanSupplier stop) {
     ahead = null;
-    if (closing) {
-      return;
-    }
     Snapshot base = state.snapshot();
     if (computesAhead) {
       List<Mutation> batch = store.pendingMutations();
       if (!batch.isEmpty()) {
-        Maintainer.Result r;
-        try {
-          r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours, () -> closing);
-        } catch (java.util.concurrent.CancellationException e) {
-          return; // closing: the mutations stay pending for the next writer
-        }
+        Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours, stop);
         long p0 = System.nanoTime();
         SavePlan plan = store.planChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy());
         ahead = new Ahead(base, batch.stream().mapToLong(Mutation::seq).toArray(), r, plan,
@@ -246,14 +240,6 @@ final class SingleWriter implements AutoCloseable {
       }
     }
     maintainer.prepare(base.tree());
-  }
-
-  /**
-   * Gives up a run being computed ahead, at its next step: called first when the knowledge base closes, since
-   * nobody would save it (a {@code setree insert} without {@code --wait} would otherwise wait for it before it exits).
-   */
-  void stopComputingAhead() {
-    closing = true;
   }
 
   /** How many runs computed ahead were saved (for tests). */

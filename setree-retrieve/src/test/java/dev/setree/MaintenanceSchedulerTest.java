@@ -18,7 +18,7 @@ class MaintenanceSchedulerTest {
     try (MaintenanceScheduler s = new MaintenanceScheduler(200, () -> {
       events.add("run");
       return accepted.get();
-    }, () -> events.add("prepare"), accepted::get)) {
+    }, stop -> events.add("prepare"), accepted::get)) {
       for (int i = 1; i <= 5; i++) {
         accepted.set(i);
         s.ownMutationAccepted();
@@ -40,7 +40,7 @@ class MaintenanceSchedulerTest {
     try (MaintenanceScheduler s = new MaintenanceScheduler(0, () -> {
       events.add("run");
       return accepted.get();
-    }, () -> {
+    }, stop -> {
       throw new IllegalStateException("no memory for a copy");
     }, accepted::get)) {
       s.ownMutationAccepted();
