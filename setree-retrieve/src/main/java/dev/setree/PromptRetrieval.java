@@ -32,10 +32,11 @@ final class PromptRetrieval implements AutoCloseable {
   }
 
   /**
-   * Refuses a retrieve's arguments: a blank prompt, one over {@code maxChars} characters, a negative budget, no
-   * options.
+   * Refuses a retrieve's arguments: a blank prompt, one over {@link SETree#MAX_PROMPT_CHARS} characters, a
+   * negative budget, no options.
    */
-  static void check(String prompt, int budget, RetrieveOptions options, int maxChars) {
+  static void check(String prompt, int budget, RetrieveOptions options) {
+    int maxChars = SETree.MAX_PROMPT_CHARS;
     if (prompt == null || prompt.isBlank()) {
       throw new IllegalArgumentException("the prompt must not be empty");
     }

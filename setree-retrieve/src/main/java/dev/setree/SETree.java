@@ -292,7 +292,7 @@ public final class SETree implements AutoCloseable {
    */
   public Context retrieve(String prompt, int budget, RetrieveOptions options) {
     ensureOpen();
-    PromptRetrieval.check(prompt, budget, options, MAX_PROMPT_CHARS);
+    PromptRetrieval.check(prompt, budget, options);
     long t0 = System.nanoTime();
     state.maybeRefresh();
     return retrieval.retrieve(state.snapshot(), prompt, budget, options, t0);

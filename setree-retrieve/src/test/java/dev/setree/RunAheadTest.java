@@ -72,10 +72,7 @@ class RunAheadTest {
   @Test
   void mutationsAcceptedMeanwhileAreAppliedOnTop(@TempKnowledgeBase.File Path kb) throws Exception {
     GatedEmbedder gated = new GatedEmbedder(new HashEmbedder(48), "Piet tunes organs in Delft");
-    try (SETree t = SETree.open(kb, config(gated, 200))) {
-      t.build(Corpora.synthetic(120, 7), BuildProgress.NONE);
-      t.insert(new Fact("g1", "Piet tunes organs in Delft", null));
-      assertTrue(gated.entered.await(30, TimeUnit.SECONDS), "the run ahead embeds the pending insert");
+    try (SETree t = heldAhead(kb, gated, 200, 7)) {
       t.insert(new Fact("g2", "Piet tunes a harmonium", null));
       t.delete("f3");
       gated.release.countDown();
@@ -96,10 +93,7 @@ class RunAheadTest {
   void aRunAheadOfAnotherWritersCommitIsDropped(@TempKnowledgeBase.File Path kb) throws Exception {
     Embedder plain = new HashEmbedder(48);
     GatedEmbedder gated = new GatedEmbedder(plain, "Wim paints ferries");
-    try (SETree t = SETree.open(kb, config(gated, 200))) {
-      t.build(Corpora.synthetic(120, 8), BuildProgress.NONE);
-      t.insert(new Fact("w1", "Wim paints ferries", null));
-      assertTrue(gated.entered.await(30, TimeUnit.SECONDS));
+    try (SETree t = heldAhead(kb, gated, 200, 8)) {
       try (SETree other = SETree.open(kb, config(plain, 60_000))) {
         other.insert(new Fact("o1", "Olga sails to Texel", null));
         other.triggerMaintain(); // applies both pending inserts and commits first
@@ -125,10 +119,7 @@ class RunAheadTest {
   void aRunAheadOfAnotherWritersBuildIsDropped(@TempKnowledgeBase.File Path kb) throws Exception {
     Embedder plain = new HashEmbedder(48);
     GatedEmbedder gated = new GatedEmbedder(plain, "Wim paints ferries");
-    try (SETree t = SETree.open(kb, config(gated, 200))) {
-      t.build(Corpora.synthetic(120, 8), BuildProgress.NONE);
-      t.insert(new Fact("w1", "Wim paints ferries", null));
-      assertTrue(gated.entered.await(30, TimeUnit.SECONDS));
+    try (SETree t = heldAhead(kb, gated, 200, 8)) {
       try (SETree other = SETree.open(kb, config(plain, 60_000))) {
         other.build(Corpora.synthetic(90, 9), BuildProgress.NONE);
       }
@@ -146,10 +137,7 @@ class RunAheadTest {
   @Test
   void closingGivesUpTheRunComputedAhead(@TempKnowledgeBase.File Path kb) throws Exception {
     GatedEmbedder gated = new GatedEmbedder(new HashEmbedder(48), "Anke grows tulips in Lisse");
-    SETree t = SETree.open(kb, config(gated, 60_000));
-    t.build(Corpora.synthetic(120, 9), BuildProgress.NONE);
-    t.insert(new Fact("a1", "Anke grows tulips in Lisse", null));
-    assertTrue(gated.entered.await(30, TimeUnit.SECONDS), "the run ahead embeds the insert");
+    SETree t = heldAhead(kb, gated, 60_000, 9);
     int calls = gated.calls.get();
     Thread closer = new Thread(t::close, "closer");
     closer.start();
@@ -165,6 +153,18 @@ class RunAheadTest {
       assertEquals(1, again.pendingMutations(), "the insert stays pending for the next writer");
       assertEquals(120, again.tree().leafCount());
     }
+  }
+
+  /**
+   * A knowledge base of 120 synthetic leaves, opened with {@code gated}, that has just accepted an insert of the
+   * gate's text (id {@code w1}): its writer is computing the run ahead and is held in the insert's embedding.
+   */
+  private static SETree heldAhead(Path kb, GatedEmbedder gated, long quietMillis, long seed) throws Exception {
+    SETree t = SETree.open(kb, config(gated, quietMillis));
+    t.build(Corpora.synthetic(120, seed), BuildProgress.NONE);
+    t.insert(new Fact("w1", gated.gate, null));
+    assertTrue(gated.entered.await(30, TimeUnit.SECONDS), "the run ahead embeds the pending insert");
+    return t;
   }
 
   /**

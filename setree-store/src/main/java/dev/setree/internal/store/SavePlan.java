@@ -28,11 +28,6 @@ public final class SavePlan {
     this.oracle = oracle;
   }
 
-  /** The state the save starts from. */
-  public Tree before() {
-    return before;
-  }
-
   /** The state the save writes. */
   public Tree after() {
     return after;
