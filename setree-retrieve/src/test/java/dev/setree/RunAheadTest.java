@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
+import dev.setree.testing.ForwardingEmbedder;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
 import dev.setree.testing.TempKnowledgeBase;
@@ -186,26 +187,15 @@ class RunAheadTest {
   }
 
   /** Answers like its delegate, except that the first call embedding {@code gate} waits for {@link #release}. */
-  private static final class GatedEmbedder implements Embedder {
-    private final Embedder delegate;
+  private static final class GatedEmbedder extends ForwardingEmbedder {
     private final String gate;
     final CountDownLatch entered = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
     final AtomicInteger calls = new AtomicInteger();
 
     GatedEmbedder(Embedder delegate, String gate) {
-      this.delegate = delegate;
+      super(delegate);
       this.gate = gate;
-    }
-
-    @Override
-    public String modelId() {
-      return delegate.modelId();
-    }
-
-    @Override
-    public int dimension() {
-      return delegate.dimension();
     }
 
     @Override

@@ -8,8 +8,7 @@ import java.util.List;
  * gives up with an exception when interrupted). For tests of deadlines, such as a retrieve whose embedder
  * is a slow remote model.
  */
-public final class SlowEmbedder implements Embedder {
-  private final Embedder delegate;
+public final class SlowEmbedder extends ForwardingEmbedder {
   private final long delayMillis;
 
   /**
@@ -17,18 +16,8 @@ public final class SlowEmbedder implements Embedder {
    * @param delayMillis how long each call waits before answering
    */
   public SlowEmbedder(Embedder delegate, long delayMillis) {
-    this.delegate = delegate;
+    super(delegate);
     this.delayMillis = delayMillis;
-  }
-
-  @Override
-  public String modelId() {
-    return delegate.modelId();
-  }
-
-  @Override
-  public int dimension() {
-    return delegate.dimension();
   }
 
   @Override
