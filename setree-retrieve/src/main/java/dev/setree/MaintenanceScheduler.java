@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  * retried with exponential back-off (1 s doubling to 60 s); nothing is lost, since mutations stay in the
  * pending table until a run that applied them commits. While the window runs after a mutation of this
  * process, the thread prepares the run ({@code prepare}: the run computed ahead, docs/adr/0032, or work the
- * run would do first, whatever the mutations).
+ * run would do first, whatever the mutations); a writer also prepares once on open ({@link #prepareOnOpen}).
  */
 final class MaintenanceScheduler implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("dev.setree.maintenance");
@@ -80,12 +80,26 @@ final class MaintenanceScheduler implements AutoCloseable {
     schedule(quietMillis);
   }
 
+  /**
+   * A writer was opened: does {@code work} now on the maintenance thread, before any mutation (what the first
+   * run would do first), given the same closing signal as a preparation and likewise free to give up.
+   */
+  synchronized void prepareOnOpen(Consumer<BooleanSupplier> work) {
+    if (!executor.isShutdown()) {
+      executor.execute(() -> prepare(work));
+    }
+  }
+
   private void prepareOnce() {
+    prepare(prepare);
+  }
+
+  private void prepare(Consumer<BooleanSupplier> work) {
     if (closing) {
       return;
     }
     try {
-      prepare.accept(() -> closing);
+      work.accept(() -> closing);
     } catch (CancellationException e) {
       // closing: what was being prepared would not be used
     } catch (RuntimeException e) {

@@ -76,6 +76,9 @@ public final class SETree implements AutoCloseable {
         writer::prepareRun, state::latestAccepted);
     this.mutations = new MutationIntake(store, state, scheduler);
     state.attach(scheduler);
+    if (!readOnly) {
+      scheduler.prepareOnOpen(writer::copyTreeAhead); // what the first run continues from (docs/adr/0032)
+    }
   }
 
   /** The longest prompt {@link #retrieve} accepts, in characters (as long as the longest fact). */
@@ -87,7 +90,9 @@ public final class SETree implements AutoCloseable {
   }
 
   /**
-   * Opens (or creates) the knowledge base at {@code path}.
+   * Opens (or creates) the knowledge base at {@code path}. A writer: in the background it copies the tree into
+   * the draft its first maintenance run will continue from, so that its first insert is visible sooner (this
+   * holds about the memory of the tree's nodes and internal vectors once more; {@link #openReadOnly} does not).
    *
    * @throws KnowledgeBaseException if the file is not a SETree database, is corrupt, is of a newer format,
    *     or was built with another embedder; the file is then left untouched

@@ -220,10 +220,10 @@ final class SingleWriter implements AutoCloseable {
    * writing; the run at the window's end saves that result if nothing else was committed meanwhile, applying on
    * top what was accepted since. Otherwise (a summariser whose calls cost, such as an LLM: a burst would pay for
    * its first mutations twice) only the copy of the snapshot's tree that the run continues from is made
-   * ({@link Maintainer#prepare}).
+   * ({@link Maintainer#prepare}), as on open ({@link #copyTreeAhead}).
    *
-   * @param stop turns true when the writer closes: a run computed ahead, which nobody would then save, is given
-   *     up at its next step with a {@link java.util.concurrent.CancellationException}
+   * @param stop turns true when the writer closes: a run computed ahead or a copy, which nobody would then use,
+   *     is given up at its next step with a {@link java.util.concurrent.CancellationException}
    */
   void prepareRun(BooleanSupplier stop) {
     ahead = null;
@@ -239,7 +239,23 @@ final class SingleWriter implements AutoCloseable {
         return;
       }
     }
-    maintainer.prepare(base.tree());
+    maintainer.prepare(base.tree(), stop);
+  }
+
+  /**
+   * Copies the snapshot's tree into the draft the next run continues from ({@link Maintainer#prepare}): done
+   * on open, so that the first insert after open does not wait for the copy. Costs the memory of the draft
+   * (a node object per node, a sum per internal node), which a writer keeps anyway once it has run.
+   *
+   * @param stop turns true when the writer closes: the copy is then given up
+   */
+  void copyTreeAhead(BooleanSupplier stop) {
+    maintainer.prepare(state.snapshot().tree(), stop);
+  }
+
+  /** How many runs continued from a draft copied ahead of them, on open or by the previous run (for tests). */
+  int draftsReused() {
+    return maintainer.draftsReused();
   }
 
   /** How many runs computed ahead were saved (for tests). */

@@ -69,6 +69,26 @@ class RunAheadTest {
     }
   }
 
+  /**
+   * A writer copies the tree on open, before any mutation: its first run continues from that copy rather than
+   * making one (MaintainerTest checks that a run from a copy made ahead gives what a run from its own copy gives).
+   */
+  @Test
+  void aWriterCopiesTheTreeOnOpen(@TempKnowledgeBase.File Path kb) throws Exception {
+    Embedder e = new HashEmbedder(48);
+    try (SETree t = SETree.open(kb, config(e, 50))) {
+      t.build(Corpora.synthetic(120, 6), BuildProgress.NONE);
+    }
+    try (SETree t = SETree.open(kb, config(e, 50))) {
+      t.insert(new Fact("n1", "Ilse restores clocks in Ghent", null));
+      t.awaitMaintenance().get(30, TimeUnit.SECONDS);
+      assertEquals(1, t.writer().draftsReused(), "the first run continued from the copy made on open");
+      assertEquals(1, t.writer().aheadSaved());
+      assertEquals(121, t.tree().leafCount());
+      TreeAssert.assertSameTree(t.currentSnapshot().tree(), reopened(kb, e));
+    }
+  }
+
   /** Mutations accepted while the run is computed ahead are applied on top of it, in the same commit. */
   @Test
   void mutationsAcceptedMeanwhileAreAppliedOnTop(@TempKnowledgeBase.File Path kb) throws Exception {

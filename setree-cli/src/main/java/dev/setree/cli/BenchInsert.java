@@ -48,12 +48,20 @@ final class BenchInsert implements Callable<Integer> {
       + " a version-1 file is migrated on the copy.")
   Path startFrom;
 
+  @Option(names = "--pause-before-inserts", defaultValue = "0", description = "Milliseconds to wait between"
+      + " opening the knowledge base and the first insert, as a long-running process (an MCP server) does before"
+      + " its user's first fact (default: ${DEFAULT-VALUE}, insert at once).")
+  long pauseMs;
+
   @Option(names = "--skip-full-rebuild", description = "Do not time a full rebuild of the final knowledge base"
       + " (its JSON fields are then null).")
   boolean skipFullRebuild;
 
   @Override
   public Integer call() throws Exception {
+    if (pauseMs < 0) {
+      throw new IllegalArgumentException("--pause-before-inserts must be at least 0 ms, got " + pauseMs);
+    }
     List<String> sentences = BenchCommand.corpus(corpus, leaves + inserts);
     List<Fact> base = new ArrayList<>();
     for (int i = 0; i < leaves; i++) {
@@ -96,6 +104,7 @@ final class BenchInsert implements Callable<Integer> {
           initialMs = (System.nanoTime() - t0) / 1e6;
           bar.finish();
         }
+        Thread.sleep(pauseMs);
         for (int i = 0; i < inserts; i++) {
           long s = System.nanoTime();
           kb.insert(Fact.of("ins" + i, sentences.get(leaves + i)));
@@ -182,6 +191,7 @@ final class BenchInsert implements Callable<Integer> {
       o.put("leaves", leaves);
       o.put("inserts", inserts);
       o.put("quiet_ms", quietMs);
+      o.put("pause_before_inserts_ms", pauseMs);
       putOrNull(o, "initial_build_ms", initialMs);
       putOrNull(o, "full_rebuild_ms", rebuildMs);
       putOrNull(o, "full_rebuild_without_embedding_ms", structureMs);

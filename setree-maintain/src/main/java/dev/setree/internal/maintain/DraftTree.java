@@ -237,6 +237,9 @@ final class DraftTree {
     nextOrder = leaves.size() + internal.size();
   }
 
+  /** How often {@link #of(Tree, java.util.function.BooleanSupplier)} checks whether it is given up. */
+  static final int CANCEL_CHECK_NODES = 4096;
+
   /** Freezes the draft into a snapshot: leaves in order, then internal nodes by level, root last. */
   Tree toTree() {
     List<DraftNode> order = new ArrayList<>(leaves);
@@ -290,9 +293,20 @@ final class DraftTree {
 
   /** A draft holding a snapshot's nodes, summaries and all; nothing flagged. */
   static DraftTree of(Tree t) {
+    return of(t, () -> false);
+  }
+
+  /**
+   * As {@link #of(Tree)}, given up with a {@link java.util.concurrent.CancellationException} once {@code cancelled}
+   * says so (checked every {@value #CANCEL_CHECK_NODES} nodes).
+   */
+  static DraftTree of(Tree t, java.util.function.BooleanSupplier cancelled) {
     DraftTree d = new DraftTree(t.dimension());
     DraftNode[] nodes = new DraftNode[t.size()];
     for (int v = 0; v < t.size(); v++) {
+      if (v % CANCEL_CHECK_NODES == 0) {
+        Maintainer.stopIf(cancelled);
+      }
       DraftNode n;
       if (t.isLeaf(v)) {
         n = d.addLeafRow(t.id(v), t.text(v), t.time(v), t.leafEmbeddings(), v, t.tokens(v));

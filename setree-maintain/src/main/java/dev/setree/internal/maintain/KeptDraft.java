@@ -37,15 +37,17 @@ final class KeptDraft {
 
   /**
    * Makes sure a run over {@code base} finds a draft of it: copies {@code base} into a new draft now unless one
-   * is kept for it. Lets the writer do the copy while it waits for a quiet window, instead of in the run.
+   * is kept for it. Lets the writer do the copy ahead of the run (on open, or while it waits for a quiet window).
+   * Given up, keeping nothing new, with a {@link java.util.concurrent.CancellationException} once
+   * {@code cancelled} says so.
    */
-  void prepare(Tree base) {
+  void prepare(Tree base, java.util.function.BooleanSupplier cancelled) {
     synchronized (this) {
       if (base == frozen) {
         return;
       }
     }
-    DraftTree d = DraftTree.of(base); // outside the lock: a copy of every node
+    DraftTree d = DraftTree.of(base, cancelled); // outside the lock: a copy of every node
     synchronized (this) {
       if (base != frozen) {
         draft = d;

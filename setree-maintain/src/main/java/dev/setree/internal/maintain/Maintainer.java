@@ -233,14 +233,16 @@ public final class Maintainer {
 
   /**
    * Copies {@code tree} into the draft a run over it will continue from, unless the last run left one: work a
-   * run would do first, done ahead (while the writer waits for a quiet window). Never changes a run's result.
+   * run would do first, done ahead (on open, or while the writer waits for a quiet window). Never changes a
+   * run's result. Given up, keeping nothing new, with a {@link CancellationException} once {@code cancelled}
+   * says so.
    */
-  public void prepare(Tree tree) {
-    kept.prepare(tree);
+  public void prepare(Tree tree, BooleanSupplier cancelled) {
+    kept.prepare(tree, cancelled);
   }
 
-  /** How many runs continued from the previous run's draft (for tests). */
-  int draftsReused() {
+  /** How many runs continued from a draft kept or prepared for them rather than a new copy (for tests). */
+  public int draftsReused() {
     return kept.reused();
   }
 

@@ -2,6 +2,7 @@ package dev.setree.internal.maintain;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.spi.Fact;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -307,18 +309,36 @@ class MaintainerTest {
     Maintainer copying = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
     Maintainer.Result expected = copying.run(built.tree(), built.hierarchy(), batch);
     Maintainer prepared = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
-    prepared.prepare(built.tree());
-    prepared.prepare(built.tree()); // a second call keeps the draft it made
+    prepared.prepare(built.tree(), () -> false);
+    prepared.prepare(built.tree(), () -> true); // a second call keeps the draft it made, and copies nothing
     Maintainer.Result actual = prepared.run(built.tree(), built.hierarchy(), batch);
     assertEquals(1, prepared.draftsReused());
     assertEquals(expected.summarized(), actual.summarized());
     dev.setree.testing.TreeAssert.assertSameTree(expected.tree(), actual.tree());
     dev.setree.testing.TreeAssert.assertSameHierarchy(expected.hierarchy(), actual.hierarchy());
     Maintainer elsewhere = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
-    elsewhere.prepare(expected.tree());
+    elsewhere.prepare(expected.tree(), () -> false);
     Maintainer.Result other = elsewhere.run(built.tree(), built.hierarchy(), batch);
     assertEquals(0, elsewhere.draftsReused());
     dev.setree.testing.TreeAssert.assertSameTree(expected.tree(), other.tree());
+  }
+
+  /**
+   * A copy given up (its writer closing) keeps nothing, not even part of a draft: the next run copies the tree
+   * itself, and gives the result of a run that was never prepared.
+   */
+  @Test
+  void aCopyGivenUpKeepsNothing() {
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(Corpora.synthetic(600, 5), BuildProgress.NONE);
+    List<Mutation> batch = List.of(insert("p1", "Anna plants tulips by the gate"));
+    Maintainer m = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    assertThrows(CancellationException.class, () -> m.prepare(built.tree(), () -> true));
+    Maintainer.Result after = m.run(built.tree(), built.hierarchy(), batch);
+    assertEquals(0, m.draftsReused());
+    Maintainer fresh = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    dev.setree.testing.TreeAssert.assertSameTree(fresh.run(built.tree(), built.hierarchy(), batch).tree(),
+        after.tree());
   }
 
   /** Duplicate inserts and unknown deletes are skipped; insert-then-delete cancels out. */
