@@ -8,10 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -83,17 +80,18 @@ final class NodeRows {
       }
     }
     // Groups: leaves, then internal nodes per level, each in the order the tree numbers them.
-    Map<Integer, List<Integer>> groups = new java.util.TreeMap<>();
-    for (int v = 0; v < after.size(); v++) {
-      groups.computeIfAbsent(after.isLeaf(v) ? -1 : after.level(v), k -> new ArrayList<>()).add(v);
-    }
+    int[] byGroup = new int[after.size()];
+    int[] groupStart = groups(after, byGroup);
     int[] numbered = new int[after.size()];
     int count = 0;
-    for (List<Integer> group : groups.values()) {
+    for (int g = 0; g + 1 < groupStart.length; g++) {
+      int from = groupStart[g];
+      int to = groupStart[g + 1];
       boolean consistent = true;
       boolean seenNew = false;
       int lastOld = -1;
-      for (int v : group) {
+      for (int x = from; x < to; x++) {
+        int v = byGroup[x];
         int o = sameGroup(before, after, v, oldOf[v]);
         if (o >= 0) {
           if (seenNew || o < lastOld) {
@@ -105,7 +103,8 @@ final class NodeRows {
           seenNew = true;
         }
       }
-      for (int v : group) {
+      for (int x = from; x < to; x++) {
+        int v = byGroup[x];
         if (!consistent || sameGroup(before, after, v, oldOf[v]) < 0) {
           numbered[count++] = v;
         }
@@ -116,6 +115,43 @@ final class NodeRows {
       changed[v] = oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v);
     }
     return new Diff(before, after, oldOf, kept, Arrays.copyOf(numbered, count), changed);
+  }
+
+  /**
+   * Sorts {@code tree}'s nodes into groups, leaves first and then the internal nodes of each level from the lowest,
+   * each group in index order: fills {@code byGroup} and returns where each group starts in it (and, last, its
+   * length). A counting sort over the levels present: a run's save looks at every node, so nothing is boxed.
+   */
+  static int[] groups(Tree tree, int[] byGroup) {
+    int n = tree.size();
+    int[] levels = new int[n - tree.leafCount()];
+    for (int v = tree.leafCount(); v < n; v++) {
+      levels[v - tree.leafCount()] = tree.level(v);
+    }
+    Arrays.sort(levels);
+    int distinct = 0;
+    for (int i = 0; i < levels.length; i++) {
+      if (i == 0 || levels[i] != levels[i - 1]) {
+        levels[distinct++] = levels[i];
+      }
+    }
+    levels = Arrays.copyOf(levels, distinct);
+    int[] start = new int[distinct + 2]; // group 0: the leaves; group 1 + i: internal nodes of levels[i]
+    for (int v = 0; v < n; v++) {
+      start[group(tree, v, levels) + 1]++;
+    }
+    for (int g = 1; g < start.length; g++) {
+      start[g] += start[g - 1];
+    }
+    int[] next = Arrays.copyOf(start, start.length - 1);
+    for (int v = 0; v < n; v++) {
+      byGroup[next[group(tree, v, levels)]++] = v;
+    }
+    return start;
+  }
+
+  private static int group(Tree tree, int v, int[] levels) {
+    return tree.isLeaf(v) ? 0 : 1 + Arrays.binarySearch(levels, tree.level(v));
   }
 
   /**
