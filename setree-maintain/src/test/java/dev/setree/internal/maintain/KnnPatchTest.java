@@ -1,6 +1,7 @@
 package dev.setree.internal.maintain;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.HierarchyState;
@@ -115,6 +116,74 @@ class KnnPatchTest {
     }
     assertTrue(fullWithShortcut < fullWithout, "seed=" + seed + ": the shortcut saved no scan ("
         + fullWithShortcut + " vs " + fullWithout + " rows scanned)");
+  }
+
+  /**
+   * The patch from nearest members (an approximate level): when members were only added after the old ones, the
+   * old rows copied at once and only the rows new members enter looked at give what the row-by-row patch gives,
+   * bit for bit, with ties too; and when a member was removed or moved, or an old row is not best-first, the
+   * patch falls back to the rows one by one.
+   */
+  @Test
+  void nearPatchOfAppendedMembersEqualsTheRowByRowPatch() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    int k = 8;
+    int copied = 0;
+    for (int round = 0; round < 60; round++) {
+      String ctx = "seed=" + seed + " round " + round;
+      boolean ties = round % 3 == 0;
+      int dim = 8 + r.nextInt(12);
+      int n = 12 + r.nextInt(300);
+      float[] pool = randomUnitRows(r, Math.max(2, n / 4), dim);
+      float[] oldCentroids = ties ? pick(r, pool, n, dim) : randomUnitRows(r, n, dim);
+      KnnGraph oldGraph = ExactKnn.allPairs(oldCentroids, n, dim, k);
+      int variant = r.nextInt(4); // 0, 1: only added; 2: one removed; 3: an old row out of order
+      float[] oldWeights = oldGraph.weights().clone();
+      if (variant == 3) { // a row's last neighbour scored above its first
+        int row = r.nextInt(n);
+        oldWeights[row * k + k - 1] = oldWeights[row * k] + 0.5f;
+      }
+      String[] ids = new String[n];
+      Arrays.setAll(ids, i -> "m" + i);
+      HierarchyState.Level old = new HierarchyState.Level(ids, oldCentroids, ids, new int[n], oldGraph.offsets(),
+          oldGraph.neighbors(), oldWeights, Double.NaN);
+      int removed = variant == 2 ? r.nextInt(n) : -1;
+      int adds = 1 + r.nextInt(4);
+      int m = n - (removed >= 0 ? 1 : 0) + adds;
+      float[] centroids = new float[m * dim];
+      int[] newToOld = new int[m];
+      int[] oldToNew = new int[n];
+      Arrays.fill(oldToNew, -1);
+      int i = 0;
+      for (int o = 0; o < n; o++) {
+        if (o != removed) {
+          System.arraycopy(oldCentroids, o * dim, centroids, i * dim, dim);
+          newToOld[i] = o;
+          oldToNew[o] = i++;
+        }
+      }
+      float[] added = ties ? pick(r, pool, adds, dim) : randomUnitRows(r, adds, dim);
+      System.arraycopy(added, 0, centroids, i * dim, adds * dim);
+      boolean[] moved = new boolean[m];
+      for (; i < m; i++) {
+        newToOld[i] = -1;
+        moved[i] = true;
+      }
+      int near = 1 + r.nextInt(12);
+      java.util.function.IntFunction<int[]> nearest = j -> ExactKnn.query(centroids, m, dim,
+          Vectors.row(centroids, j, dim), Math.min(near, m - 1), j, new float[Math.min(near, m - 1)]);
+      KnnPatch fast = KnnPatch.patchNear(old, m, centroids, dim, moved, newToOld, oldToNew, k, nearest, true);
+      KnnPatch rowByRow = KnnPatch.patchNear(old, m, centroids, dim, moved, newToOld, oldToNew, k, nearest, false);
+      assertArrayEquals(rowByRow.graph().offsets(), fast.graph().offsets(), ctx);
+      assertArrayEquals(rowByRow.graph().neighbors(), fast.graph().neighbors(), ctx + ": neighbours");
+      assertArrayEquals(rowByRow.graph().weights(), fast.graph().weights(), ctx + ": weights");
+      assertTrue(rowByRow.recomputed() == fast.recomputed(), ctx + ": rows recomputed");
+      boolean appended = KnnPatch.onlyAppended(old, m, k, moved, oldToNew);
+      assertEquals(variant < 2, appended, ctx + ": variant " + variant);
+      copied += appended ? 1 : 0;
+    }
+    assertTrue(copied > 0, "seed=" + seed + ": no round took the copy");
   }
 
   /** {@code n} rows, each a copy of a random row of {@code pool}. */
