@@ -8,9 +8,9 @@ import java.util.Comparator;
  * draft was frozen into (the run was saved and installed), it continues from the draft instead of copying the
  * whole tree into a new one ({@link DraftTree#of}: a node object per node, and a summary embedding and a sum per
  * internal node).
- * A kept draft is settled into exactly what {@code DraftTree.of} of its tree would give: nothing flagged,
- * internal nodes and every node's children in the tree's order, and every node's creation order its index
- * in the tree. Costs a second copy of the internal nodes' vectors in memory (and of the leaves' that a summary
+ * A kept draft is settled, when the next run takes it, into exactly what {@code DraftTree.of} of its tree would
+ * give: nothing flagged, internal nodes and every node's children in the tree's order, and every node's creation
+ * order its index in the tree. Costs a second copy of the internal nodes' vectors in memory (and of the leaves' that a summary
  * request asked for: a copied leaf reads its row of the tree until then).
  *
  * <p>Taking the draft forgets it, so a run that fails (or whose save is refused) leaves nothing behind that
@@ -21,14 +21,21 @@ import java.util.Comparator;
 final class KeptDraft {
   private DraftTree draft;
   private Tree frozen;
+  /** Whether {@link #draft} is settled already (a copy is; a run's draft is settled when taken). */
+  private boolean settled;
   private int reused;
 
   /** A draft of {@code base}: the kept one when it was frozen into {@code base} itself, else a new copy. */
   synchronized DraftTree take(Tree base) {
     DraftTree d = base == frozen ? draft : null;
+    boolean ready = settled;
+    Tree tree = frozen;
     draft = null;
     frozen = null;
     if (d != null) {
+      if (!ready) {
+        settle(d, tree);
+      }
       reused++;
       return d;
     }
@@ -52,15 +59,19 @@ final class KeptDraft {
       if (base != frozen) {
         draft = d;
         frozen = base;
+        settled = true;
       }
     }
   }
 
-  /** Keeps {@code d}, which {@link DraftTree#toTree} just froze into {@code tree}, for a run over that tree. */
+  /**
+   * Keeps {@code d}, which {@link DraftTree#toTree} just froze into {@code tree}, for a run over that tree. It is
+   * settled when that run takes it, not now: the run that froze it has its save and its snapshot to finish first.
+   */
   synchronized void keep(DraftTree d, Tree tree) {
-    settle(d, tree);
     draft = d;
     frozen = tree;
+    settled = false;
   }
 
   /** How many drafts were taken over rather than copied. */
