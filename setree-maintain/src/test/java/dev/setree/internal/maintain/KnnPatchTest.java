@@ -173,13 +173,13 @@ class KnnPatchTest {
       int near = 1 + r.nextInt(12);
       java.util.function.IntFunction<int[]> nearest = j -> ExactKnn.query(centroids, m, dim,
           Vectors.row(centroids, j, dim), Math.min(near, m - 1), j, new float[Math.min(near, m - 1)]);
-      KnnPatch fast = KnnPatch.patchNear(old, m, centroids, dim, moved, newToOld, oldToNew, k, nearest, true);
-      KnnPatch rowByRow = KnnPatch.patchNear(old, m, centroids, dim, moved, newToOld, oldToNew, k, nearest, false);
+      KnnPatch fast = NearestMemberPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, nearest, true);
+      KnnPatch rowByRow = NearestMemberPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, nearest, false);
       assertArrayEquals(rowByRow.graph().offsets(), fast.graph().offsets(), ctx);
       assertArrayEquals(rowByRow.graph().neighbors(), fast.graph().neighbors(), ctx + ": neighbours");
       assertArrayEquals(rowByRow.graph().weights(), fast.graph().weights(), ctx + ": weights");
       assertTrue(rowByRow.recomputed() == fast.recomputed(), ctx + ": rows recomputed");
-      boolean appended = KnnPatch.onlyAppended(old, m, k, moved, oldToNew);
+      boolean appended = NearestMemberPatch.onlyAppended(old, m, k, moved, oldToNew);
       assertEquals(variant < 2, appended, ctx + ": variant " + variant);
       copied += appended ? 1 : 0;
     }

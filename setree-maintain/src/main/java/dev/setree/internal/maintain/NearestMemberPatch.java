@@ -1,0 +1,176 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Vectors;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntFunction;
+
+/**
+ * The {@link KnnPatch} of a level whose graph is approximate (NN-descent's, above
+ * {@link BuildOptions#exactKnnLimit()}), from each moved member's nearest members instead of scans of the level
+ * (docs/adr/0029): a moved member's row is the best of its near members, its old neighbours and theirs, and the
+ * other moved members; a moved member enters only the rows of its near members; a row that lost a neighbour is
+ * the best of its near members, its old neighbours and theirs, and the moved members. Every similarity is
+ * computed exactly. NN-descent finds its rows the same way, from neighbours' neighbours (Dong, Charikar and Li,
+ * "Efficient k-nearest neighbor graph construction for generic similarity measures", WWW 2011).
+ */
+final class NearestMemberPatch {
+  private NearestMemberPatch() {}
+
+  /**
+   * Patches the oracle level {@code old}'s graph for the {@code m} members with {@code centroids} (the parameters
+   * of {@link KnnPatch#patch}). With {@code appendedFirst}, when the level only gained members after its old ones
+   * ({@link #onlyAppended}), every old row is copied at once and only the rows that can change are looked at:
+   * what the row-by-row patch writes, without a pass over every row (tested against it).
+   */
+  static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, int dim, boolean[] moved,
+      int[] newToOld, int[] oldToNew, int maxK, IntFunction<int[]> near, boolean appendedFirst) {
+    KnnPatch.Rows rows = KnnPatch.Rows.of(m, dim, moved, maxK);
+    int k = rows.k();
+    int[] neighbors = rows.neighbors();
+    float[] weights = rows.weights();
+    // Each moved member's near members, and the moved members that may enter each unmoved member's row.
+    Map<Integer, int[]> nearOf = new HashMap<>();
+    Map<Integer, List<Integer>> entering = new HashMap<>();
+    for (int j : rows.movedIdx()) {
+      int[] cand = near.apply(j);
+      nearOf.put(j, cand);
+      for (int i : cand) {
+        if (i >= 0 && i < m && i != j && !moved[i]) {
+          entering.computeIfAbsent(i, x -> new ArrayList<>()).add(j);
+        }
+      }
+    }
+    NearRows patch = new NearRows(old, m, centroids, dim, k, oldToNew, rows, nearOf, entering, near);
+    if (appendedFirst && k > 0 && onlyAppended(old, m, k, moved, oldToNew)) {
+      // Every old row stays, translated to itself, unless a moved (new) member enters it.
+      System.arraycopy(old.knnNeighbors(), 0, neighbors, 0, old.size() * k);
+      System.arraycopy(old.knnWeights(), 0, weights, 0, old.size() * k);
+      for (Map.Entry<Integer, List<Integer>> e : entering.entrySet()) {
+        patch.keptRow(e.getKey(), e.getKey());
+      }
+      for (int i : rows.movedIdx()) {
+        patch.fullRow(i, -1, true);
+      }
+      return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), rows.movedIdx().size());
+    }
+    int recomputed = 0;
+    for (int i = 0; i < m; i++) {
+      int o = newToOld[i];
+      boolean full = moved[i] || o < 0 || old.knnOffsets()[o + 1] - old.knnOffsets()[o] < k;
+      for (int e = o < 0 ? 0 : old.knnOffsets()[o]; !full && e < old.knnOffsets()[o + 1]; e++) {
+        int ni = oldToNew[old.knnNeighbors()[e]];
+        full = ni < 0 || moved[ni]; // a removed or moved neighbour
+      }
+      if (!full) {
+        patch.keptRow(i, o);
+        continue;
+      }
+      patch.fullRow(i, o, moved[i]);
+      recomputed++;
+    }
+    return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), recomputed);
+  }
+
+  /**
+   * Whether the level only gained members after its old ones, so that an unchanged row is the old row as it is:
+   * the old members are the first ones, in their order, none moved; the new ones come after them; every old row
+   * holds {@code k} neighbours, best first (as {@link KnnPatch#keepRow} would find it). One pass over the old rows.
+   */
+  static boolean onlyAppended(HierarchyState.Level old, int m, int k, boolean[] moved, int[] oldToNew) {
+    int n = old.size();
+    if (n > m || old.knnOffsets()[n] != n * k) {
+      return false;
+    }
+    int[] offsets = old.knnOffsets();
+    int[] nb = old.knnNeighbors();
+    float[] w = old.knnWeights();
+    for (int o = 0; o < n; o++) {
+      if (oldToNew[o] != o || moved[o] || offsets[o] != o * k) {
+        return false;
+      }
+      for (int e = o * k + 1; e < (o + 1) * k; e++) {
+        if (!ExactKnn.TopK.better(w[e - 1], nb[e - 1], w[e], nb[e])) {
+          return false;
+        }
+      }
+    }
+    for (int i = n; i < m; i++) {
+      if (!moved[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The two kinds of row of {@link #patch}, written into its rows. */
+  private record NearRows(HierarchyState.Level old, int m, float[] centroids, int dim, int k, int[] oldToNew,
+      KnnPatch.Rows rows, Map<Integer, int[]> nearOf, Map<Integer, List<Integer>> entering, IntFunction<int[]> near) {
+
+    /** Row {@code i} (old index {@code o}), whose old neighbours all stay: the moved members near it may enter. */
+    void keptRow(int i, int o) {
+      int[] neighbors = rows.neighbors();
+      float[] weights = rows.weights();
+      int from = old.knnOffsets()[o];
+      List<Integer> in = entering.getOrDefault(i, List.of());
+      if (k > 0 && KnnPatch.keepRow(old, from, k, i, oldToNew, in, null, centroids, dim, neighbors, weights)) {
+        return;
+      }
+      ExactKnn.TopK top = new ExactKnn.TopK(k);
+      for (int e = from; e < from + k; e++) {
+        top.insert(old.knnWeights()[e], oldToNew[old.knnNeighbors()[e]]);
+      }
+      for (int j : in) {
+        float s = Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
+        if (top.accepts(s, j)) {
+          top.insert(s, j);
+        }
+      }
+      top.writeSorted(neighbors, weights, i * k);
+    }
+
+    /**
+     * Row {@code i} (old index {@code o}, -1 if new) found again: the best of its near members, its old
+     * neighbours and theirs, the moved members and those entering it.
+     */
+    void fullRow(int i, int o, boolean movedRow) {
+      Set<Integer> cand = new LinkedHashSet<>();
+      for (int c : movedRow ? nearOf.get(i) : near.apply(i)) {
+        cand.add(c);
+      }
+      if (o >= 0) { // its old neighbours and theirs
+        for (int e = old.knnOffsets()[o]; e < old.knnOffsets()[o + 1]; e++) {
+          int c = old.knnNeighbors()[e];
+          cand.add(oldToNew[c]);
+          for (int f = old.knnOffsets()[c]; f < old.knnOffsets()[c + 1]; f++) {
+            cand.add(oldToNew[old.knnNeighbors()[f]]);
+          }
+        }
+      }
+      cand.addAll(rows.movedIdx());
+      cand.addAll(entering.getOrDefault(i, List.of()));
+      ExactKnn.TopK top = new ExactKnn.TopK(k);
+      for (int c : cand) {
+        if (c >= 0 && c < m && c != i) {
+          float s = Vectors.dot(centroids, c * dim, centroids, i * dim, dim);
+          if (top.accepts(s, c)) {
+            top.insert(s, c);
+          }
+        }
+      }
+      if (top.size < k) { // too few candidates (a tiny or disconnected neighbourhood): scan the level
+        float[] scores = new float[Math.max(1, k)];
+        int[] idx = ExactKnn.query(centroids, m, dim, Vectors.row(centroids, i, dim), k, i, scores);
+        System.arraycopy(idx, 0, rows.neighbors(), i * k, idx.length);
+        System.arraycopy(scores, 0, rows.weights(), i * k, idx.length);
+      } else {
+        top.writeSorted(rows.neighbors(), rows.weights(), i * k);
+      }
+    }
+  }
+}
