@@ -174,7 +174,8 @@ class KnnPatchTest {
       java.util.function.IntFunction<int[]> nearest = j -> ExactKnn.query(centroids, m, dim,
           Vectors.row(centroids, j, dim), Math.min(near, m - 1), j, new float[Math.min(near, m - 1)]);
       KnnPatch fast = NearestMemberPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, nearest, true);
-      KnnPatch rowByRow = NearestMemberPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, nearest, false);
+      KnnPatch rowByRow =
+          NearestMemberPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, nearest, false);
       assertArrayEquals(rowByRow.graph().offsets(), fast.graph().offsets(), ctx);
       assertArrayEquals(rowByRow.graph().neighbors(), fast.graph().neighbors(), ctx + ": neighbours");
       assertArrayEquals(rowByRow.graph().weights(), fast.graph().weights(), ctx + ": weights");
