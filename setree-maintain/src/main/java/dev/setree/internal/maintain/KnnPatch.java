@@ -39,12 +39,8 @@ record KnnPatch(KnnGraph graph, int recomputed) {
 
   /**
    * As {@link #patch(HierarchyState.Level, int, float[], int, boolean[], int[], int[], int, boolean)}; on a level
-   * whose graph is approximate ({@code !exact}) and with {@code near}, without any scan of the level: a moved
-   * member's row is the best of its {@code near} members, its old neighbours and theirs, and the other moved
-   * members; a moved member enters only the rows of its {@code near} members (a row it would enter lists members
-   * near it); a row that lost a neighbour is the best of its {@code near} members, its old neighbours and theirs,
-   * and the moved members. Every similarity is computed exactly. (An approximate level's graph is NN-descent's,
-   * whose rows are found the same way: from neighbours' neighbours.)
+   * whose graph is approximate ({@code !exact}) and with {@code near}, without any scan of the level, from each
+   * moved member's near members ({@link NearestMemberPatch}).
    *
    * @param near for a member (new index), members near its centroid (new indexes; -1 entries are skipped); asked
    *     for each moved member and each row that lost a neighbour

@@ -124,19 +124,9 @@ final class NodeRows {
    */
   static int[] groups(Tree tree, int[] byGroup) {
     int n = tree.size();
-    int[] levels = new int[n - tree.leafCount()];
-    for (int v = tree.leafCount(); v < n; v++) {
-      levels[v - tree.leafCount()] = tree.level(v);
-    }
-    Arrays.sort(levels);
-    int distinct = 0;
-    for (int i = 0; i < levels.length; i++) {
-      if (i == 0 || levels[i] != levels[i - 1]) {
-        levels[distinct++] = levels[i];
-      }
-    }
-    levels = Arrays.copyOf(levels, distinct);
-    int[] start = new int[distinct + 2]; // group 0: the leaves; group 1 + i: internal nodes of levels[i]
+    int[] levels = java.util.stream.IntStream.range(tree.leafCount(), n).map(tree::level).distinct().sorted()
+        .toArray();
+    int[] start = new int[levels.length + 2]; // group 0: the leaves; group 1 + i: internal nodes of levels[i]
     for (int v = 0; v < n; v++) {
       start[group(tree, v, levels) + 1]++;
     }
