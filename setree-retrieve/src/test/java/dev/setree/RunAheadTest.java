@@ -89,6 +89,26 @@ class RunAheadTest {
     }
   }
 
+  /**
+   * The first run after open writes its new leaf's row into the room the load left after the leaves' rows, instead
+   * of copying every row into a longer array.
+   */
+  @Test
+  void theFirstRunAfterOpenWritesIntoTheLoadedLeafRows(@TempKnowledgeBase.File Path kb) throws Exception {
+    Embedder e = new HashEmbedder(48);
+    try (SETree t = SETree.open(kb, config(e, 50))) {
+      t.build(Corpora.synthetic(120, 6), BuildProgress.NONE);
+    }
+    try (SETree t = SETree.open(kb, config(e, 50))) {
+      float[] loaded = t.currentSnapshot().tree().leafEmbeddings();
+      t.insert(new Fact("n1", "Ilse restores clocks in Ghent", null));
+      t.awaitMaintenance().get(30, TimeUnit.SECONDS);
+      assertEquals(121, t.tree().leafCount());
+      assertTrue(loaded == t.currentSnapshot().tree().leafEmbeddings(), "the new row went into the loaded rows' room");
+      TreeAssert.assertSameTree(t.currentSnapshot().tree(), reopened(kb, e));
+    }
+  }
+
   /** Mutations accepted while the run is computed ahead are applied on top of it, in the same commit. */
   @Test
   void mutationsAcceptedMeanwhileAreAppliedOnTop(@TempKnowledgeBase.File Path kb) throws Exception {

@@ -1,5 +1,6 @@
 package dev.setree.internal.maintain;
 
+import dev.setree.internal.core.Tree;
 import java.util.Arrays;
 import java.util.List;
 
@@ -70,10 +71,9 @@ final class LeafRows {
     return rows;
   }
 
-  /** Floats for {@code n} leaves and an eighth more (at least 64), as far as the largest Java array allows. */
+  /** Floats for {@code n} leaves and room for more ({@link Tree#leafRowsWithRoom}). */
   private int capacity(int n) {
-    long leaves = Math.max(n, Math.min(n + Math.max(64L, n / 8), (Integer.MAX_VALUE - 8L) / dim));
-    return Math.toIntExact(leaves * dim);
+    return Tree.leafRowsWithRoom(n, dim);
   }
 
   /**

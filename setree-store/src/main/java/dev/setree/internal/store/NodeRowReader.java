@@ -22,16 +22,14 @@ final class NodeRowReader {
   /** In table (ord) order: sorting rows that carry vectors inside SQLite would spill them to a temp file. */
   private static final String SELECT = "SELECT ord, " + NodeRows.COLUMNS + " FROM nodes";
 
-  /** Reads the tree; the caller holds a read transaction. */
-  static Tree read(Connection c, int dim, Path file) throws SQLException {
-    return read(c, dim, file, null);
-  }
-
   /**
    * Reads the tree, telling {@code listener} (when not null) each leaf row with a text id and text as the
-   * scan meets it (in {@code ord} order); the caller holds a read transaction.
+   * scan meets it (in {@code ord} order); the caller holds a read transaction. With {@code roomForLeaves}, the
+   * tree's leaf rows have room for more leaves after them ({@link Tree#leafRowsWithRoom}): a writer's, whose
+   * first run after the load then writes its new leaves' rows there instead of copying every row.
    */
-  static Tree read(Connection c, int dim, Path file, SqliteTreeStore.TreeRows listener) throws SQLException {
+  static Tree read(Connection c, int dim, Path file, SqliteTreeStore.TreeRows listener, boolean roomForLeaves)
+      throws SQLException {
     List<Object[]> rows = new ArrayList<>();
     // Leaf embeddings are decoded as the scan meets them, into one array in scan order, so that the load
     // does not hold a blob per leaf until every row is read (the garbage collector would copy them all).
@@ -39,7 +37,8 @@ final class NodeRowReader {
     // leaves in tree order (ord order, as a scan of the table goes), the array becomes the tree's own,
     // allocated once instead of grown by doubling and copied (at 50,000 leaves 77 MB instead of ~250 MB).
     long hint = leafCountHint(c);
-    float[] leafVectors = new float[(int) (hint > 0 && hint <= (Integer.MAX_VALUE - 8) / dim ? hint : 1024) * dim];
+    int expected = (int) (hint > 0 && hint <= (Integer.MAX_VALUE - 8) / dim ? hint : 1024);
+    float[] leafVectors = new float[roomForLeaves ? Tree.leafRowsWithRoom(expected, dim) : expected * dim];
     int leavesSeen = 0;
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SELECT)) {
       while (rs.next()) {
@@ -99,7 +98,9 @@ final class NodeRowReader {
       }
     }
     boolean inScanOrder = leavesInScanOrder(rows, leafCount, leavesSeen);
-    TreeColumns t = new TreeColumns(n, leafCount, dim, inScanOrder ? exact(leafVectors, leafCount * dim) : null);
+    int length = roomForLeaves ? Tree.leafRowsWithRoom(leafCount, dim) : leafCount * dim;
+    TreeColumns t = new TreeColumns(n, leafCount, dim, length,
+        inScanOrder ? fit(leafVectors, leafCount * dim, length) : null);
     for (int v = 0; v < n; v++) {
       Object[] r = rows.get(v);
       String id = (String) r[1];
@@ -176,9 +177,12 @@ final class NodeRowReader {
     return true;
   }
 
-  /** {@code a} when it has exactly {@code length} elements, else its first {@code length} (the hint was off). */
-  private static float[] exact(float[] a, int length) {
-    return a.length == length ? a : Arrays.copyOf(a, length);
+  /**
+   * {@code a} when it has between {@code needed} and {@code length} elements, else a copy of {@code length} (the hint
+   * was off).
+   */
+  private static float[] fit(float[] a, int needed, int length) {
+    return a.length >= needed && a.length <= length ? a : Arrays.copyOf(a, length);
   }
 
   /** In place of a leaf row's embedding blob: where the scan decoded it. */

@@ -57,7 +57,7 @@ public final class SqliteTreeStore implements TreeStore {
     this.dimension = dimension;
     this.version = version;
     this.connections = new StoreConnections(path, writer, reader);
-    this.states = new StateReader(path, dimension, version);
+    this.states = new StateReader(path, dimension, version, !connections.readOnly());
     this.saves = new TreeSaves(path, dimension);
   }
 

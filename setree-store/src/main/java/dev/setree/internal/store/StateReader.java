@@ -17,11 +17,14 @@ final class StateReader {
   private final Path path;
   private final int dimension;
   private final int version;
+  /** Whether the trees read have room for more leaf rows (a writer's: {@link NodeRowReader#read}). */
+  private final boolean roomForLeaves;
 
-  StateReader(Path path, int dimension, int version) {
+  StateReader(Path path, int dimension, int version, boolean roomForLeaves) {
     this.path = path;
     this.dimension = dimension;
     this.version = version;
+    this.roomForLeaves = roomForLeaves;
   }
 
   Tree tree(Connection c) throws SQLException {
@@ -30,7 +33,8 @@ final class StateReader {
 
   /** The tree, telling {@code rows} (when not null) its leaf rows as they are read, then the tree. */
   Tree tree(Connection c, SqliteTreeStore.TreeRows rows) throws SQLException {
-    Tree tree = version == 1 ? NodeTable.read(c, dimension, path) : NodeRowReader.read(c, dimension, path, rows);
+    Tree tree = version == 1 ? NodeTable.read(c, dimension, path)
+        : NodeRowReader.read(c, dimension, path, rows, roomForLeaves);
     if (rows != null) {
       rows.tree(tree); // version 1: no leaf rows were told; the listener finds them missing
     }

@@ -24,14 +24,16 @@ final class TreeColumns {
   final int[][] sources;
 
   TreeColumns(int n, int leafCount, int dim) {
-    this(n, leafCount, dim, null);
+    this(n, leafCount, dim, leafCount * dim, null);
   }
 
   /**
-   * @param leafEmbeddings the leaves' embeddings already decoded in tree order ({@code leafCount * dim}
-   *     floats, taken as they are), or null for a new array the reader fills
+   * @param leafLength the length of a new leaf-row array, at least {@code leafCount * dim} (longer: room for
+   *     leaves added later, {@link dev.setree.internal.core.Tree#leafRowsWithRoom})
+   * @param leafEmbeddings the leaves' embeddings already decoded in tree order (at least {@code leafCount * dim}
+   *     floats, taken as they are), or null for a new array of {@code leafLength} that the reader fills
    */
-  TreeColumns(int n, int leafCount, int dim, float[] leafEmbeddings) {
+  TreeColumns(int n, int leafCount, int dim, int leafLength, float[] leafEmbeddings) {
     this.dim = dim;
     this.leafCount = leafCount;
     ids = new String[n];
@@ -41,11 +43,11 @@ final class TreeColumns {
     tokens = new int[n];
     level = new int[n];
     parent = new int[n];
-    if (leafEmbeddings != null && leafEmbeddings.length != leafCount * dim) {
-      throw new IllegalArgumentException("leaf embeddings of " + leafEmbeddings.length + " floats for "
-          + leafCount + " leaves of dimension " + dim);
+    if ((leafEmbeddings == null ? leafLength : leafEmbeddings.length) < leafCount * dim) {
+      throw new IllegalArgumentException("leaf embeddings of " + (leafEmbeddings == null ? leafLength
+          : leafEmbeddings.length) + " floats for " + leafCount + " leaves of dimension " + dim);
     }
-    this.leafEmbeddings = leafEmbeddings != null ? leafEmbeddings : new float[leafCount * dim];
+    this.leafEmbeddings = leafEmbeddings != null ? leafEmbeddings : new float[leafLength];
     internalEmbeddings = new float[(n - leafCount) * dim];
     centroids = new float[(n - leafCount) * dim];
     faithfulness = new int[n];
