@@ -46,18 +46,14 @@ final class SingleWriter implements AutoCloseable {
   /** Runs computed ahead that were saved, and that were dropped because another writer committed first. */
   private final AtomicInteger aheadSaved = new AtomicInteger();
   private final AtomicInteger aheadDropped = new AtomicInteger();
-  /** Snapshots installed from the successor a run computed ahead worked out ({@link Snapshot#successor}). */
-  private final AtomicInteger successorsUsed = new AtomicInteger();
 
   /**
    * A maintenance run computed in the quiet window (docs/adr/0032): from {@code base}, this process's snapshot
-   * then, with the mutations pending then ({@code seqs}, in order), its save worked out ({@code plan}, in
-   * {@code planNanos}) and what the snapshot after it derives ({@code next}, in {@code nextNanos}). Nothing of it
-   * is saved or shown: the run at the window's end takes it when it starts from the same snapshot and these are
-   * still the first pending mutations.
+   * then, with the mutations pending then ({@code seqs}, in order), and its save worked out ({@code plan}, in
+   * {@code planNanos}). Nothing of it is saved or shown: the run at the window's end takes it when it starts
+   * from the same snapshot and these are still the first pending mutations.
    */
-  private record Ahead(Snapshot base, long[] seqs, Maintainer.Result result, SavePlan plan, long planNanos,
-      Snapshot.Successor next, long nextNanos) {
+  private record Ahead(Snapshot base, long[] seqs, Maintainer.Result result, SavePlan plan, long planNanos) {
     /** Whether {@code pending} starts with exactly this run's mutations. */
     boolean leads(List<Mutation> pending) {
       if (pending.size() < seqs.length) {
@@ -138,16 +134,13 @@ final class SingleWriter implements AutoCloseable {
         Maintainer.Result r;
         long aheadNanos = 0;
         SavePlan plan = null;
-        Snapshot.Successor next = null;
         long planNanos = 0;
         if (usable) {
           aheadSaved.incrementAndGet();
-          aheadNanos = done.result().nanos() + done.planNanos() + done.nextNanos();
+          aheadNanos = done.result().nanos() + done.planNanos();
           r = onTop(done, batch, base);
           if (r == done.result()) {
             plan = done.plan();
-            next = done.next();
-            successorsUsed.incrementAndGet();
             planNanos = done.planNanos();
           }
         } else {
@@ -161,7 +154,7 @@ final class SingleWriter implements AutoCloseable {
         long generation = store.saveChanges(plan, base.generation(), seqs);
         long saveNanos = System.nanoTime() - s0 + planNanos;
         long saveBytes = store.lastSaveBytes();
-        state.install(next != null ? base.next(next, generation) : base.next(r.tree(), r.hierarchy(), generation));
+        state.install(base.next(r.tree(), r.hierarchy(), generation));
         Instant visibleAt = Instant.now();
         saveBytes += cacheLexicalIndex(state.snapshot(), st.lastSeq());
         lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
@@ -241,10 +234,8 @@ final class SingleWriter implements AutoCloseable {
         Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours, stop);
         long p0 = System.nanoTime();
         SavePlan plan = store.planChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy());
-        long n0 = System.nanoTime();
-        Snapshot.Successor next = state.successor(base, r.tree(), r.hierarchy());
-        ahead = new Ahead(base, batch.stream().mapToLong(Mutation::seq).toArray(), r, plan, n0 - p0, next,
-            System.nanoTime() - n0);
+        ahead = new Ahead(base, batch.stream().mapToLong(Mutation::seq).toArray(), r, plan,
+            System.nanoTime() - p0);
         return;
       }
     }
@@ -270,11 +261,6 @@ final class SingleWriter implements AutoCloseable {
   /** How many runs computed ahead were saved (for tests). */
   int aheadSaved() {
     return aheadSaved.get();
-  }
-
-  /** How many snapshots were installed from a successor worked out ahead of their run's save (for tests). */
-  int successorsUsed() {
-    return successorsUsed.get();
   }
 
   /** How many runs computed ahead were dropped because another writer committed first (for tests). */

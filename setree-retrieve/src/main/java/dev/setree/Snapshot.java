@@ -182,34 +182,8 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
 
   /** The snapshot after a maintenance run changed this one's tree: derived state follows the change. */
   Snapshot next(Tree next, HierarchyState nextHierarchy, long nextGeneration) {
-    return next(successor(next, nextHierarchy), nextGeneration);
-  }
-
-  /**
-   * The snapshot {@code successor} describes, at {@code nextGeneration}: the BM25 index follows the leaves
-   * that went and came (the one step of {@link #next} that changes state shared between versions, the index's
-   * writer, so it is taken only once the run is saved). Called by the one writer; {@code successor} must be
-   * this snapshot's.
-   */
-  Snapshot next(Successor successor, long nextGeneration) {
-    if (successor.from() != this) {
-      throw new IllegalArgumentException("the successor of another snapshot");
-    }
-    PendingLexicalIndex lexical = successor.tree() == tree ? bm25
-        : bm25.next(tree, successor.gone(), successor.tree(), successor.added());
-    return new Snapshot(successor.tree(), successor.hierarchy(), nextGeneration, lexical, successor.idByText(),
-        successor.derived());
-  }
-
-  /**
-   * What the snapshot after a maintenance run that made {@code next} derives without touching anything shared:
-   * the leaves that went and came, the text map, and the walk's tables and nearest-leaf index (derived on first
-   * use, or by {@link Successor#prepare}). A run computed ahead of its save works this out ahead too, so that
-   * the save is followed only by the BM25 index's update ({@link #next(Successor, long)}).
-   */
-  Successor successor(Tree next, HierarchyState nextHierarchy) {
     if (next == tree) {
-      return new Successor(this, tree, nextHierarchy, List.of(), List.of(), idByText,
+      return new Snapshot(tree, nextHierarchy, nextGeneration, bm25, idByText,
           new Derived(tree, nextHierarchy, derived.derivedNeighbours()));
     }
     // The leaf diff, once: leaves gone (or whose text changed) and leaves new (or whose text changed).
@@ -234,24 +208,9 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
         added.add(v);
       }
     }
-    return new Successor(this, next, nextHierarchy, gone, added, idByText.next(tree, gone, next, added),
+    return new Snapshot(next, nextHierarchy, nextGeneration, bm25.next(tree, gone, next, added),
+        idByText.next(tree, gone, next, added),
         new Derived(next, nextHierarchy, derived.derivedNeighbours()));
-  }
-
-  /**
-   * The part of the next snapshot that {@link #successor} works out: its tree and oracle, the leaves gone from
-   * {@code from}'s tree and added (indexes in the old and the new tree), its text map and its derived state.
-   */
-  record Successor(Snapshot from, Tree tree, HierarchyState hierarchy, List<Integer> gone, List<Integer> added,
-      TextIds idByText, Derived derived) {
-    /** Derives now the walk's tables in {@code format}, and the nearest-leaf index when {@code approximate}. */
-    Successor prepare(ContextFormat format, boolean approximate) {
-      derived.walkTables(format);
-      if (approximate) {
-        derived.neighbours();
-      }
-      return this;
-    }
   }
 
   /** Whether leaf {@code v} of both trees has the same id and text (so neither tree has it elsewhere). */

@@ -1,7 +1,6 @@
 package dev.setree;
 
 import dev.setree.internal.core.ContextFormat;
-import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeStore;
 import dev.setree.internal.store.LexicalCache;
@@ -164,16 +163,6 @@ final class StateFollower {
   /** Derives the walk's tables (and the nearest-leaf index where retrieves will use it) off the query path. */
   private Snapshot prepared(Snapshot s) {
     return s.prepare(format, RetrieveOptions.defaults().approximate(config, s.tree().leafCount()));
-  }
-
-  /**
-   * What the snapshot after {@code base} with a run's {@code tree} and {@code hierarchy} derives without touching
-   * shared state, derived now as {@link #install} would prepare it ({@link Snapshot#successor}): for a run
-   * computed ahead of its save.
-   */
-  Snapshot.Successor successor(Snapshot base, Tree tree, HierarchyState hierarchy) {
-    return base.successor(tree, hierarchy)
-        .prepare(format, RetrieveOptions.defaults().approximate(config, tree.leafCount()));
   }
 
   /** Replaces the snapshot unless it is already at this generation or a newer one. */

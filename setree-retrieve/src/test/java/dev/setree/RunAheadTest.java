@@ -84,7 +84,6 @@ class RunAheadTest {
       t.awaitMaintenance().get(30, TimeUnit.SECONDS);
       assertEquals(1, t.writer().draftsReused(), "the first run continued from the copy made on open");
       assertEquals(1, t.writer().aheadSaved());
-      assertEquals(1, t.writer().successorsUsed(), "the next snapshot was derived ahead of the save");
       assertEquals(121, t.tree().leafCount());
       TreeAssert.assertSameTree(t.currentSnapshot().tree(), reopened(kb, e));
     }
@@ -121,7 +120,6 @@ class RunAheadTest {
       t.awaitMaintenance().get(30, TimeUnit.SECONDS);
       MaintenanceReport r = t.lastMaintenanceRun();
       assertEquals(1, t.writer().aheadSaved());
-      assertEquals(0, t.writer().successorsUsed(), "the mutations on top made another tree");
       assertEquals(3, r.mutations(), "one run applied all three");
       assertEquals(2, r.inserted());
       assertEquals(1, r.deleted());

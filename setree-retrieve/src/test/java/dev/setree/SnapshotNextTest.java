@@ -74,45 +74,6 @@ class SnapshotNextTest {
   }
 
   /**
-   * A run computed ahead works out the next snapshot's derived part before its save (the leaf diff, the text map,
-   * the walk's tables): the snapshot made from it after the save equals the one made at once, keeps what was
-   * derived ahead, and a successor is refused by any other snapshot.
-   */
-  @Test
-  void aSuccessorWorkedOutAheadGivesTheSameSnapshot() {
-    List<String> ids = new ArrayList<>(List.of("l0", "l1", "l2", "l3", "l4"));
-    List<String> texts = new ArrayList<>(List.of("alpha war", "beta", "gamma peace", "tax", "war tax"));
-    Tree before = tree(ids, texts);
-    ids.remove(1);
-    texts.remove(1);
-    texts.set(0, "delta peace");
-    ids.add("n1");
-    texts.add("beta tax");
-    Tree after = tree(ids, texts);
-    dev.setree.internal.core.ContextFormat format =
-        new dev.setree.internal.core.ContextFormat(text -> text.split(" ").length);
-    Snapshot ahead = Snapshot.of(before);
-    Snapshot atOnce = Snapshot.of(before);
-    Snapshot.Successor successor = ahead.successor(after, HierarchyState.empty()).prepare(format, true);
-    assertEquals(List.of(0, 1), successor.gone());
-    assertEquals(List.of(0, 4), successor.added());
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> atOnce.next(successor, 2));
-    Snapshot a = ahead.next(successor, 2);
-    Snapshot b = atOnce.next(after, HierarchyState.empty(), 2);
-    assertEquals(2, a.generation());
-    assertEquals(b.idByText(), a.idByText());
-    org.junit.jupiter.api.Assertions.assertSame(successor.derived(), a.derived(), "what was derived ahead is kept");
-    org.junit.jupiter.api.Assertions.assertSame(successor.derived().walkTables(format), a.walkTables(format));
-    for (String prompt : WORDS) {
-      float[] x = new float[after.leafCount()];
-      float[] y = new float[after.leafCount()];
-      a.lexical().scores(prompt, x);
-      b.lexical().scores(prompt, y);
-      org.junit.jupiter.api.Assertions.assertArrayEquals(y, x, "prompt " + prompt);
-    }
-  }
-
-  /**
    * Open does not wait for the BM25 index: maintenance runs installed while it is being built chain their
    * changes without asking for it, and once it is built the chained index gives the scores of an index that
    * followed the same runs at once.
