@@ -70,7 +70,9 @@ final class IncrementalRebuild {
     for (int lvl = 0; members.size() > 1; lvl++) {
       Maintainer.stopIf(cancelled);
       HierarchyState.Level old = lvl < oracle.levels().size() ? oracle.levels().get(lvl) : null;
-      float[] centroids = TreeBuilder.centroids(draft, members);
+      // Level 0's members are the draft's leaves in order (copied above): their rows, without checking each
+      // member (a loop over every leaf that the first run after open executes before it is compiled).
+      float[] centroids = lvl == 0 ? draft.leafRows() : TreeBuilder.centroids(draft, members);
       if (old != null && sameMembers(old, members, centroids, draft.dim)) {
         return keepOracleFrom(oracle, lvl, progress);
       }
