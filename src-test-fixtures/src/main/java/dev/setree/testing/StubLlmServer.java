@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -86,16 +87,31 @@ public final class StubLlmServer implements AutoCloseable {
     return s;
   }
 
+  /** Sockets bound to a port and never listening, kept for the JVM's life: see {@link #deadBaseUrl}. */
+  private static final List<Socket> DEAD_PORTS = new ArrayList<>();
+
   /**
-   * A base URL on loopback where nothing listens (a port just bound and released), so connections are
-   * refused: a dead endpoint.
+   * A base URL on loopback where nothing listens, so connections are refused: a dead endpoint. Its port stays
+   * bound (by a socket that never listens) for as long as this JVM runs, so that no server started later, in this
+   * process or another, is given it (a port bound and released at once was, now and then, given to the very host
+   * under test, which then answered for the dead LLM).
    */
   public static String deadBaseUrl() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return "http://127.0.0.1:" + socket.getLocalPort() + "/v1";
+    Socket socket = new Socket();
+    try {
+      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     } catch (IOException e) {
+      try {
+        socket.close();
+      } catch (IOException ignored) {
+        // the bind's failure is the one to report
+      }
       throw new UncheckedIOException(e);
     }
+    synchronized (DEAD_PORTS) {
+      DEAD_PORTS.add(socket);
+    }
+    return "http://127.0.0.1:" + socket.getLocalPort() + "/v1";
   }
 
   /**
