@@ -44,8 +44,14 @@ final class SummaryPass {
     this.options = options;
   }
 
-  /** Counts of one pass. */
-  record Result(int summarized, int fallbacks) {}
+  /**
+   * Counts of one pass.
+   *
+   * @param summarized summaries written
+   * @param fallbacks of them, written by the extractive summariser because the configured one failed
+   * @param textsKept of them, whose text came out as the node's summary already was: its embedding was kept
+   */
+  record Result(int summarized, int fallbacks, int textsKept) {}
 
   /**
    * Writes the summaries the draft needs.
@@ -57,7 +63,7 @@ final class SummaryPass {
     int dim = draft.dim;
     DraftNode root = draft.root();
     if (root == null) {
-      return new Result(0, 0);
+      return new Result(0, 0, 0);
     }
     for (DraftNode v : draft.internal) {
       v.wave = 0; // not yet reached from the root
@@ -66,6 +72,7 @@ final class SummaryPass {
     ExtractiveSummarizer extractive = forCorpus(summarizer instanceof ExtractiveSummarizer e ? e : fallback, root);
     AtomicInteger fallbacks = new AtomicInteger();
     AtomicInteger summarized = new AtomicInteger();
+    AtomicInteger textsKept = new AtomicInteger();
     int todo = 0;
     for (DraftNode v : draft.internal) {
       if (v.structural || v.text == null) {
@@ -102,8 +109,10 @@ final class SummaryPass {
           }));
         }
         List<String> toEmbed = new ArrayList<>(nodes.size());
+        List<DraftNode> embedding = new ArrayList<>(nodes.size());
         for (int i = 0; i < nodes.size(); i++) {
           DraftNode v = nodes.get(i);
+          String before = v.text;
           Summarizer.Summary s = await(futures.get(i));
           int cap = cap(v, v.depth);
           String text = TextCut.fit(s.text().strip().replaceAll("\\s+", " "), cap, counter);
@@ -122,23 +131,36 @@ final class SummaryPass {
             }
           }
           v.sources = src;
-          toEmbed.add(text);
+          if (text.equals(before) && v.embedding != null) {
+            // The summary came out as it was (a new leaf below that it does not quote, say): its embedding is
+            // the model's of this very text already, so the model is not asked again.
+            textsKept.incrementAndGet();
+            summarized(v);
+          } else {
+            toEmbed.add(text);
+            embedding.add(v);
+          }
         }
         if (!toEmbed.isEmpty()) {
           float[][] vecs = embedder.embed(toEmbed);
-          for (int i = 0; i < nodes.size(); i++) {
-            DraftNode v = nodes.get(i);
+          for (int i = 0; i < embedding.size(); i++) {
+            DraftNode v = embedding.get(i);
             v.embedding = vecs[i];
-            v.faithfulness = faithfulness(v);
-            v.structural = false;
-            v.centroidChanged = false;
+            summarized(v);
           }
         }
       }
     } finally {
       pool.shutdownNow();
     }
-    return new Result(summarized.get(), fallbacks.get());
+    return new Result(summarized.get(), fallbacks.get(), textsKept.get());
+  }
+
+  /** Marks {@code v} as summarised, its faithfulness that of its (new or kept) summary embedding. */
+  private static void summarized(DraftNode v) {
+    v.faithfulness = faithfulness(v);
+    v.structural = false;
+    v.centroidChanged = false;
   }
 
   /** The extractive summariser with the term statistics of the leaves under {@code root}, if it uses them. */

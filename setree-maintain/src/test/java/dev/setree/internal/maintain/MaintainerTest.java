@@ -198,6 +198,43 @@ class MaintainerTest {
    * and nodes whose faithfulness held keep their summary. Which nodes were summarised is told by the
    * requests' children.
    */
+  /**
+   * A summary that a run writes again as it was keeps its embedding without a model call, and every summary's
+   * embedding stays the model's embedding of its text, over a sequence of one-fact runs.
+   */
+  @Test
+  void aSummaryWrittenAgainAsItWasKeepsItsEmbeddingWithoutAModelCall() {
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(Corpora.synthetic(2000, 79), BuildProgress.NONE);
+    AtomicInteger texts = new AtomicInteger();
+    dev.setree.spi.Embedder counting = new dev.setree.testing.ForwardingEmbedder(embedder) {
+      @Override
+      public float[][] embed(List<String> batch) {
+        texts.addAndGet(batch.size());
+        return super.embed(batch);
+      }
+    };
+    Maintainer m = new Maintainer(counting, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    Tree tree = built.tree();
+    HierarchyState oracle = built.hierarchy();
+    List<Fact> pool = Corpora.synthetic(30, 80);
+    int summarized = 0;
+    int summariesEmbedded = 0;
+    for (int i = 0; i < pool.size(); i++) {
+      int before = texts.get();
+      Maintainer.Result r = m.run(tree, oracle, List.of(insert("n" + i, pool.get(i).text())));
+      tree = r.tree();
+      oracle = r.hierarchy();
+      summarized += r.summarized();
+      summariesEmbedded += texts.get() - before - 1; // the new fact's own embedding is one text
+    }
+    assertTrue(summarized > 0);
+    assertTrue(summariesEmbedded < summarized, summariesEmbedded + " summaries embedded of " + summarized + " written");
+    for (int v = tree.leafCount(); v < tree.size(); v++) {
+      assertArrayEquals(embedder.embed(List.of(tree.text(v)))[0], tree.embedding(v), "the embedding of " + tree.id(v));
+    }
+  }
+
   @Test
   void faithfulnessPassRewritesOnlyWhatFell() {
     List<Fact> base = Corpora.synthetic(2000, 78);
