@@ -302,17 +302,6 @@ public final class Tree {
     return leafEmbeddings;
   }
 
-  /**
-   * The length of a leaf-row array for {@code leaves} leaves of dimension {@code dim} with room for later ones:
-   * their rows and an eighth more (at least 64), as far as the largest Java array allows. A writer's leaf rows
-   * are this long, so that a run that inserts a few leaves writes their rows into the room instead of copying
-   * every row into a longer array (docs/adr/0029-large-level-zero-patched-from-nearest-leaves.md, amendments).
-   */
-  public static int leafRowsWithRoom(int leaves, int dim) {
-    long rows = Math.max(leaves, Math.min(leaves + Math.max(64L, leaves / 8), (Integer.MAX_VALUE - 8L) / dim));
-    return Math.toIntExact(rows * dim);
-  }
-
   /** Raw storage of the internal nodes' summary embeddings ({@code (size - leafCount) * dim}); do not modify. */
   public float[] internalEmbeddings() {
     return internalEmbeddings;

@@ -53,6 +53,17 @@ public final class Vectors {
     }
   }
 
+  /**
+   * The length of a row-major array for {@code rows} rows of dimension {@code dim} with room for more: their floats
+   * and an eighth more rows (at least 64), as far as the largest Java array allows. A writer's leaf rows are this
+   * long, so that a run that inserts a few leaves writes their rows into the room instead of copying every row into
+   * a longer array (docs/adr/0029-large-level-zero-patched-from-nearest-leaves.md, amendments).
+   */
+  public static int lengthWithRoom(int rows, int dim) {
+    long withRoom = Math.max(rows, Math.min(rows + Math.max(64L, rows / 8), (Integer.MAX_VALUE - 8L) / dim));
+    return Math.toIntExact(withRoom * dim);
+  }
+
   /** Copies row {@code row} of the row-major matrix {@code m}. */
   public static float[] row(float[] m, int row, int dim) {
     float[] r = new float[dim];

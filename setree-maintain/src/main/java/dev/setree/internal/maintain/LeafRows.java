@@ -1,6 +1,6 @@
 package dev.setree.internal.maintain;
 
-import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.Vectors;
 import java.util.Arrays;
 import java.util.List;
 
@@ -71,9 +71,9 @@ final class LeafRows {
     return rows;
   }
 
-  /** Floats for {@code n} leaves and room for more ({@link Tree#leafRowsWithRoom}). */
+  /** Floats for {@code n} leaves and room for more ({@link Vectors#lengthWithRoom}). */
   private int capacity(int n) {
-    return Tree.leafRowsWithRoom(n, dim);
+    return Vectors.lengthWithRoom(n, dim);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.setree.internal.store;
 
 import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.Vectors;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -25,7 +26,7 @@ final class NodeRowReader {
   /**
    * Reads the tree, telling {@code listener} (when not null) each leaf row with a text id and text as the
    * scan meets it (in {@code ord} order); the caller holds a read transaction. With {@code roomForLeaves}, the
-   * tree's leaf rows have room for more leaves after them ({@link Tree#leafRowsWithRoom}): a writer's, whose
+   * tree's leaf rows have room for more leaves after them ({@link Vectors#lengthWithRoom}): a writer's, whose
    * first run after the load then writes its new leaves' rows there instead of copying every row.
    */
   static Tree read(Connection c, int dim, Path file, SqliteTreeStore.TreeRows listener, boolean roomForLeaves)
@@ -38,7 +39,7 @@ final class NodeRowReader {
     // allocated once instead of grown by doubling and copied (at 50,000 leaves 77 MB instead of ~250 MB).
     long hint = leafCountHint(c);
     int expected = (int) (hint > 0 && hint <= (Integer.MAX_VALUE - 8) / dim ? hint : 1024);
-    float[] leafVectors = new float[roomForLeaves ? Tree.leafRowsWithRoom(expected, dim) : expected * dim];
+    float[] leafVectors = new float[roomForLeaves ? Vectors.lengthWithRoom(expected, dim) : expected * dim];
     int leavesSeen = 0;
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SELECT)) {
       while (rs.next()) {
@@ -98,7 +99,7 @@ final class NodeRowReader {
       }
     }
     boolean inScanOrder = leavesInScanOrder(rows, leafCount, leavesSeen);
-    int length = roomForLeaves ? Tree.leafRowsWithRoom(leafCount, dim) : leafCount * dim;
+    int length = roomForLeaves ? Vectors.lengthWithRoom(leafCount, dim) : leafCount * dim;
     TreeColumns t = new TreeColumns(n, leafCount, dim, length,
         inScanOrder ? fit(leafVectors, leafCount * dim, length) : null);
     for (int v = 0; v < n; v++) {

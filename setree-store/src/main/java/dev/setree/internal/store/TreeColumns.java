@@ -29,7 +29,7 @@ final class TreeColumns {
 
   /**
    * @param leafLength the length of a new leaf-row array, at least {@code leafCount * dim} (longer: room for
-   *     leaves added later, {@link dev.setree.internal.core.Tree#leafRowsWithRoom})
+   *     leaves added later, {@link dev.setree.internal.core.Vectors#lengthWithRoom})
    * @param leafEmbeddings the leaves' embeddings already decoded in tree order (at least {@code leafCount * dim}
    *     floats, taken as they are), or null for a new array of {@code leafLength} that the reader fills
    */

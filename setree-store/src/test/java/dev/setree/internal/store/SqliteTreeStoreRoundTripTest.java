@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.Vectors;
 import dev.setree.testing.TreeAssert;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -153,7 +154,7 @@ class SqliteTreeStoreRoundTripTest {
     }
     try (SqliteTreeStore store = SqliteTreeStore.open(file, MODEL, RandomTrees.DIM)) {
       var state = store.load();
-      assertEquals(Tree.leafRowsWithRoom(300, RandomTrees.DIM), state.tree().leafEmbeddings().length);
+      assertEquals(Vectors.lengthWithRoom(300, RandomTrees.DIM), state.tree().leafEmbeddings().length);
       assertTrue(state.tree().leafEmbeddings().length >= (300 + 64) * RandomTrees.DIM, "room for 64 leaves or more");
       assertTrue(state.tree().leafEmbeddings() == state.hierarchy().levels().get(0).centroids(), "level 0 shares");
       assertSameTree(tree, state.tree());
