@@ -99,7 +99,8 @@ final class OrtNatives {
   static Path keptCopy(Path folder) {
     String osArch = osArch();
     String version = OrtEnvironment.class.getPackage().getImplementationVersion();
-    if (osArch == null || version == null || !FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+    boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+    if (osArch == null || version == null || !posix) {
       return null;
     }
     try {
@@ -124,8 +125,10 @@ final class OrtNatives {
         Path part = Files.createTempFile(dir, file, ".part");
         try (InputStream in = resource.openStream()) {
           Files.copy(in, part, StandardCopyOption.REPLACE_EXISTING);
+          Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+          Files.deleteIfExists(part); // left only when the copy or the move failed
         }
-        Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       }
       return dir;
     } catch (IOException | RuntimeException e) {
@@ -158,7 +161,7 @@ final class OrtNatives {
     return !p.contains(PosixFilePermission.GROUP_WRITE) && !p.contains(PosixFilePermission.OTHERS_WRITE);
   }
 
-  /** ONNX Runtime's name of this platform's library folder ({@code linux-x64}, ...), or null for one it has none for. */
+  /** ONNX Runtime's name of this platform's library folder ({@code linux-x64}, ...), or null when it has none. */
   static String osArch() {
     String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
     String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
