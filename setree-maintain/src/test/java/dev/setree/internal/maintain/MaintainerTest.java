@@ -193,12 +193,6 @@ class MaintainerTest {
   }
 
   /**
-   * The faithfulness pass re-summarises a node whose children are unchanged only when its faithfulness fell
-   * (below the threshold and below what it was): with the threshold at 100 nearly every node is below it,
-   * and nodes whose faithfulness held keep their summary. Which nodes were summarised is told by the
-   * requests' children.
-   */
-  /**
    * A summary that a run writes again as it was keeps its embedding without a model call, and every summary's
    * embedding stays the model's embedding of its text, over a sequence of one-fact runs.
    */
@@ -235,6 +229,12 @@ class MaintainerTest {
     }
   }
 
+  /**
+   * The faithfulness pass re-summarises a node whose children are unchanged only when its faithfulness fell
+   * (below the threshold and below what it was): with the threshold at 100 nearly every node is below it,
+   * and nodes whose faithfulness held keep their summary. Which nodes were summarised is told by the
+   * requests' children.
+   */
   @Test
   void faithfulnessPassRewritesOnlyWhatFell() {
     List<Fact> base = Corpora.synthetic(2000, 78);
