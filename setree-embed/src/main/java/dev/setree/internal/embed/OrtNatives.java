@@ -72,7 +72,7 @@ final class OrtNatives {
   /** {@link #setreeFolder()}, made readable and writable by this user alone when it does not exist yet. */
   static Path createdSetreeFolder() throws IOException {
     Path folder = setreeFolder();
-    if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+    if (posix()) {
       Files.createDirectories(folder.getParent());
       return createOwnerOnly(folder);
     }
@@ -99,8 +99,7 @@ final class OrtNatives {
   static Path keptCopy(Path folder) {
     String osArch = osArch();
     String version = OrtEnvironment.class.getPackage().getImplementationVersion();
-    boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
-    if (osArch == null || version == null || !posix) {
+    if (osArch == null || version == null || !posix()) {
       return null;
     }
     try {
@@ -134,6 +133,11 @@ final class OrtNatives {
     } catch (IOException | RuntimeException e) {
       return null; // ONNX Runtime's own loading still works
     }
+  }
+
+  /** Whether the default file system has POSIX owners and permissions (Windows' has not). */
+  private static boolean posix() {
+    return FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
   }
 
   /** Creates {@code dir} readable and writable by its owner alone when it does not exist; returns it. */
