@@ -39,10 +39,7 @@ final class DraftNode {
   /** Its leaf-centroid changed: faithfulness must be recomputed. */
   boolean centroidChanged;
   long order;
-  /**
-   * The children, and their sum arrays (null for a leaf), of the last {@link DraftTree#canonicalSum} of this node,
-   * and its result.
-   */
+  /** The children, and their sum arrays, of the last {@link DraftTree#canonicalSum} of this node, and its result. */
   DraftNode[] sumOf;
   float[][] sumOfSums;
   float[] sumResult;

@@ -144,8 +144,7 @@ final class DraftTree {
       boolean same = true;
       for (int i = 0; i < v.sumOf.length && same; i++) {
         DraftNode c = children.get(i);
-        // A leaf's sum never changes (its entry is null): the leaf node itself is not read, only its reference.
-        same = v.sumOf[i] == c && (v.sumOfSums[i] == null || v.sumOfSums[i] == c.sum);
+        same = v.sumOf[i] == c && (c.leaf || v.sumOfSums[i] == c.sum); // a leaf's sum never changes
       }
       if (same) {
         return v.sumResult;
@@ -166,7 +165,7 @@ final class DraftTree {
     v.sumOf = children.toArray(new DraftNode[0]);
     v.sumOfSums = new float[v.sumOf.length][];
     for (int i = 0; i < v.sumOf.length; i++) {
-      v.sumOfSums[i] = v.sumOf[i].leaf ? null : v.sumOf[i].sum;
+      v.sumOfSums[i] = v.sumOf[i].sum;
     }
     v.sumResult = s;
     return s;
