@@ -49,13 +49,12 @@ final class DraftNode {
   /** Its index in the snapshot {@link DraftTree#toTree} is freezing (scratch; -1 when not in it). */
   int index = -1;
   /**
-   * The summary embedding, sum and sources it had when {@link DraftTree#toTree} froze it (at {@link #index}),
-   * and which of the draft's freezes that was: none of them is ever changed in place, so while one is still the
-   * node's, so is what it gave that tree.
+   * The summary embedding and the sum it had when {@link DraftTree#toTree} froze it (at {@link #index}), and
+   * which of the draft's freezes that was: neither array is ever changed in place, so while both are still the
+   * node's, so are its rows in that tree.
    */
   private float[] frozenEmbedding;
   private float[] frozenSum;
-  private List<DraftNode> frozenSources;
   private int frozenAt;
   /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */
   long claimedBy;
@@ -130,28 +129,18 @@ final class DraftNode {
     return centroidCache;
   }
 
-  /** Its index in the tree of the draft's freeze {@code freeze}, or -1 when it was not in that tree. */
-  int indexIn(int freeze) {
-    return frozenAt == freeze && frozenEmbedding != null ? index : -1;
-  }
-
-  /** Whether its summary embedding and sum are the arrays it had when last frozen (so are its rows). */
-  boolean rowsAsFrozen() {
-    return embedding == frozenEmbedding && sum == frozenSum;
-  }
-
-  /** Whether its sources are the list it had when last frozen. */
-  boolean sourcesAsFrozen() {
-    return sources == frozenSources;
-  }
-
-  /** Records that the draft's freeze {@code freeze} put this internal node at index {@code at}. */
-  void freeze(int freeze, int at) {
+  /**
+   * Its index in the tree of freeze {@code lastFreeze} when its rows there are still its own (the same summary
+   * embedding and sum arrays), else -1; then records freeze {@code freeze}, at index {@code at}.
+   */
+  int freeze(int lastFreeze, int freeze, int at) {
+    int kept = frozenAt == lastFreeze && frozenEmbedding != null && embedding == frozenEmbedding
+        && sum == frozenSum ? index : -1;
     frozenEmbedding = embedding;
     frozenSum = sum;
-    frozenSources = sources;
     frozenAt = freeze;
     index = at;
+    return kept;
   }
 
   @Override

@@ -25,8 +25,6 @@ final class DraftTree {
   /** The tree {@link #toTree} last froze this draft into (null before), and how many times it froze it. */
   private Tree frozen;
   private int freezes;
-  /** Whether a leaf was removed since the last freeze (the later leaves' indexes moved). */
-  private boolean leavesRemoved;
 
   DraftTree(int dim) {
     this.dim = dim;
@@ -88,7 +86,6 @@ final class DraftTree {
     }
     if (removed > 0) {
       leafRows.leavesRemoved();
-      leavesRemoved = true;
     }
     return removed;
   }
@@ -259,24 +256,16 @@ final class DraftTree {
     }
     order.addAll(inner);
     int n = order.size();
-    // What the tree this draft was last frozen into holds for a node still: its rows, while its summary
-    // embedding and sum arrays are the same; its sources' indexes, while its list is and no leaf was removed.
     int[] rowsFrom = new int[n - leaves.size()];
-    int[] sourcesFrom = new int[n - leaves.size()];
     Tree lastTree = frozen;
     frozen = null; // until this freeze has given its tree: the nodes' records are of it now
-    boolean leafIndexesKept = lastTree != null && !leavesRemoved;
-    leavesRemoved = false;
     int last = freezes++;
     for (int i = 0; i < n; i++) {
       DraftNode v = order.get(i);
       if (v.leaf) {
         v.index = i;
       } else {
-        int was = lastTree == null ? -1 : v.indexIn(last);
-        rowsFrom[i - leaves.size()] = was >= 0 && v.rowsAsFrozen() ? was : -1;
-        sourcesFrom[i - leaves.size()] = was >= 0 && leafIndexesKept && v.sourcesAsFrozen() ? was : -1;
-        v.freeze(freezes, i);
+        rowsFrom[i - leaves.size()] = v.freeze(last, freezes, i);
       }
     }
     String[] ids = new String[n];
@@ -306,30 +295,17 @@ final class DraftTree {
       }
       faith[i] = v.faithfulness;
       if (!v.leaf) { // a leaf quotes nothing: its entry stays null
-        sources[i] = sourcesFrom[i - leaves.size()] >= 0 ? sourceRow(lastTree, sourcesFrom[i - leaves.size()])
-            : sourceIndexes(v);
+        int[] src = new int[v.sources.size()];
+        for (int s = 0; s < src.length; s++) {
+          src[s] = v.sources.get(s).index;
+        }
+        sources[i] = src;
       }
     }
     Tree tree = new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
         internalEmbeddings, centroids, faith, sources, lastTree == null ? null : new RowsFrom(lastTree, rowsFrom));
     frozen = tree;
     return tree;
-  }
-
-  private static int[] sourceRow(Tree t, int v) {
-    int[] src = new int[t.sourceCount(v)];
-    for (int s = 0; s < src.length; s++) {
-      src[s] = t.source(v, s);
-    }
-    return src;
-  }
-
-  private static int[] sourceIndexes(DraftNode v) {
-    int[] src = new int[v.sources.size()];
-    for (int s = 0; s < src.length; s++) {
-      src[s] = v.sources.get(s).index;
-    }
-    return src;
   }
 
   /** A draft holding a snapshot's nodes, summaries and all; nothing flagged. */
