@@ -47,11 +47,6 @@ public final class Tree {
   private final int[] sourceLeaves;
   /** Each node's index by id: a maintenance run builds a tree per run and looks many ids up. */
   private final IdIndex byId;
-  private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
-  private final long serial = SERIALS.incrementAndGet();
-  /** The serial of the tree a {@link RowsFrom} named, and its indexes (null: none). */
-  private final long rowsBase;
-  private final int[] rowsBaseIndex;
 
   /**
    * Creates a snapshot from its arrays, the embeddings of every node in one array ({@code size * dim}: leaf
@@ -64,7 +59,7 @@ public final class Tree {
     this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent,
         leafRows(embeddings, leafCount, ids.length, dim),
         java.util.Arrays.copyOfRange(embeddings, Math.min(embeddings.length, leafCount * dim), embeddings.length),
-        internalCentroids, faithfulness, sourceLeafIndex, null);
+        internalCentroids, faithfulness, sourceLeafIndex);
   }
 
   private static float[] leafRows(float[] embeddings, int leafCount, int n, int dim) {
@@ -91,12 +86,10 @@ public final class Tree {
    * @param internalCentroids {@code (size - leafCount) * dim}: leaf-centroids of internal nodes
    * @param faithfulness per node; {@link #UNKNOWN_FAITHFULNESS} when unknown (leaves: 100)
    * @param sourceLeafIndex per internal node, the leaves quoted whole in its summary (may be null)
-   * @param rowsFrom which internal nodes have, as their maker knows, the rows of an earlier tree's nodes (may be
-   *     null): their loss is that tree's, and {@link #sameRowsAs} answers for them without comparing rows
    */
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
-      float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex, RowsFrom rowsFrom) {
+      float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex) {
     int n = ids.length;
     this.dim = dim;
     this.leafCount = leafCount;
@@ -111,8 +104,6 @@ public final class Tree {
     this.internalEmbeddings = internalEmbeddings;
     this.internalCentroids = internalCentroids;
     this.faithfulness = faithfulness;
-    this.rowsBase = rowsFrom == null ? 0 : rowsFrom.base().serial;
-    this.rowsBaseIndex = rowsFrom == null ? null : rowsFrom.baseIndex();
     requireLength("texts", texts.length, n);
     requireLength("times", this.times.length, n);
     requireLength("summarizerKinds", this.summarizerKinds.length, n);
@@ -120,7 +111,7 @@ public final class Tree {
     requireLength("level", level.length, n);
     requireLength("parent", parent.length, n);
     requireLength("faithfulness", faithfulness.length, n);
-    if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
+    if (leafCount < 0 || leafCount > n) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
     }
     if (leafEmbeddings.length < leafCount * dim) {
@@ -129,6 +120,9 @@ public final class Tree {
     }
     requireLength("internalEmbeddings", internalEmbeddings.length, (n - leafCount) * dim);
     requireLength("internalCentroids", internalCentroids.length, (n - leafCount) * dim);
+    if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
+      throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
+    }
     this.byId = IdIndex.of(ids, "node id");
     for (int v = 0; v < n; v++) {
       if (texts[v] == null) {
@@ -151,12 +145,9 @@ public final class Tree {
     this.subtreeDepth = new int[n];
     this.leavesUnder = new int[n];
     this.loss = new float[n];
-    int[] baseIndex = rowsFrom == null ? null : rowsFrom.checked(n - leafCount);
     for (int v = 0; v < n; v++) {
       if (v < leafCount) {
         leavesUnder[v] = 1;
-      } else if (baseIndex != null && baseIndex[v - leafCount] >= 0) {
-        loss[v] = rowsFrom.base().loss(baseIndex[v - leafCount]);
       } else {
         int row = (v - leafCount) * dim;
         float c = Vectors.dot(internalEmbeddings, row, internalCentroids, row, dim);
@@ -168,24 +159,27 @@ public final class Tree {
         subtreeDepth[p] = Math.max(subtreeDepth[p], subtreeDepth[v] + 1);
       }
     }
-    SourceLists sources = SourceLists.of(sourceLeafIndex, n, leafCount, ids);
-    this.sourceOffsets = sources.offsets();
-    this.sourceLeaves = sources.leaves();
-  }
-
-  /** A number no other tree made in this process has: what a later tree's {@link RowsFrom} remembers. */
-  public long serial() {
-    return serial;
-  }
-
-  /**
-   * True when this tree's maker knew internal node {@code v} to have, bit for bit, the summary embedding and
-   * leaf-centroid rows of internal node {@code o} of {@code before}; false when it did not know (the rows may
-   * still be equal). Lets a save skip comparing the rows of the nodes a run did not touch.
-   */
-  public boolean sameRowsAs(Tree before, int o, int v) {
-    return rowsBaseIndex != null && before.serial == rowsBase && v >= leafCount && o >= 0
-        && rowsBaseIndex[v - leafCount] == o;
+    int[] srcCount = new int[n + 1];
+    if (sourceLeafIndex != null) {
+      requireLength("sourceLeafIndex", sourceLeafIndex.length, n);
+      for (int v = 0; v < n; v++) {
+        srcCount[v + 1] = srcCount[v] + (sourceLeafIndex[v] == null ? 0 : sourceLeafIndex[v].length);
+      }
+    }
+    this.sourceOffsets = srcCount;
+    this.sourceLeaves = new int[srcCount[n]];
+    if (sourceLeafIndex != null) {
+      for (int v = 0; v < n; v++) {
+        if (sourceLeafIndex[v] != null) {
+          for (int leaf : sourceLeafIndex[v]) {
+            if (leaf < 0 || leaf >= leafCount) {
+              throw new IllegalArgumentException("summary source " + leaf + " of " + ids[v] + " is not a leaf");
+            }
+          }
+          System.arraycopy(sourceLeafIndex[v], 0, sourceLeaves, srcCount[v], sourceLeafIndex[v].length);
+        }
+      }
+    }
   }
 
   private static void requireLength(String what, int actual, int expected) {

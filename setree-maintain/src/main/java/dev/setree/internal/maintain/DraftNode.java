@@ -48,14 +48,6 @@ final class DraftNode {
   int wave;
   /** Its index in the snapshot {@link DraftTree#toTree} is freezing (scratch; -1 when not in it). */
   int index = -1;
-  /**
-   * The summary embedding and the sum it had when {@link DraftTree#toTree} froze it (at {@link #index}), and
-   * which of the draft's freezes that was: neither array is ever changed in place, so while both are still the
-   * node's, so are its rows in that tree.
-   */
-  private float[] frozenEmbedding;
-  private float[] frozenSum;
-  private int frozenAt;
   /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */
   long claimedBy;
   long nextBy;
@@ -127,20 +119,6 @@ final class DraftNode {
       centroidOf = sum;
     }
     return centroidCache;
-  }
-
-  /**
-   * Its index in the tree of freeze {@code lastFreeze} when its rows there are still its own (the same summary
-   * embedding and sum arrays), else -1; then records freeze {@code freeze}, at index {@code at}.
-   */
-  int freeze(int lastFreeze, int freeze, int at) {
-    int kept = frozenAt == lastFreeze && frozenEmbedding != null && embedding == frozenEmbedding
-        && sum == frozenSum ? index : -1;
-    frozenEmbedding = embedding;
-    frozenSum = sum;
-    frozenAt = freeze;
-    index = at;
-    return kept;
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.setree.internal.maintain;
 
-import dev.setree.internal.core.RowsFrom;
 import dev.setree.internal.core.Tree;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,9 +21,6 @@ final class DraftTree {
   private long nextOrder;
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
-  /** The tree {@link #toTree} last froze this draft into (null before), and how many times it froze it. */
-  private Tree frozen;
-  private int freezes;
 
   DraftTree(int dim) {
     this.dim = dim;
@@ -256,17 +252,8 @@ final class DraftTree {
     }
     order.addAll(inner);
     int n = order.size();
-    int[] rowsFrom = new int[n - leaves.size()];
-    Tree lastTree = frozen;
-    frozen = null; // until this freeze has given its tree: the nodes' records are of it now
-    int last = freezes++;
     for (int i = 0; i < n; i++) {
-      DraftNode v = order.get(i);
-      if (v.leaf) {
-        v.index = i;
-      } else {
-        rowsFrom[i - leaves.size()] = v.freeze(last, freezes, i);
-      }
+      order.get(i).index = i;
     }
     String[] ids = new String[n];
     String[] texts = new String[n];
@@ -294,18 +281,14 @@ final class DraftTree {
         System.arraycopy(v.centroidShared(), 0, centroids, (i - leaves.size()) * dim, dim);
       }
       faith[i] = v.faithfulness;
-      if (!v.leaf) { // a leaf quotes nothing: its entry stays null
-        int[] src = new int[v.sources.size()];
-        for (int s = 0; s < src.length; s++) {
-          src[s] = v.sources.get(s).index;
-        }
-        sources[i] = src;
+      int[] src = new int[v.sources.size()];
+      for (int s = 0; s < src.length; s++) {
+        src[s] = v.sources.get(s).index;
       }
+      sources[i] = src;
     }
-    Tree tree = new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
-        internalEmbeddings, centroids, faith, sources, lastTree == null ? null : new RowsFrom(lastTree, rowsFrom));
-    frozen = tree;
-    return tree;
+    return new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
+        internalEmbeddings, centroids, faith, sources);
   }
 
   /** A draft holding a snapshot's nodes, summaries and all; nothing flagged. */

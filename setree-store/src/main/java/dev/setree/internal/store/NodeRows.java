@@ -230,9 +230,8 @@ final class NodeRows {
       }
     }
     int dim = a.dimension();
-    if (a.isLeaf(o) || b.sameRowsAs(a, o, v)) {
-      // A leaf's embedding is a function of its text under the store's one model: equal texts, equal rows. And
-      // the maker of b may know that a node kept its rows (a maintenance run, for the nodes it did not touch).
+    if (a.isLeaf(o)) {
+      // A leaf's embedding is a function of its text under the store's one model: equal texts, equal rows.
       return true;
     }
     return rowEquals(a.internalEmbeddings(), (o - a.leafCount()) * dim, b.internalEmbeddings(),

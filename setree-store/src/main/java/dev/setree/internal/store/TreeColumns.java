@@ -68,7 +68,7 @@ final class TreeColumns {
   Tree toTree(Path file) {
     try {
       return new Tree(dim, leafCount, ids, texts, times, summarizers, tokens, level, parent, leafEmbeddings,
-          internalEmbeddings, centroids, faithfulness, sources, null);
+          internalEmbeddings, centroids, faithfulness, sources);
     } catch (IllegalArgumentException | NullPointerException e) {
       throw new StoreFormatException(file + " holds an inconsistent tree: " + e.getMessage(), e);
     }

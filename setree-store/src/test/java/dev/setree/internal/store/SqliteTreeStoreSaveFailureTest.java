@@ -179,7 +179,7 @@ class SqliteTreeStoreSaveFailureTest {
     }
     return new Tree(t.dimension(), t.leafCount(), ids, texts, times, summarizers, tokens, level, parent,
         t.leafEmbeddings().clone(), t.internalEmbeddings().clone(), t.internalCentroids().clone(), faithfulness,
-        sources, null);
+        sources);
   }
 
   /**
