@@ -1,6 +1,7 @@
 package dev.setree;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * What one maintenance run did: which path it took, how much it changed and how long it took.
@@ -24,7 +25,20 @@ import java.time.Instant;
  * @param bytesWritten bytes of text and blobs the save wrote (rows of changed nodes and oracle members)
  * @param visibleAt the moment the run's snapshot was installed: from then on {@link SETree#retrieve} (in this
  *     process) sees the mutations it applied
+ * @param stepNanos the time of each step of the run, in nanoseconds, in the order the steps ran: those of the
+ *     rebuild ({@code embed}, {@code draft}, {@code level 0}, {@code level 1}..., {@code rebuild} or
+ *     {@code clustering}, {@code sums}, {@code summaries}, {@code freeze}), then {@code plan} (the save worked out),
+ *     {@code save} (the write) and {@code install} (the next snapshot); what {@code setree bench insert} reports
+ *     step by step. Steps not listed (reading the committed state, the BM25 index's cached copy) make the rest of
+ *     {@code totalNanos}
  */
 public record MaintenanceReport(String path, int mutations, int inserted, int deleted, int skipped,
     int dirtyLevels, int reclusteredMembers, int summarized, long rebuildNanos, long totalNanos,
-    long saveNanos, long bytesWritten, Instant visibleAt) {}
+    long saveNanos, long bytesWritten, Instant visibleAt, Map<String, Long> stepNanos) {
+
+  /** Keeps a copy of the step times, unmodifiable, in their order. */
+  public MaintenanceReport {
+    stepNanos = java.util.Collections.unmodifiableMap(
+        new java.util.LinkedHashMap<>(java.util.Objects.requireNonNull(stepNanos, "stepNanos")));
+  }
+}

@@ -15,7 +15,9 @@ import dev.setree.spi.TokenCounter;
 import dev.setree.internal.store.SavePlan;
 import dev.setree.internal.store.SqliteTreeStore;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -151,15 +153,21 @@ final class SingleWriter implements AutoCloseable {
         if (plan == null) {
           plan = store.planChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy());
         }
+        long s1 = System.nanoTime();
         long generation = store.saveChanges(plan, base.generation(), seqs);
-        long saveNanos = System.nanoTime() - s0 + planNanos;
+        long s2 = System.nanoTime();
+        long saveNanos = s2 - s0 + planNanos;
         long saveBytes = store.lastSaveBytes();
         state.install(base.next(r.tree(), r.hierarchy(), generation));
         Instant visibleAt = Instant.now();
+        Map<String, Long> steps = new LinkedHashMap<>(r.stepNanos());
+        steps.put("plan", planNanos + (s1 - s0));
+        steps.put("save", s2 - s1);
+        steps.put("install", System.nanoTime() - s2);
         saveBytes += cacheLexicalIndex(state.snapshot(), st.lastSeq());
         lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
             r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(),
-            System.nanoTime() - t0 + aheadNanos, saveNanos, saveBytes, visibleAt);
+            System.nanoTime() - t0 + aheadNanos, saveNanos, saveBytes, visibleAt, steps);
         return st.lastSeq();
       }
     }

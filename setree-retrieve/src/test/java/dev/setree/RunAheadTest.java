@@ -108,6 +108,7 @@ class RunAheadTest {
       assertEquals(1, r.deleted());
       assertEquals(121, t.tree().leafCount());
       assertEquals(-1, t.tree().indexOf("f3"));
+      assertStepsTimed(r);
       TreeAssert.assertSameTree(t.currentSnapshot().tree(), reopened(kb, gated));
     }
   }
@@ -133,6 +134,21 @@ class RunAheadTest {
       assertEquals(0, t.pendingMutations());
       TreeAssert.assertSameTree(t.currentSnapshot().tree(), reopened(kb, plain));
     }
+  }
+
+  /**
+   * A run's report times the rebuild's steps (once each, also when a second pass ran on top of the run computed
+   * ahead), then the save worked out, written and installed; all of them within the run's total time.
+   */
+  private static void assertStepsTimed(MaintenanceReport r) {
+    List<String> names = List.copyOf(r.stepNanos().keySet());
+    assertEquals(List.of("embed", "draft"), names.subList(0, 2), names.toString());
+    assertEquals(List.of("freeze", "plan", "save", "install"), names.subList(names.size() - 4, names.size()),
+        names.toString());
+    assertTrue(names.contains("level 0") && names.contains("summaries"), names.toString());
+    long sum = r.stepNanos().values().stream().mapToLong(Long::longValue).sum();
+    assertTrue(r.stepNanos().values().stream().allMatch(v -> v >= 0), r.stepNanos().toString());
+    assertTrue(sum <= r.totalNanos(), sum + " ns of steps in a run of " + r.totalNanos() + " ns");
   }
 
   /**

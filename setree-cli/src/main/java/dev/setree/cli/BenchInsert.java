@@ -13,8 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -77,6 +79,7 @@ final class BenchInsert implements Callable<Integer> {
     long[] bytes = new long[inserts];
     double[] runRebuildMs = new double[inserts];
     double[] runSaveMs = new double[inserts];
+    List<Map<String, Long>> runSteps = new ArrayList<>();
     double[] openMs = new double[3];
     BuildReport initial = null;
     BuildReport rebuild = null;
@@ -118,6 +121,7 @@ final class BenchInsert implements Callable<Integer> {
           bytes[i] = r.bytesWritten();
           runRebuildMs[i] = r.rebuildNanos() / 1e6;
           runSaveMs[i] = r.saveNanos() / 1e6;
+          runSteps.add(r.stepNanos());
           bar.update("inserts", i + 1, inserts);
         }
         bar.finish();
@@ -177,6 +181,11 @@ final class BenchInsert implements Callable<Integer> {
         + " P99 %.1f ms (summaries written: median %d)%n", runP50, runP99, median(summarized));
     System.out.printf(Locale.ROOT, "of which rebuild + summaries P50 %.1f ms, save P50 %.1f ms%n",
         median(runRebuildMs), median(runSaveMs));
+    Map<String, Double> stepP50 = stepMedians(runSteps);
+    StringBuilder stepLine = new StringBuilder();
+    stepP50.forEach((k, v) -> stepLine.append(stepLine.length() == 0 ? "" : ", ")
+        .append(String.format(Locale.ROOT, "%s %.1f", k, v)));
+    System.out.printf(Locale.ROOT, "steps of a run (P50 ms): %s%n", stepLine);
     System.out.printf(Locale.ROOT, "bytes written per run: median %d, mean %.0f%n", bytesP50, meanBytes);
     System.out.printf(Locale.ROOT, "insert-to-visible: P50 %.1f ms, P99 %.1f ms%n",
         Evaluation.percentile(sortedVisible, 0.5), Evaluation.percentile(sortedVisible, 0.99));
@@ -206,6 +215,8 @@ final class BenchInsert implements Callable<Integer> {
       o.put("open_ms", openP50);
       o.put("rebuild_p50_ms", median(runRebuildMs));
       o.put("save_p50_ms", median(runSaveMs));
+      ObjectNode steps = o.putObject("step_p50_ms");
+      stepP50.forEach(steps::put);
       putOrNull(o, "ratio_full_over_incremental", rebuildMs / runP50);
       putOrNull(o, "ratio_full_without_embedding_over_incremental", structureMs / runP50);
       // Per run, in insert order: where the tail comes from (the first run after open, or a run that re-clusters).
@@ -213,12 +224,31 @@ final class BenchInsert implements Callable<Integer> {
       putArray(o.putArray("visible_ms"), visibleMs);
       putArray(o.putArray("rebuild_ms"), runRebuildMs);
       putArray(o.putArray("save_ms"), runSaveMs);
+      ArrayNode stepsMs = o.putArray("steps_ms");
+      for (Map<String, Long> run : runSteps) {
+        ObjectNode one = stepsMs.addObject();
+        run.forEach((k, v) -> one.put(k, v / 1e6));
+      }
       putArray(o.putArray("summarized"), summarized);
       putArray(o.putArray("dirty_levels"), dirtyLevels);
       putArray(o.putArray("reclustered_members"), reclustered);
       Files.writeString(jsonOut, m.writerWithDefaultPrettyPrinter().writeValueAsString(o));
     }
     return 0;
+  }
+
+  /**
+   * Each step's median over the runs that had it, in milliseconds, the steps in the order they first ran (a run
+   * that skipped a step, such as a level its rebuild did not reach, does not count as 0 for it).
+   */
+  static Map<String, Double> stepMedians(List<Map<String, Long>> runs) {
+    Map<String, List<Double>> byStep = new LinkedHashMap<>();
+    for (Map<String, Long> run : runs) {
+      run.forEach((k, v) -> byStep.computeIfAbsent(k, x -> new ArrayList<>()).add(v / 1e6));
+    }
+    Map<String, Double> out = new LinkedHashMap<>();
+    byStep.forEach((k, v) -> out.put(k, median(v.stream().mapToDouble(Double::doubleValue).toArray())));
+    return out;
   }
 
   private static void putOrNull(ObjectNode o, String key, double value) {

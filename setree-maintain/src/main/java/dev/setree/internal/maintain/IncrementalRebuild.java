@@ -61,9 +61,10 @@ final class IncrementalRebuild {
    *
    * @param nearest the indexes of the oracle's level-0 members nearest a unit vector, or null
    * @param cancelled checked before each level: the rebuild is given up once it says so ({@link Maintainer#stopIf})
+   * @param steps ends step {@code level i} after each level rebuilt incrementally
    */
   Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids, NearestMembers nearest,
-      java.util.function.BooleanSupplier cancelled) {
+      java.util.function.BooleanSupplier cancelled, RunSteps steps) {
     Progress progress = new Progress();
     Map<String, DraftNode> byId = draft.byId;
     List<DraftNode> members = new ArrayList<>(draft.leaves);
@@ -111,6 +112,7 @@ final class IncrementalRebuild {
           parentIds(members, assignment), dense(assignment), knn.offsets(), knn.neighbors(), knn.weights(),
           clustering.resolution));
       members = nextMembers;
+      steps.end("level " + lvl);
     }
     detach(members.get(0));
     draft.pruneEmpty();

@@ -67,9 +67,14 @@ public final class Maintainer {
    * @param reclusteredMembers members Leiden ran on again
    * @param summarized summaries written
    * @param nanos wall time
+   * @param stepNanos the time of each step, in the order they ran ({@link RunSteps}): {@code embed}, {@code draft}
+   *     (the copy of the tree, or the kept draft settled), then {@code level 0}, {@code level 1}... and
+   *     {@code rebuild} (what follows the last level rebuilt) for an incremental run, {@code clustering} for a full
+   *     one, {@code rebuild} for a one-leaf tree; then {@code sums}, {@code summaries}, {@code freeze}. Empty when
+   *     nothing changed
    */
   public record Result(Tree tree, HierarchyState hierarchy, String path, int inserted, int deleted, int skipped,
-      int dirtyLevels, int reclusteredMembers, int summarized, long nanos) {
+      int dirtyLevels, int reclusteredMembers, int summarized, long nanos, Map<String, Long> stepNanos) {
 
     /**
      * This run followed by {@code later}, a run over this one's tree: later's tree, oracle and path (this one's
@@ -79,7 +84,7 @@ public final class Maintainer {
       return new Result(later.tree, later.hierarchy, later.path.equals("unchanged") ? path : later.path,
           inserted + later.inserted, deleted + later.deleted, skipped + later.skipped,
           Math.max(dirtyLevels, later.dirtyLevels), reclusteredMembers + later.reclusteredMembers,
-          summarized + later.summarized, nanos + later.nanos);
+          summarized + later.summarized, nanos + later.nanos, RunSteps.then(stepNanos, later.stepNanos));
     }
   }
 
@@ -113,6 +118,7 @@ public final class Maintainer {
   public Result run(Tree tree, HierarchyState oracle, List<TreeStore.Mutation> mutations,
       java.util.function.Supplier<LeafNeighbours> nearest, BooleanSupplier cancelled) {
     long t0 = System.nanoTime();
+    RunSteps steps = new RunSteps();
     Map<String, Fact> inserts = new LinkedHashMap<>();
     Set<String> deletes = new HashSet<>();
     int skipped = 0;
@@ -133,12 +139,14 @@ public final class Maintainer {
       }
     }
     if (inserts.isEmpty() && deletes.isEmpty()) {
-      return new Result(tree, oracle, "unchanged", 0, 0, skipped, 0, 0, 0, System.nanoTime() - t0);
+      return new Result(tree, oracle, "unchanged", 0, 0, skipped, 0, 0, 0, System.nanoTime() - t0, Map.of());
     }
     List<Fact> newFacts = new ArrayList<>(inserts.values());
     float[][] emb = TreeBuilder.embed(embedder, newFacts, BuildProgress.NONE);
+    steps.end("embed");
     stopIf(cancelled);
     DraftTree draft = kept.take(tree);
+    steps.end("draft");
     stopIf(cancelled);
     draft.removeLeaves(deletes); // their old parents lose a child
     if (!deletes.isEmpty()) {
@@ -159,10 +167,11 @@ public final class Maintainer {
     if (leaves == 0) {
       return new Result(Tree.empty(tree.isEmpty() ? embedder.dimension() : tree.dimension()),
           HierarchyState.empty(), "empty", inserts.size(), deletes.size(), skipped, 0, 0, 0,
-          System.nanoTime() - t0);
+          System.nanoTime() - t0, steps.nanos());
     } else if (leaves == 1) {
       next = single(draft, ids);
       path = "single";
+      steps.end("rebuild");
     } else if (tree.leafCount() < 2 || oracle.isEmpty() || !oracleMatches(tree, oracle)) {
       for (DraftNode l : draft.leaves) {
         l.parent = null;
@@ -176,23 +185,28 @@ public final class Maintainer {
           options, knnNanos, BuildProgress.NONE)));
       path = "full";
       reclustered = leaves;
+      steps.end("clustering");
     } else {
       IncrementalRebuild.Outcome o = new IncrementalRebuild(options).run(draft, oracle, ids,
-          nearestMembers(tree, oracle, nearest), cancelled);
+          nearestMembers(tree, oracle, nearest), cancelled, steps);
       next = new HierarchyState(List.copyOf(o.levels()));
+      steps.end("rebuild"); // what followed the last level rebuilt: a clean check, a new level, the root
       path = o.cleanSkip() ? "clean-skip" : "incremental";
       dirty = o.dirtyLevels();
       reclustered = o.reclusteredMembers();
     }
     stopIf(cancelled);
     draft.recomputeSums();
+    steps.end("sums");
     SummaryPass.Result sr = new SummaryPass(embedder, counter, summarizer, options)
         .run(draft, faithfulnessThreshold, BuildProgress.NONE);
     stopIf(cancelled);
+    steps.end("summaries");
     Tree frozen = draft.toTree();
     kept.keep(draft, frozen);
+    steps.end("freeze");
     return new Result(frozen, next, path, inserts.size(), deletes.size(), skipped, dirty, reclustered,
-        sr.summarized(), System.nanoTime() - t0);
+        sr.summarized(), System.nanoTime() - t0, steps.nanos());
   }
 
   /** Throws {@link CancellationException} once {@code cancelled} says so. */
