@@ -8,19 +8,19 @@ import java.util.Map;
  * The time each step of a maintenance run took, in the order the steps first ran: a clock that a run stops at
  * the end of each step. What {@code setree bench insert} reports step by step (issue #12). One run's thread only.
  */
-public final class RunSteps {
+final class RunSteps {
   private final Map<String, Long> nanos = new LinkedHashMap<>();
   private long last = System.nanoTime();
 
   /** Ends step {@code name} now: the time since the previous step ended (or since this clock began) is its. */
-  public void end(String name) {
+  void end(String name) {
     long now = System.nanoTime();
     nanos.merge(name, now - last, Long::sum);
     last = now;
   }
 
   /** The steps so far and their nanoseconds, in the order they first ran (a copy). */
-  public Map<String, Long> nanos() {
+  Map<String, Long> nanos() {
     return Collections.unmodifiableMap(new LinkedHashMap<>(nanos));
   }
 
