@@ -26,11 +26,12 @@ import java.util.Map;
  * @param visibleAt the moment the run's snapshot was installed: from then on {@link SETree#retrieve} (in this
  *     process) sees the mutations it applied
  * @param stepNanos the time of each step of the run, in nanoseconds, in the order the steps ran: those of the
- *     rebuild ({@code embed}, {@code draft}, {@code level 0}, {@code level 1}..., {@code rebuild} or
- *     {@code clustering}, {@code sums}, {@code summaries}, {@code freeze}), then {@code plan} (the save worked out),
- *     {@code save} (the write) and {@code install} (the next snapshot); what {@code setree bench insert} reports
- *     step by step. Steps not listed (reading the committed state, the BM25 index's cached copy) make the rest of
- *     {@code totalNanos}
+ *     rebuild ({@code embed}, {@code draft}, {@code check}, per level {@code i} {@code level i match},
+ *     {@code level i kNN}, {@code level i clusters} and {@code level i parents}, then {@code rebuild}; or
+ *     {@code clustering}; then {@code sums}, {@code summaries}, {@code freeze}), then {@code plan} (the save
+ *     worked out), {@code save} (the write) and {@code install} (the next snapshot); what {@code setree bench
+ *     insert} reports step by step. Steps not listed (reading the committed state, the BM25 index's cached copy)
+ *     make the rest of {@code totalNanos}
  */
 public record MaintenanceReport(String path, int mutations, int inserted, int deleted, int skipped,
     int dirtyLevels, int reclusteredMembers, int summarized, long rebuildNanos, long totalNanos,

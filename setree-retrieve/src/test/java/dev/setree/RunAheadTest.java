@@ -145,7 +145,8 @@ class RunAheadTest {
     assertEquals(List.of("embed", "draft"), names.subList(0, 2), names.toString());
     assertEquals(List.of("freeze", "plan", "save", "install"), names.subList(names.size() - 4, names.size()),
         names.toString());
-    assertTrue(names.contains("level 0") && names.contains("summaries"), names.toString());
+    assertTrue(names.contains("level 0 match") && names.contains("level 0 parents") && names.contains("summaries"),
+        names.toString());
     long sum = r.stepNanos().values().stream().mapToLong(Long::longValue).sum();
     assertTrue(r.stepNanos().values().stream().allMatch(v -> v >= 0), r.stepNanos().toString());
     assertTrue(sum <= r.totalNanos(), sum + " ns of steps in a run of " + r.totalNanos() + " ns");

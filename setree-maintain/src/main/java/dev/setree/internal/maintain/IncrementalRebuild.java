@@ -61,7 +61,10 @@ final class IncrementalRebuild {
    *
    * @param nearest the indexes of the oracle's level-0 members nearest a unit vector, or null
    * @param cancelled checked before each level: the rebuild is given up once it says so ({@link Maintainer#stopIf})
-   * @param steps ends step {@code level i} after each level rebuilt incrementally
+   * @param steps ends, for each level {@code i} rebuilt incrementally, steps {@code level i match} (its centroid
+   *     rows, the clean check, the match to the oracle's members), {@code level i kNN} (the patch),
+   *     {@code level i clusters} (the affected communities re-clustered) and {@code level i parents} (parent
+   *     preservation and the level's record)
    */
   Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids, NearestMembers nearest,
       java.util.function.BooleanSupplier cancelled, RunSteps steps) {
@@ -84,6 +87,7 @@ final class IncrementalRebuild {
       // Level 0's leading rows that extend the old level's own array need no comparing.
       int shared = lvl == 0 && centroids == draft.leafRows() ? draft.sharedLeafRows(old.centroids(), old.size()) : 0;
       LevelMatch match = match(old, members, centroids, draft.dim, shared);
+      steps.end("level " + lvl + " match");
       boolean exact = old.size() <= options.exactKnnLimit() && members.size() <= options.exactKnnLimit();
       java.util.function.IntFunction<int[]> near = null;
       if (lvl == 0 && !exact && nearest != null) {
@@ -101,18 +105,20 @@ final class IncrementalRebuild {
       KnnPatch patch = KnnPatch.patch(old, members.size(), centroids, draft.dim, match.moved, match.newToOld,
           match.oldToNew, options.k(), exact, near);
       progress.rows += patch.recomputed();
+      steps.end("level " + lvl + " kNN");
       KnnGraph knn = patch.graph();
       AffectedCommunities affected = AffectedCommunities.of(old, match, knn);
       Clustering clustering = recluster(old, affected, knn, members.size() <= TreeBuilder.rootArity(options));
       progress.reclustered += clustering.reclustered;
       int[] assignment = clustering.assignment;
+      steps.end("level " + lvl + " clusters");
       List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match.newToOld, assignment,
           old, byId, lvl + 1, ids, oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null);
       progress.levels.add(new HierarchyState.Level(TreeBuilder.ids(members), centroids,
           parentIds(members, assignment), dense(assignment), knn.offsets(), knn.neighbors(), knn.weights(),
           clustering.resolution));
       members = nextMembers;
-      steps.end("level " + lvl);
+      steps.end("level " + lvl + " parents");
     }
     detach(members.get(0));
     draft.pruneEmpty();

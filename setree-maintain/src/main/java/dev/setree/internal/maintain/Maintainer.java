@@ -68,10 +68,12 @@ public final class Maintainer {
    * @param summarized summaries written
    * @param nanos wall time
    * @param stepNanos the time of each step, in the order they ran ({@link RunSteps}): {@code embed}, {@code draft}
-   *     (the copy of the tree, or the kept draft settled), then {@code level 0}, {@code level 1}... and
-   *     {@code rebuild} (what follows the last level rebuilt) for an incremental run, {@code clustering} for a full
-   *     one, {@code rebuild} for a one-leaf tree; then {@code sums}, {@code summaries}, {@code freeze}. Empty when
-   *     nothing changed
+   *     (the copy of the tree or the kept draft settled, and the mutations applied to it), {@code check} (the id
+   *     source, and the oracle's level 0 checked against the tree when it has one); then per level {@code i} rebuilt
+   *     {@code level i match}, {@code level i kNN}, {@code level i clusters}, {@code level i parents}
+   *     ({@link IncrementalRebuild#run}), and {@code rebuild} (what follows the last level rebuilt); a full
+   *     clustering's {@code clustering}, a one-leaf tree's {@code rebuild}; then {@code sums}, {@code summaries},
+   *     {@code freeze}. Empty when nothing changed
    */
   public record Result(Tree tree, HierarchyState hierarchy, String path, int inserted, int deleted, int skipped,
       int dirtyLevels, int reclusteredMembers, int summarized, long nanos, Map<String, Long> stepNanos) {
@@ -146,7 +148,6 @@ public final class Maintainer {
     steps.end("embed");
     stopIf(cancelled);
     DraftTree draft = kept.take(tree);
-    steps.end("draft");
     stopIf(cancelled);
     draft.removeLeaves(deletes); // their old parents lose a child
     if (!deletes.isEmpty()) {
@@ -158,6 +159,7 @@ public final class Maintainer {
       Fact f = newFacts.get(i);
       draft.addLeaf(f.id(), f.text(), f.time(), emb[i], counter.count(f.text()));
     }
+    steps.end("draft");
     TreeBuilder.IdSource ids = TreeBuilder.IdSource.after(tree);
     String path;
     HierarchyState next;
@@ -172,7 +174,7 @@ public final class Maintainer {
       next = single(draft, ids);
       path = "single";
       steps.end("rebuild");
-    } else if (tree.leafCount() < 2 || oracle.isEmpty() || !oracleMatches(tree, oracle)) {
+    } else if (tree.leafCount() < 2 || oracle.isEmpty() || !oracleMatches(tree, oracle, steps)) {
       for (DraftNode l : draft.leaves) {
         l.parent = null;
       }
@@ -260,8 +262,14 @@ public final class Maintainer {
     return kept.reused();
   }
 
-  /** The oracle's level 0 must list exactly the old tree's leaves. */
-  private static boolean oracleMatches(Tree tree, HierarchyState oracle) {
+  /** The oracle's level 0 must list exactly the old tree's leaves; ends step {@code check} (with the id source). */
+  private static boolean oracleMatches(Tree tree, HierarchyState oracle, RunSteps steps) {
+    boolean matches = oracleMatchesLeaves(tree, oracle);
+    steps.end("check");
+    return matches;
+  }
+
+  private static boolean oracleMatchesLeaves(Tree tree, HierarchyState oracle) {
     HierarchyState.Level l0 = oracle.levels().get(0);
     if (l0.size() != tree.leafCount() || l0.centroids() == null
         || l0.centroids().length < l0.size() * tree.dimension()) {
