@@ -69,7 +69,7 @@ public final class Maintainer {
    * @param nanos wall time
    * @param stepNanos the time of each step, in the order they ran ({@link RunSteps}): {@code embed}, {@code draft}
    *     (the copy of the tree or the kept draft settled, and the mutations applied to it), {@code check} (the id
-   *     source, and the oracle's level 0 checked against the tree when it has one); then per level {@code i} rebuilt
+   *     source, and the oracle's level 0 checked against the tree); then per level {@code i} rebuilt
    *     {@code level i match}, {@code level i kNN}, {@code level i clusters}, {@code level i parents}
    *     ({@link IncrementalRebuild#run}), and {@code rebuild} (what follows the last level rebuilt); a full
    *     clustering's {@code clustering}, a one-leaf tree's {@code rebuild}; then {@code sums}, {@code summaries},
@@ -166,6 +166,8 @@ public final class Maintainer {
     int dirty = 0;
     int reclustered = 0;
     int leaves = draft.leaves.size();
+    boolean incremental = leaves > 1 && tree.leafCount() >= 2 && !oracle.isEmpty() && oracleMatches(tree, oracle);
+    steps.end("check");
     if (leaves == 0) {
       return new Result(Tree.empty(tree.isEmpty() ? embedder.dimension() : tree.dimension()),
           HierarchyState.empty(), "empty", inserts.size(), deletes.size(), skipped, 0, 0, 0,
@@ -174,7 +176,7 @@ public final class Maintainer {
       next = single(draft, ids);
       path = "single";
       steps.end("rebuild");
-    } else if (tree.leafCount() < 2 || oracle.isEmpty() || !oracleMatches(tree, oracle, steps)) {
+    } else if (!incremental) {
       for (DraftNode l : draft.leaves) {
         l.parent = null;
       }
@@ -262,14 +264,8 @@ public final class Maintainer {
     return kept.reused();
   }
 
-  /** The oracle's level 0 must list exactly the old tree's leaves; ends step {@code check} (with the id source). */
-  private static boolean oracleMatches(Tree tree, HierarchyState oracle, RunSteps steps) {
-    boolean matches = oracleMatchesLeaves(tree, oracle);
-    steps.end("check");
-    return matches;
-  }
-
-  private static boolean oracleMatchesLeaves(Tree tree, HierarchyState oracle) {
+  /** The oracle's level 0 must list exactly the old tree's leaves. */
+  private static boolean oracleMatches(Tree tree, HierarchyState oracle) {
     HierarchyState.Level l0 = oracle.levels().get(0);
     if (l0.size() != tree.leafCount() || l0.centroids() == null
         || l0.centroids().length < l0.size() * tree.dimension()) {

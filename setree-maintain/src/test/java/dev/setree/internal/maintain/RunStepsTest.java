@@ -59,7 +59,7 @@ class RunStepsTest {
     Maintainer.Result r = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60)
         .run(empty, dev.setree.internal.core.HierarchyState.empty(), inserts);
     assertEquals("full", r.path());
-    assertEquals(List.of("embed", "draft", "clustering", "sums", "summaries", "freeze"),
+    assertEquals(List.of("embed", "draft", "check", "clustering", "sums", "summaries", "freeze"),
         new ArrayList<>(r.stepNanos().keySet()));
   }
 }
