@@ -418,6 +418,7 @@ class MaintainerTest {
     base.forEach(f -> present.add(f.id()));
     List<Fact> pool = Corpora.synthetic(300, seed + 1);
     int next = 0;
+    int changed = 0;
     for (int round = 0; round < 30; round++) {
       List<Mutation> batch = new ArrayList<>();
       for (int x = 1 + r.nextInt(3); x > 0; x--) {
@@ -435,6 +436,9 @@ class MaintainerTest {
       String ctx = "seed=" + seed + " round " + round;
       assertEquals(expected.path(), actual.path(), ctx);
       assertEquals(expected.summarized(), actual.summarized(), ctx);
+      if (!actual.path().equals("unchanged")) { // a batch whose inserts its deletes cancel takes no draft
+        changed++;
+      }
       try {
         dev.setree.testing.TreeAssert.assertSameTree(expected.tree(), actual.tree());
         dev.setree.testing.TreeAssert.assertSameHierarchy(expected.hierarchy(), actual.hierarchy());
@@ -444,6 +448,6 @@ class MaintainerTest {
       tree = actual.tree();
       oracle = actual.hierarchy();
     }
-    assertEquals(29, continuing.draftsReused(), "seed=" + seed + ": every run after the first continues");
+    assertEquals(changed - 1, continuing.draftsReused(), "seed=" + seed + ": every run after the first continues");
   }
 }
