@@ -46,6 +46,9 @@ final class DraftNode {
   /** Its depth under the root and its wave of the summary pass (scratch of {@link SummaryPass}). */
   int depth;
   int wave;
+  /** The stamps of the {@link SummaryPass} call that marked it for a look, and that set its wave. */
+  long dirtyMark;
+  long waveMark;
   /** Its index in the snapshot {@link DraftTree#toTree} is freezing (scratch; -1 when not in it). */
   int index = -1;
   /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */

@@ -19,6 +19,13 @@ final class DraftTree {
   /** Every node of {@link #leaves} and {@link #internal} by id (kept with them: add and remove through this class). */
   final Map<String, DraftNode> byId = new HashMap<>();
   private long nextOrder;
+  /**
+   * The rules of the last {@link SummaryPass} through this draft, or null: a later pass under the same rules looks
+   * at the changed nodes only. Null for a new draft, a copy of a tree included, whose nodes no pass has seen.
+   */
+  SummaryPass.Rules summaryRules;
+  /** The internal nodes at depth 0 and 1 after that pass (their caps depend on their depth). */
+  List<DraftNode> summaryShallow = List.of();
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
 

@@ -1,0 +1,94 @@
+package dev.setree.internal.maintain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.internal.core.Tree;
+import dev.setree.spi.Fact;
+import dev.setree.testing.Corpora;
+import dev.setree.testing.HashEmbedder;
+import dev.setree.testing.SimpleTokenCounter;
+import dev.setree.testing.TreeAssert;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The summary pass over a draft it passed through before looks at the changed nodes only, and writes what a pass
+ * over every node of a new copy writes.
+ */
+class SummaryPassTest {
+  final HashEmbedder embedder = new HashEmbedder(48);
+  final SimpleTokenCounter counter = new SimpleTokenCounter();
+  /** Caps far apart, so that a node's depth decides whether its summary fits. */
+  final BuildOptions options = new BuildOptions(10, 8, 42L, 1, 60, 12);
+
+  Tree built() {
+    List<Fact> facts = Corpora.synthetic(900, 11);
+    return new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), options).build(facts, BuildProgress.NONE)
+        .tree();
+  }
+
+  SummaryPass pass() {
+    return new SummaryPass(embedder, counter, new ExtractiveSummarizer(), options);
+  }
+
+  /**
+   * Applies {@code change} to a copy of {@code tree} that a pass went through first and to a new copy, runs the
+   * pass over both, and checks that both freeze to the same tree; returns both passes' results, the second
+   * draft's first.
+   */
+  SummaryPass.Result[] sameAsAFullPass(Tree tree, Consumer<DraftTree> change) {
+    DraftTree passedBefore = DraftTree.of(tree);
+    SummaryPass.Result first = pass().run(passedBefore, 60, BuildProgress.NONE);
+    assertEquals(passedBefore.internal.size(), first.examined(), "a new copy's pass looks at every node");
+    DraftTree fresh = DraftTree.of(tree);
+    change.accept(passedBefore);
+    change.accept(fresh);
+    SummaryPass.Result dirty = pass().run(passedBefore, 60, BuildProgress.NONE);
+    SummaryPass.Result full = pass().run(fresh, 60, BuildProgress.NONE);
+    assertEquals(fresh.internal.size(), full.examined());
+    assertEquals(full.summarized(), dirty.summarized());
+    TreeAssert.assertSameTree(fresh.toTree(), passedBefore.toTree());
+    return new SummaryPass.Result[] {dirty, full};
+  }
+
+  @Test
+  void aNewLeafIsLookedAtOnItsPathOnly() {
+    Tree tree = built();
+    float[] e = embedder.embed(List.of("a new fact about the harbour and its ships"))[0];
+    SummaryPass.Result[] r = sameAsAFullPass(tree, d -> {
+      DraftNode leaf = d.addLeaf("new", "a new fact about the harbour and its ships", null, e, 9);
+      DraftNode parent = d.leaves.get(0).parent;
+      DraftTree.attach(leaf, parent);
+      parent.structural = true;
+      d.recomputeSums();
+    });
+    assertTrue(r[0].summarized() >= 1, "the new leaf's parent is summarised again");
+    assertTrue(r[0].examined() < r[1].examined() / 4,
+        "looked at " + r[0].examined() + " of " + r[1].examined() + " internal nodes");
+  }
+
+  @Test
+  void aNodeThatSinksBelowDepthOneGetsTheLowerCap() {
+    Tree tree = built();
+    int tooLong = 0;
+    int root = tree.root();
+    for (int i = 0; i < tree.childCount(root); i++) {
+      int c = tree.child(root, i);
+      if (!tree.isLeaf(c) && tree.tokens(c) > options.summaryTokens()) {
+        tooLong++;
+      }
+    }
+    assertTrue(tooLong > 0, "a child of the root has a summary longer than the cap below depth 1");
+    // A new root above the old one: the old root's children sink to depth 2, where their summaries break the cap.
+    SummaryPass.Result[] r = sameAsAFullPass(tree, d -> {
+      DraftNode old = d.root();
+      DraftNode top = d.addInternal("top", old.level + 1);
+      DraftTree.attach(old, top);
+      d.recomputeSums();
+    });
+    assertTrue(r[0].summarized() >= 1 + tooLong, "summarised " + r[0].summarized() + ", expected the new root and "
+        + tooLong + " sunk nodes");
+  }
+}
