@@ -112,11 +112,12 @@ final class IncrementalRebuild {
       progress.reclustered += clustering.reclustered;
       int[] assignment = clustering.assignment;
       steps.end("level " + lvl + " clusters");
+      DraftNode[] parentOf = new DraftNode[members.size()];
       List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match.newToOld, assignment,
-          old, byId, lvl + 1, ids, oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null);
-      progress.levels.add(new HierarchyState.Level(TreeBuilder.ids(members), centroids,
-          parentIds(members, assignment), dense(assignment), knn.offsets(), knn.neighbors(), knn.weights(),
-          clustering.resolution));
+          old, byId, lvl + 1, ids, oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null, parentOf);
+      String[] memberIds = memberIds(old, members, shared);
+      progress.levels.add(new HierarchyState.Level(memberIds, centroids, parentIds(memberIds, parentOf),
+          dense(assignment), knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution));
       members = nextMembers;
       steps.end("level " + lvl + " parents");
     }
@@ -172,17 +173,25 @@ final class IncrementalRebuild {
    */
   record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {}
 
-  /** Matches; the first {@code shared} rows of {@code centroids} are {@code old}'s same rows (not compared). */
+  /**
+   * Matches; the first {@code shared} members are {@code old}'s first members, with the same rows of
+   * {@code centroids} (neither looked up nor compared): a level 0 whose leaves were only added to since the oracle
+   * was recorded from them, or since the run's check found the oracle's level 0 listing the tree's leaves in order.
+   */
   private static LevelMatch match(HierarchyState.Level old, List<DraftNode> members, float[] centroids,
       int dim, int shared) {
     int m = members.size();
-    // Members keep their old relative order: each is first looked for where the previous one was found, plus
-    // one, then in the old level's member index.
-    int next = 0;
     int[] newToOld = new int[m];
     int[] oldToNew = new int[old.size()];
     Arrays.fill(oldToNew, -1);
-    for (int i = 0; i < m; i++) {
+    for (int i = 0; i < shared; i++) {
+      newToOld[i] = i;
+      oldToNew[i] = i;
+    }
+    // Members keep their old relative order: each is first looked for where the previous one was found, plus
+    // one, then in the old level's member index.
+    int next = shared;
+    for (int i = shared; i < m; i++) {
       int o = old.indexOf(members.get(i).id, next);
       newToOld[i] = o;
       if (o >= 0) {
@@ -191,9 +200,9 @@ final class IncrementalRebuild {
       }
     }
     boolean[] moved = new boolean[m];
-    for (int i = 0; i < m; i++) {
+    for (int i = shared; i < m; i++) {
       int o = newToOld[i];
-      moved[i] = o < 0 || !((o == i && i < shared) || rowEquals(centroids, i, old.centroids(), o, dim));
+      moved[i] = o < 0 || !rowEquals(centroids, i, old.centroids(), o, dim);
     }
     return new LevelMatch(newToOld, oldToNew, moved);
   }
@@ -287,13 +296,27 @@ final class IncrementalRebuild {
     return initial;
   }
 
-  /** Each member's parent id at this level: its own id when it is carried up alone. */
-  private static String[] parentIds(List<DraftNode> members, int[] assignment) {
-    int[] size = TreeBuilder.communitySizes(assignment);
-    String[] parentIds = new String[members.size()];
+  /**
+   * The level's member ids: the first {@code shared} are {@code old}'s (the same leaves, {@link #match}), the others
+   * read from the members.
+   */
+  private static String[] memberIds(HierarchyState.Level old, List<DraftNode> members, int shared) {
+    String[] out = new String[members.size()];
+    System.arraycopy(old.memberIds(), 0, out, 0, shared);
+    for (int i = shared; i < out.length; i++) {
+      out[i] = members.get(i).id;
+    }
+    return out;
+  }
+
+  /**
+   * Each member's parent id at this level, from the parent parent preservation gave its community
+   * ({@code parentOf}, null for a member carried up alone): its own id when it is carried up alone.
+   */
+  private static String[] parentIds(String[] memberIds, DraftNode[] parentOf) {
+    String[] parentIds = new String[memberIds.length];
     for (int i = 0; i < parentIds.length; i++) {
-      DraftNode x = members.get(i);
-      parentIds[i] = size[assignment[i]] == 1 ? x.id : x.parent.id;
+      parentIds[i] = parentOf[i] == null ? memberIds[i] : parentOf[i].id;
     }
     return parentIds;
   }

@@ -36,6 +36,18 @@ final class ParentPreservation {
   static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, int[] newToOld,
       int[] assignment, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,
       TreeBuilder.IdSource ids, HierarchyState.Level nextOld) {
+    return regroup(draft, members, newToOld, assignment, old, byId, parentLevel, ids, nextOld,
+        new DraftNode[members.size()]);
+  }
+
+  /**
+   * As {@link #regroup(DraftTree, List, int[], int[], HierarchyState.Level, Map, int, TreeBuilder.IdSource,
+   * HierarchyState.Level)}, filling {@code parentOf} with each member's parent (null for a member carried alone),
+   * so that the caller need not read it from every member.
+   */
+  static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, int[] newToOld,
+      int[] assignment, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,
+      TreeBuilder.IdSource ids, HierarchyState.Level nextOld, DraftNode[] parentOf) {
     DraftNode[] mem = members.toArray(new DraftNode[0]);
     DraftNode[] oldParent = oldParents(mem, newToOld, old, byId);
     Communities comms = Communities.of(assignment);
@@ -63,6 +75,9 @@ final class ParentPreservation {
       parent.claimedBy = claimed;
       if (!sameChildren(parent, comms, k, mem)) {
         adopt(parent, comms, k, mem);
+      }
+      for (int x = from; x < from + size; x++) {
+        parentOf[comms.members[x]] = parent;
       }
       float[] sum = draft.canonicalSum(parent);
       if (!Arrays.equals(sum, parent.sum)) {
