@@ -17,9 +17,7 @@ import java.util.List;
  * subtree depth and leaf count. Fidelity is derived: {@code centroid - summaryEmbedding}.
  *
  * <p>A snapshot never changes after construction; maintenance replaces it whole. It is safe to share
- * between threads. The arrays passed to the constructor are taken over, not copied. An internal node's summary
- * embedding and leaf-centroid are rows of their own, which later snapshots share while the node's do not change:
- * a maintenance run neither copies nor compares the rows of the nodes it kept.
+ * between threads. The arrays passed to the constructor are taken over, not copied.
  */
 public final class Tree {
   /** Marker for an unknown faithfulness. */
@@ -38,10 +36,9 @@ public final class Tree {
   private final int[] children;
   /** {@code leafCount * dim}: row v is leaf v's embedding (shared with the oracle's level 0 where it can be). */
   private final float[] leafEmbeddings;
-  /** Row v - leafCount is internal node v's summary embedding ({@code dim} floats; shared, never changed). */
-  private final float[][] internalEmbeddings;
-  /** Row v - leafCount is internal node v's leaf-centroid (shared, never changed). */
-  private final float[][] internalCentroids;
+  /** {@code (size - leafCount) * dim}: row v - leafCount is internal node v's summary embedding. */
+  private final float[] internalEmbeddings;
+  private final float[] internalCentroids;
   private final float[] loss;
   private final int[] faithfulness;
   private final int[] subtreeDepth;
@@ -93,40 +90,6 @@ public final class Tree {
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
       float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex) {
-    this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent, leafEmbeddings,
-        rows("internalEmbeddings", internalEmbeddings, ids.length - leafCount, dim),
-        rows("internalCentroids", internalCentroids, ids.length - leafCount, dim), null, faithfulness,
-        sourceLeafIndex);
-  }
-
-  /** {@code count} rows of {@code dim} floats copied out of {@code flat}, which must hold exactly those. */
-  private static float[][] rows(String what, float[] flat, int count, int dim) {
-    if (count < 0) {
-      return new float[0][]; // a bad leaf count, which the constructor names
-    }
-    requireLength(what, flat.length, count * dim);
-    float[][] rows = new float[count][];
-    for (int i = 0; i < count; i++) {
-      rows[i] = java.util.Arrays.copyOfRange(flat, i * dim, (i + 1) * dim);
-    }
-    return rows;
-  }
-
-  /**
-   * Creates a snapshot from its arrays (taken over, not copied) with its internal nodes' vectors as rows of their
-   * own, which it shares: a maintenance run's draft hands over the rows of the nodes it kept, so that the next
-   * snapshot neither copies them nor, when saved, compares them. No row may change afterwards.
-   *
-   * @param internalEmbeddings per internal node ({@code v - leafCount}), its summary embedding
-   * @param internalCentroids per internal node, its leaf-centroid
-   * @param internalLoss per internal node, its {@linkplain #loss(float[], float[]) loss} if the caller knows it
-   *     (as computed by that method), else null
-   * @see #Tree(int, int, String[], String[], String[], String[], int[], int[], int[], float[], float[], float[],
-   *     int[], int[][]) the other parameters
-   */
-  public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
-      int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[][] internalEmbeddings,
-      float[][] internalCentroids, float[] internalLoss, int[] faithfulness, int[][] sourceLeafIndex) {
     int n = ids.length;
     this.dim = dim;
     this.leafCount = leafCount;
@@ -155,17 +118,8 @@ public final class Tree {
       throw new IllegalArgumentException("leafEmbeddings has length " + leafEmbeddings.length + ", expected at least "
           + leafCount * dim);
     }
-    requireLength("internalEmbeddings", internalEmbeddings.length, n - leafCount);
-    requireLength("internalCentroids", internalCentroids.length, n - leafCount);
-    if (internalLoss != null) {
-      requireLength("internalLoss", internalLoss.length, n - leafCount);
-    }
-    for (int j = 0; j < internalEmbeddings.length; j++) {
-      if (internalEmbeddings[j].length != dim || internalCentroids[j].length != dim) {
-        requireLength("internal embedding of " + ids[leafCount + j], internalEmbeddings[j].length, dim);
-        requireLength("internal centroid of " + ids[leafCount + j], internalCentroids[j].length, dim);
-      }
-    }
+    requireLength("internalEmbeddings", internalEmbeddings.length, (n - leafCount) * dim);
+    requireLength("internalCentroids", internalCentroids.length, (n - leafCount) * dim);
     if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
     }
@@ -195,8 +149,9 @@ public final class Tree {
       if (v < leafCount) {
         leavesUnder[v] = 1;
       } else {
-        int j = v - leafCount;
-        loss[v] = internalLoss != null ? internalLoss[j] : loss(internalEmbeddings[j], internalCentroids[j]);
+        int row = (v - leafCount) * dim;
+        float c = Vectors.dot(internalEmbeddings, row, internalCentroids, row, dim);
+        loss[v] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
       }
       int p = parent[v];
       if (p >= 0) {
@@ -227,15 +182,6 @@ public final class Tree {
     }
   }
 
-  /**
-   * Loss of a summary embedding against its leaf-centroid, both unit vectors: the length of their difference,
-   * {@code sqrt(2 - 2 cos)}, in [0, 2].
-   */
-  public static float loss(float[] embedding, float[] centroid) {
-    float c = Vectors.dot(embedding, 0, centroid, 0, embedding.length);
-    return (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
-  }
-
   private static void requireLength(String what, int actual, int expected) {
     if (actual != expected) {
       throw new IllegalArgumentException(what + " has length " + actual + ", expected " + expected);
@@ -245,7 +191,7 @@ public final class Tree {
   /** The empty tree of the given dimension: no leaves, no root. */
   public static Tree empty(int dim) {
     return new Tree(dim, 0, new String[0], new String[0], null, null, new int[0], new int[0], new int[0],
-        new float[0], new float[0][], new float[0][], null, new int[0], null);
+        new float[0], new float[0], new int[0], null);
   }
 
   /** Number of nodes. */
@@ -356,56 +302,38 @@ public final class Tree {
     return leafEmbeddings;
   }
 
-  /** The internal nodes' summary embeddings, row after row, in a new array ({@code (size - leafCount) * dim}). */
+  /** Raw storage of the internal nodes' summary embeddings ({@code (size - leafCount) * dim}); do not modify. */
   public float[] internalEmbeddings() {
-    return flat(internalEmbeddings);
-  }
-
-  /** Internal node v's summary embedding: the row itself, shared with other snapshots; do not modify. */
-  public float[] internalEmbeddingRow(int v) {
-    return internalEmbeddings[v - leafCount];
+    return internalEmbeddings;
   }
 
   /** A copy of node v's embedding (a leaf's, or its summary's). */
   public float[] embedding(int v) {
-    return v < leafCount ? Vectors.row(leafEmbeddings, v, dim) : internalEmbeddings[v - leafCount].clone();
+    return v < leafCount ? Vectors.row(leafEmbeddings, v, dim) : Vectors.row(internalEmbeddings, v - leafCount, dim);
   }
 
-  /** The internal nodes' leaf-centroids, row after row, in a new array ({@code (size - leafCount) * dim}). */
+  /** Raw internal-node centroid storage ({@code (size - leafCount) * dim}); do not modify. */
   public float[] internalCentroids() {
-    return flat(internalCentroids);
-  }
-
-  /** Internal node v's leaf-centroid: the row itself, shared with other snapshots; do not modify. */
-  public float[] internalCentroidRow(int v) {
-    return internalCentroids[v - leafCount];
-  }
-
-  private float[] flat(float[][] rows) {
-    float[] out = new float[rows.length * dim];
-    for (int j = 0; j < rows.length; j++) {
-      System.arraycopy(rows[j], 0, out, j * dim, dim);
-    }
-    return out;
+    return internalCentroids;
   }
 
   /** A copy of the node's leaf-centroid (a leaf's own embedding for leaves). */
   public float[] centroid(int v) {
-    return v < leafCount ? embedding(v) : internalCentroids[v - leafCount].clone();
+    return v < leafCount ? embedding(v) : Vectors.row(internalCentroids, v - leafCount, dim);
   }
 
   /** Dot product of {@code q} with the node's leaf-centroid (a retrieve's: {@link SimdDot}). */
   public float centroidDot(int v, float[] q) {
     return v < leafCount
         ? SimdDot.dot(leafEmbeddings, v * dim, q, 0, dim)
-        : SimdDot.dot(internalCentroids[v - leafCount], 0, q, 0, dim);
+        : SimdDot.dot(internalCentroids, (v - leafCount) * dim, q, 0, dim);
   }
 
   /** Dot product of {@code q} with the node's own embedding (summary embedding for internal nodes; {@link SimdDot}). */
   public float embeddingDot(int v, float[] q) {
     return v < leafCount
         ? SimdDot.dot(leafEmbeddings, v * dim, q, 0, dim)
-        : SimdDot.dot(internalEmbeddings[v - leafCount], 0, q, 0, dim);
+        : SimdDot.dot(internalEmbeddings, (v - leafCount) * dim, q, 0, dim);
   }
 
   /**
@@ -415,10 +343,8 @@ public final class Tree {
   public float[] fidelity(int v) {
     float[] f = new float[dim];
     if (v >= leafCount) {
-      float[] c = internalCentroids[v - leafCount];
-      float[] e = internalEmbeddings[v - leafCount];
       for (int i = 0; i < dim; i++) {
-        f[i] = c[i] - e[i];
+        f[i] = internalCentroids[(v - leafCount) * dim + i] - internalEmbeddings[(v - leafCount) * dim + i];
       }
     }
     return f;

@@ -193,34 +193,6 @@ class TreeValidationTest {
     assertRejected(b, "internalCentroids");
   }
 
-  /**
-   * Internal rows handed over one per node make the same tree as the flat arrays, loss included, and a row of the
-   * wrong length is rejected, naming its node.
-   */
-  @Test
-  void internalRowsMakeTheSameTreeAndAShortRowIsRejected() {
-    Arrays5 a = new Arrays5();
-    Tree flat = a.build();
-    float[][] emb = {flat.internalEmbeddingRow(3).clone(), flat.internalEmbeddingRow(4).clone()};
-    float[][] cen = {flat.internalCentroidRow(3).clone(), flat.internalCentroidRow(4).clone()};
-    Tree rows = new Tree(DIM, 3, a.ids, a.texts, null, null, a.tokens, a.level, a.parent,
-        java.util.Arrays.copyOf(a.embeddings, 3 * DIM), emb, cen, null, a.faithfulness, null);
-    assertTrue(java.util.Arrays.equals(flat.internalEmbeddings(), rows.internalEmbeddings()), "embeddings");
-    assertTrue(java.util.Arrays.equals(flat.internalCentroids(), rows.internalCentroids()), "centroids");
-    for (int v = 0; v < flat.size(); v++) {
-      assertEquals(flat.loss(v), rows.loss(v), "loss of " + v);
-      assertEquals(flat.parent(v), rows.parent(v), "parent of " + v);
-      assertEquals(flat.centroidDot(v, emb[1]), rows.centroidDot(v, emb[1]), "centroid dot of " + v);
-    }
-    assertTrue(rows.internalCentroidRow(4) == cen[1], "the row handed over is the tree's");
-    assertEquals(Tree.loss(emb[0], cen[0]), rows.loss(3));
-    cen[1] = new float[DIM - 1];
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Tree(DIM, 3, a.ids, a.texts,
-        null, null, a.tokens, a.level, a.parent, java.util.Arrays.copyOf(a.embeddings, 3 * DIM), emb, cen, null,
-        a.faithfulness, null));
-    assertTrue(e.getMessage().contains("internal centroid of root"), e.getMessage());
-  }
-
   /** A summary source that is not a leaf is rejected. */
   @Test
   void nonLeafSourceIsRejected() {

@@ -23,8 +23,7 @@ final class DraftNode {
   /**
    * The embedding. Null for a leaf copied from a tree ({@link DraftTree#of}) until a caller needs an array of it
    * ({@link #embedding()}): until then the leaf reads its row of the tree's leaf rows, which are never changed,
-   * so that a copy of a large tree allocates no array per leaf (docs/adr/0023, amendment of 2026-12-03). An internal
-   * node's is replaced, never changed in place: the trees frozen from the draft share it (and its leaf-centroid).
+   * so that a copy of a large tree allocates no array per leaf (docs/adr/0023, amendment of 2026-12-03).
    */
   float[] embedding;
   /** For a leaf copied from a tree and not yet given its own array: the tree's leaf rows, and its row there. */
@@ -123,22 +122,6 @@ final class DraftNode {
       centroidOf = sum;
     }
     return centroidCache;
-  }
-
-  /** The summary embedding and leaf-centroid {@link #lossCached} was computed from (both replaced, never changed). */
-  private float[] lossOfEmbedding;
-  private float[] lossOfCentroid;
-  private float lossCached;
-
-  /** An internal node's loss ({@link Tree#loss(float[], float[])}), computed once per embedding and centroid. */
-  float loss() {
-    float[] c = centroidShared();
-    if (lossOfEmbedding != embedding || lossOfCentroid != c) {
-      lossCached = Tree.loss(embedding, c);
-      lossOfEmbedding = embedding;
-      lossOfCentroid = c;
-    }
-    return lossCached;
   }
 
   @Override

@@ -270,9 +270,8 @@ final class DraftTree {
     int[] level = new int[n];
     int[] parent = new int[n];
     float[] leafEmbeddings = leafRows();
-    float[][] internalEmbeddings = new float[n - leaves.size()][];
-    float[][] centroids = new float[n - leaves.size()][];
-    float[] loss = new float[n - leaves.size()];
+    float[] internalEmbeddings = new float[(n - leaves.size()) * dim];
+    float[] centroids = new float[(n - leaves.size()) * dim];
     int[] faith = new int[n];
     int[][] sources = new int[n][];
     for (int i = 0; i < n; i++) {
@@ -284,11 +283,9 @@ final class DraftTree {
       tokens[i] = v.tokens;
       level[i] = v.leaf ? 0 : v.level;
       parent[i] = v.parent == null ? -1 : v.parent.index;
-      if (!v.leaf) { // the node's own arrays, never changed in place: shared with the tree
-        int j = i - leaves.size();
-        internalEmbeddings[j] = v.embedding;
-        centroids[j] = v.centroidShared();
-        loss[j] = v.loss();
+      if (!v.leaf) {
+        System.arraycopy(v.embedding, 0, internalEmbeddings, (i - leaves.size()) * dim, dim);
+        System.arraycopy(v.centroidShared(), 0, centroids, (i - leaves.size()) * dim, dim);
       }
       faith[i] = v.faithfulness;
       int[] src = new int[v.sources.size()];
@@ -298,7 +295,7 @@ final class DraftTree {
       sources[i] = src;
     }
     return new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
-        internalEmbeddings, centroids, loss, faith, sources);
+        internalEmbeddings, centroids, faith, sources);
   }
 
   /** A draft holding a snapshot's nodes, summaries and all; nothing flagged. */
@@ -325,7 +322,7 @@ final class DraftTree {
         n.structural = false;
         n.centroidChanged = false;
         n.text = t.text(v);
-        n.embedding = t.internalEmbeddingRow(v); // shared: neither changes it
+        n.embedding = t.embedding(v);
         n.tokens = t.tokens(v);
         n.kind = t.summarizerKind(v);
         n.faithfulness = t.faithfulness(v);

@@ -400,42 +400,6 @@ class MaintainerTest {
     keptDraftGivesWhatANewDraftGives(Long.getLong("tests.seed", System.nanoTime()));
   }
 
-  /**
-   * A run continued from the previous run's draft hands the rows of every internal node whose summary and centroid
-   * it kept to its tree: the very arrays of the previous tree, neither copied nor (in the save's plan) compared.
-   */
-  @Test
-  void aRunSharesTheRowsOfTheNodesItKept() {
-    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
-        .build(Corpora.synthetic(800, 5), BuildProgress.NONE);
-    Maintainer m = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
-    Maintainer.Result first = m.run(built.tree(), built.hierarchy(), List.of(insert("x1", "a ferry leaves Oban at dawn")));
-    Maintainer.Result second = m.run(first.tree(), first.hierarchy(), List.of(insert("x2", "the ferry returns by noon")));
-    Tree a = first.tree();
-    Tree b = second.tree();
-    int kept = 0;
-    int internal = b.size() - b.leafCount();
-    for (int v = b.leafCount(); v < b.size(); v++) {
-      int o = a.indexOf(b.id(v));
-      if (o < a.leafCount()) {
-        continue; // new
-      }
-      boolean sameEmbedding = java.util.Arrays.equals(a.internalEmbeddingRow(o), b.internalEmbeddingRow(v));
-      boolean sameCentroid = java.util.Arrays.equals(a.internalCentroidRow(o), b.internalCentroidRow(v));
-      if (sameEmbedding) {
-        assertTrue(a.internalEmbeddingRow(o) == b.internalEmbeddingRow(v), b.id(v) + ": the same embedding array");
-      }
-      if (sameCentroid) {
-        assertTrue(a.internalCentroidRow(o) == b.internalCentroidRow(v), b.id(v) + ": the same centroid array");
-      }
-      if (sameEmbedding && sameCentroid) {
-        assertEquals(a.loss(o), b.loss(v), b.id(v) + ": loss");
-        kept++;
-      }
-    }
-    assertTrue(kept > internal * 9 / 10, kept + " of " + internal + " internal nodes kept");
-  }
-
   /** A sequence where a kept draft ordered a run's new members by creation, not by the tree's order. */
   @Test
   void keptDraftOrdersNewMembersAsTheTreeDoes() {

@@ -229,13 +229,15 @@ final class NodeRows {
         return false;
       }
     }
+    int dim = a.dimension();
     if (a.isLeaf(o)) {
       // A leaf's embedding is a function of its text under the store's one model: equal texts, equal rows.
       return true;
     }
-    // A node a run kept hands its rows to the next tree: the same arrays, equal without reading them.
-    return Arrays.equals(a.internalEmbeddingRow(o), b.internalEmbeddingRow(v))
-        && Arrays.equals(a.internalCentroidRow(o), b.internalCentroidRow(v));
+    return rowEquals(a.internalEmbeddings(), (o - a.leafCount()) * dim, b.internalEmbeddings(),
+        (v - b.leafCount()) * dim, dim)
+        && rowEquals(a.internalCentroids(), (o - a.leafCount()) * dim, b.internalCentroids(),
+            (v - b.leafCount()) * dim, dim);
   }
 
   static boolean rowEquals(float[] x, int xo, float[] y, int yo, int dim) {
@@ -279,7 +281,7 @@ final class NodeRows {
     if (leaf) {
       ps.setNull(k++, Types.BLOB);
     } else {
-      byte[] cen = Blobs.floats(tree.internalCentroidRow(v), 0, dim);
+      byte[] cen = Blobs.floats(tree.internalCentroids(), (v - tree.leafCount()) * dim, dim);
       ps.setBytes(k++, cen);
       bytes += cen.length;
     }
