@@ -50,7 +50,7 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
    * counting each as moved re-clustered its neighbourhood, re-formed communities and rewrote their summaries
    * up to the root for one new fact (ADR 0028).
    */
-  static AffectedCommunities of(HierarchyState.Level old, IncrementalRebuild.LevelMatch match, KnnGraph knn) {
+  static AffectedCommunities of(HierarchyState.Level old, LevelMatch match, KnnGraph knn) {
     int m = match.newToOld().length;
     boolean[] moved = new boolean[m];
     for (int i = 0; i < m; i++) {
@@ -99,7 +99,7 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
    * Whether member {@code i} was there before and its row in the patched graph lists the same set of
    * members as its old row (order aside: the set is what Leiden's graph holds).
    */
-  private static boolean sameNeighbours(HierarchyState.Level old, IncrementalRebuild.LevelMatch match, KnnGraph knn,
+  private static boolean sameNeighbours(HierarchyState.Level old, LevelMatch match, KnnGraph knn,
       int i) {
     int o = match.newToOld()[i];
     if (o < 0) {

@@ -46,7 +46,7 @@ final class DraftNode {
   /** Its depth under the root and its wave of the summary pass (scratch of {@link SummaryPass}). */
   int depth;
   int wave;
-  /** The stamps of the {@link SummaryPass} call that marked it for a look, and that set its wave. */
+  /** The stamps of the {@link SummaryWaves#changed} call that marked it for a look, and that set its wave. */
   long dirtyMark;
   long waveMark;
   /** Its index in the snapshot {@link DraftTree#toTree} is freezing (scratch; -1 when not in it). */

@@ -53,7 +53,7 @@ final class IncrementalRebuild {
    * leaves are gone; their old parents still hold their other children). Level by level from the leaves up,
    * the steps of the class comment: a clean level ends the rebuild ({@link #keepOracleFrom}); a level beyond
    * the oracle is clustered from scratch ({@link #clusterFromScratch}); any other level is matched to the
-   * oracle's ({@link #match}), its kNN graph patched ({@link KnnPatch#patch}), its affected communities found
+   * oracle's ({@link LevelMatch#of}), its kNN graph patched ({@link KnnPatch#patch}), its affected communities found
    * ({@link AffectedCommunities}) and re-clustered ({@link #recluster}), and its parents preserved
    * ({@link ParentPreservation#regroup}). With {@code nearest}, level 0's kNN graph, when it is approximate (more
    * members than {@link BuildOptions#exactKnnLimit()}), is patched from the old members nearest each moved member
@@ -86,13 +86,13 @@ final class IncrementalRebuild {
       }
       // Level 0's leading rows that extend the old level's own array need no comparing.
       int shared = lvl == 0 && centroids == draft.leafRows() ? draft.sharedLeafRows(old.centroids(), old.size()) : 0;
-      LevelMatch match = match(old, members, centroids, draft.dim, shared);
+      LevelMatch match = LevelMatch.of(old, members, centroids, draft.dim, shared);
       steps.end("level " + lvl + " match");
       boolean exact = old.size() <= options.exactKnnLimit() && members.size() <= options.exactKnnLimit();
       java.util.function.IntFunction<int[]> near = null;
       if (lvl == 0 && !exact && nearest != null) {
         float[] c0 = centroids;
-        int[] oldToNew = match.oldToNew;
+        int[] oldToNew = match.oldToNew();
         near = j -> {
           int[] found = nearest.of(Vectors.row(c0, j, draft.dim));
           int[] now = new int[found.length];
@@ -102,8 +102,8 @@ final class IncrementalRebuild {
           return now;
         };
       }
-      KnnPatch patch = KnnPatch.patch(old, members.size(), centroids, draft.dim, match.moved, match.newToOld,
-          match.oldToNew, options.k(), exact, near);
+      KnnPatch patch = KnnPatch.patch(old, members.size(), centroids, draft.dim, match.moved(), match.newToOld(),
+          match.oldToNew(), options.k(), exact, near);
       progress.rows += patch.recomputed();
       steps.end("level " + lvl + " kNN");
       KnnGraph knn = patch.graph();
@@ -113,7 +113,7 @@ final class IncrementalRebuild {
       int[] assignment = clustering.assignment;
       steps.end("level " + lvl + " clusters");
       DraftNode[] parentOf = new DraftNode[members.size()];
-      List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match.newToOld, assignment,
+      List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match.newToOld(), assignment,
           old, byId, lvl + 1, ids, oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null, parentOf);
       String[] memberIds = memberIds(old, members, shared);
       progress.levels.add(new HierarchyState.Level(memberIds, centroids, parentIds(memberIds, parentOf),
@@ -165,46 +165,6 @@ final class IncrementalRebuild {
       node.parent.structural = true;
       node.parent = null;
     }
-  }
-
-  /**
-   * A level's members matched to the oracle's: each member's index in the oracle's level and back (-1: new,
-   * or removed), and which members moved (new members and members whose centroid changed).
-   */
-  record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {}
-
-  /**
-   * Matches; the first {@code shared} members are {@code old}'s first members, with the same rows of
-   * {@code centroids} (neither looked up nor compared): a level 0 whose leaves were only added to since the oracle
-   * was recorded from them, or since the run's check found the oracle's level 0 listing the tree's leaves in order.
-   */
-  private static LevelMatch match(HierarchyState.Level old, List<DraftNode> members, float[] centroids,
-      int dim, int shared) {
-    int m = members.size();
-    int[] newToOld = new int[m];
-    int[] oldToNew = new int[old.size()];
-    Arrays.fill(oldToNew, -1);
-    for (int i = 0; i < shared; i++) {
-      newToOld[i] = i;
-      oldToNew[i] = i;
-    }
-    // Members keep their old relative order: each is first looked for where the previous one was found, plus
-    // one, then in the old level's member index.
-    int next = shared;
-    for (int i = shared; i < m; i++) {
-      int o = old.indexOf(members.get(i).id, next);
-      newToOld[i] = o;
-      if (o >= 0) {
-        oldToNew[o] = i;
-        next = o + 1;
-      }
-    }
-    boolean[] moved = new boolean[m];
-    for (int i = shared; i < m; i++) {
-      int o = newToOld[i];
-      moved[i] = o < 0 || !rowEquals(centroids, i, old.centroids(), o, dim);
-    }
-    return new LevelMatch(newToOld, oldToNew, moved);
   }
 
   /** A level's new communities, the CPM resolution they were found at (NaN: none), and how many members moved. */
@@ -297,7 +257,7 @@ final class IncrementalRebuild {
   }
 
   /**
-   * The level's member ids: the first {@code shared} are {@code old}'s (the same leaves, {@link #match}), the others
+   * The level's member ids: the first {@code shared} are {@code old}'s (the same leaves, {@link LevelMatch#of}), the others
    * read from the members.
    */
   private static String[] memberIds(HierarchyState.Level old, List<DraftNode> members, int shared) {
@@ -346,10 +306,6 @@ final class IncrementalRebuild {
     int length = members.size() * dim; // either array may hold spare rows beyond (LeafRows)
     return old.centroids() != null && old.centroids().length >= length
         && Arrays.equals(old.centroids(), 0, length, centroids, 0, length);
-  }
-
-  private static boolean rowEquals(float[] a, int i, float[] b, int j, int dim) {
-    return Arrays.equals(a, i * dim, (i + 1) * dim, b, j * dim, (j + 1) * dim);
   }
 
   /**

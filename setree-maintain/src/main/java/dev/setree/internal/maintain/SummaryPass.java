@@ -69,7 +69,7 @@ final class SummaryPass {
     Rules rules = new Rules(options.topSummaryTokens(), options.summaryTokens(), faithfulnessThreshold);
     boolean dirtyOnly = rules.equals(draft.summaryRules);
     draft.summaryRules = null; // claimed again only once this pass is through
-    List<List<DraftNode>> waves = dirtyOnly ? dirtyWaves(draft, root) : allWaves(draft, root);
+    List<List<DraftNode>> waves = dirtyOnly ? SummaryWaves.changed(draft, root) : SummaryWaves.all(draft, root);
     ExtractiveSummarizer extractive = forCorpus(summarizer instanceof ExtractiveSummarizer e ? e : fallback, root);
     AtomicInteger fallbacks = new AtomicInteger();
     AtomicInteger summarized = new AtomicInteger();
@@ -155,135 +155,16 @@ final class SummaryPass {
     } finally {
       pool.shutdownNow();
     }
-    draft.summaryShallow = shallow(root);
+    draft.summaryShallow = SummaryWaves.shallow(root);
     draft.summaryRules = rules;
     return new Result(summarized.get(), fallbacks.get(), textsKept.get(), examined);
   }
 
   /**
    * What decides whether a node needs a summary, besides the node itself: the caps and the faithfulness threshold.
-   * A draft whose last pass ran under the same rules needs only its changed nodes looked at ({@link #dirtyWaves}).
+   * A draft whose last pass ran under the same rules needs only its changed nodes looked at ({@link SummaryWaves#changed}).
    */
   record Rules(int topSummaryTokens, int summaryTokens, int faithfulnessThreshold) {}
-
-  /**
-   * Every internal node, in waves: wave {@code w} holds the nodes whose internal children are all in earlier waves
-   * and one of them in wave {@code w - 1} (1 + the height of its internal subtree), each wave in the draft's order.
-   * Sets every internal node's depth and wave.
-   */
-  private static List<List<DraftNode>> allWaves(DraftTree draft, DraftNode root) {
-    for (DraftNode v : draft.internal) {
-      v.wave = 0; // not yet reached from the root
-    }
-    int maxWave = computeDepthAndWave(root, 0);
-    List<List<DraftNode>> waves = new ArrayList<>();
-    for (int w = 0; w < maxWave; w++) {
-      waves.add(new ArrayList<>());
-    }
-    for (DraftNode v : draft.internal) {
-      if (v.wave == 0) {
-        throw new IllegalStateException("internal node " + v + " is not under the root " + root);
-      }
-      waves.get(v.wave - 1).add(v);
-    }
-    return waves;
-  }
-
-  /**
-   * The internal nodes a pass over a draft whose last pass ran under the same {@link Rules} must look at, in the
-   * waves {@link #allWaves} would put them in (empty waves left out), each in the draft's order: the flagged nodes
-   * (children or leaf-centroid changed, no summary or embedding, faithfulness unknown), their ancestors, and the
-   * nodes at depth 0 or 1 now or after the last pass (a node's cap depends on its depth only there). Every other
-   * node passes as the last pass left it: its children, their tokens, its leaves and its cap are the same, so
-   * {@link #needsSummary} says no and its faithfulness stands. Depth and wave are set for the nodes returned; the
-   * others keep theirs, which the last pass set and which nothing since changed.
-   */
-  private static List<List<DraftNode>> dirtyWaves(DraftTree draft, DraftNode root) {
-    long mark = DIRTY_MARKS.incrementAndGet();
-    for (DraftNode v : draft.internal) {
-      if (v.structural || v.centroidChanged || v.text == null || v.embedding == null
-          || v.faithfulness == Tree.UNKNOWN_FAITHFULNESS) {
-        markUp(v, mark, root);
-      }
-    }
-    markUp(root, mark, root);
-    for (DraftNode c : root.children) {
-      markUp(c, mark, root);
-    }
-    for (DraftNode v : draft.summaryShallow) {
-      if (draft.byId.get(v.id) == v) { // still in the draft
-        markUp(v, mark, root);
-      }
-    }
-    List<DraftNode> marked = new ArrayList<>();
-    for (DraftNode v : draft.internal) {
-      if (v.dirtyMark == mark) {
-        marked.add(v);
-      }
-    }
-    int maxWave = 0;
-    for (DraftNode v : marked) {
-      int depth = 0;
-      for (DraftNode x = v; x != root; x = x.parent) {
-        depth++;
-      }
-      v.depth = depth;
-      maxWave = Math.max(maxWave, markedWave(v, mark));
-    }
-    List<List<DraftNode>> waves = new ArrayList<>();
-    for (int w = 0; w < maxWave; w++) {
-      waves.add(new ArrayList<>());
-    }
-    for (DraftNode v : marked) {
-      waves.get(v.wave - 1).add(v);
-    }
-    waves.removeIf(List::isEmpty);
-    return waves;
-  }
-
-  /**
-   * The wave of marked node {@code v}, set once per mark: 1 + the largest wave of its internal children, marked
-   * ones' computed by now and other ones' as the last pass left them.
-   */
-  private static int markedWave(DraftNode v, long mark) {
-    if (v.waveMark == mark) {
-      return v.wave;
-    }
-    int w = 1;
-    for (DraftNode c : v.children) {
-      if (!c.leaf) {
-        w = Math.max(w, (c.dirtyMark == mark ? markedWave(c, mark) : c.wave) + 1);
-      }
-    }
-    v.wave = w;
-    v.waveMark = mark;
-    return w;
-  }
-
-  /** Stamps for {@link DraftNode#dirtyMark}: fresh for every {@link #dirtyWaves} call. */
-  private static final java.util.concurrent.atomic.AtomicLong DIRTY_MARKS = new java.util.concurrent.atomic.AtomicLong();
-
-  /** Marks {@code v} and its ancestors up to the first one marked already; fails when {@code v} is not under root. */
-  private static void markUp(DraftNode v, long mark, DraftNode root) {
-    for (DraftNode x = v; x != null && !x.leaf && x.dirtyMark != mark; x = x.parent) {
-      x.dirtyMark = mark;
-      if (x.parent == null && x != root) {
-        throw new IllegalStateException("internal node " + v + " is not under the root " + root);
-      }
-    }
-  }
-
-  /** The internal nodes at depth 0 and 1: the root and its internal children. */
-  private static List<DraftNode> shallow(DraftNode root) {
-    List<DraftNode> out = new ArrayList<>();
-    out.add(root);
-    for (DraftNode c : root.children) {
-      if (!c.leaf) {
-        out.add(c);
-      }
-    }
-    return out;
-  }
 
   /** Marks {@code v} as summarised, its faithfulness that of its (new or kept) summary embedding. */
   private static void summarized(DraftNode v) {
@@ -387,25 +268,6 @@ final class SummaryPass {
     }
     return out;
   }
-
-  /**
-   * Sets each internal node's depth under the root and its wave (1 + the largest wave of its
-   * internal children: children are summarised in an earlier wave); returns the largest wave.
-   */
-  private static int computeDepthAndWave(DraftNode v, int d) {
-    v.depth = d;
-    int w = 1;
-    int maxWave = 0;
-    for (DraftNode c : v.children) {
-      if (!c.leaf) {
-        maxWave = Math.max(maxWave, computeDepthAndWave(c, d + 1));
-        w = Math.max(w, c.wave + 1);
-      }
-    }
-    v.wave = w;
-    return Math.max(maxWave, w);
-  }
-
 
   private static String normalise(String s) {
     return s.strip().replaceAll("\\s+", " ");

@@ -28,7 +28,7 @@ class AffectedCommunitiesTest {
 
   private static Set<Integer> affected(boolean[] moved, int[] newRows) {
     int[] same = {0, 1, 2, 3, 4, 5};
-    IncrementalRebuild.LevelMatch match = new IncrementalRebuild.LevelMatch(same, same, moved);
+    LevelMatch match = new LevelMatch(same, same, moved);
     KnnGraph knn = new KnnGraph(OFFSETS, newRows, new float[newRows.length]);
     return new TreeSet<>(AffectedCommunities.of(old(), match, knn).ids());
   }
@@ -61,8 +61,8 @@ class AffectedCommunitiesTest {
     int[] oldToNew = {0, 1, 2, 3, 4, -1}; // f removed
     int[] offsets = {0, 2, 4, 6, 8, 10};
     int[] rows = {1, 2, 0, 2, 3, 1, 2, 4, 3, 2};
-    IncrementalRebuild.LevelMatch match =
-        new IncrementalRebuild.LevelMatch(newToOld, oldToNew, new boolean[5]);
+    LevelMatch match =
+        new LevelMatch(newToOld, oldToNew, new boolean[5]);
     KnnGraph knn = new KnnGraph(offsets, rows, new float[rows.length]);
     assertEquals(Set.of(2), new TreeSet<>(AffectedCommunities.of(old(), match, knn).ids()));
   }

@@ -1,0 +1,51 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.HierarchyState;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A level's members matched to the oracle's, the first step of an {@link IncrementalRebuild} level: each member's
+ * index in the oracle's level and back (-1: new, or removed), and which members moved (new members and members
+ * whose centroid changed).
+ */
+record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {
+
+  /**
+   * Matches; the first {@code shared} members are {@code old}'s first members, with the same rows of
+   * {@code centroids} (neither looked up nor compared): a level 0 whose leaves were only added to since the oracle
+   * was recorded from them, or since the run's check found the oracle's level 0 listing the tree's leaves in order.
+   */
+  static LevelMatch of(HierarchyState.Level old, List<DraftNode> members, float[] centroids,
+      int dim, int shared) {
+    int m = members.size();
+    int[] newToOld = new int[m];
+    int[] oldToNew = new int[old.size()];
+    Arrays.fill(oldToNew, -1);
+    for (int i = 0; i < shared; i++) {
+      newToOld[i] = i;
+      oldToNew[i] = i;
+    }
+    // Members keep their old relative order: each is first looked for where the previous one was found, plus
+    // one, then in the old level's member index.
+    int next = shared;
+    for (int i = shared; i < m; i++) {
+      int o = old.indexOf(members.get(i).id, next);
+      newToOld[i] = o;
+      if (o >= 0) {
+        oldToNew[o] = i;
+        next = o + 1;
+      }
+    }
+    boolean[] moved = new boolean[m];
+    for (int i = shared; i < m; i++) {
+      int o = newToOld[i];
+      moved[i] = o < 0 || !rowEquals(centroids, i, old.centroids(), o, dim);
+    }
+    return new LevelMatch(newToOld, oldToNew, moved);
+  }
+
+  static boolean rowEquals(float[] a, int i, float[] b, int j, int dim) {
+    return Arrays.equals(a, i * dim, (i + 1) * dim, b, j * dim, (j + 1) * dim);
+  }
+}
