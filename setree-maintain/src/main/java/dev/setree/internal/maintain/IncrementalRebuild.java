@@ -53,8 +53,8 @@ final class IncrementalRebuild {
    * leaves are gone; their old parents still hold their other children). Level by level from the leaves up,
    * the steps of the class comment: a clean level ends the rebuild ({@link #keepOracleFrom}); a level beyond
    * the oracle is clustered from scratch ({@link #clusterFromScratch}); any other level is matched to the
-   * oracle's ({@link LevelMatch#of}), its kNN graph patched ({@link KnnPatch#patch}), its affected communities found
-   * ({@link AffectedCommunities}) and re-clustered ({@link #recluster}), and its parents preserved
+   * oracle's ({@link LevelMatch#of}), its kNN graph patched ({@link KnnPatch#patch}), its affected communities
+   * found ({@link AffectedCommunities}) and re-clustered ({@link #recluster}), and its parents preserved
    * ({@link ParentPreservation#regroup}). With {@code nearest}, level 0's kNN graph, when it is approximate (more
    * members than {@link BuildOptions#exactKnnLimit()}), is patched from the old members nearest each moved member
    * instead of a scan of the level.
@@ -113,8 +113,9 @@ final class IncrementalRebuild {
       int[] assignment = clustering.assignment;
       steps.end("level " + lvl + " clusters");
       DraftNode[] parentOf = new DraftNode[members.size()];
+      HierarchyState.Level nextOld = oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null;
       List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match.newToOld(), assignment,
-          old, byId, lvl + 1, ids, oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null, parentOf);
+          old, byId, lvl + 1, ids, nextOld, parentOf);
       String[] memberIds = memberIds(old, members, shared);
       progress.levels.add(new HierarchyState.Level(memberIds, centroids, parentIds(memberIds, parentOf),
           dense(assignment), knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution));
@@ -257,8 +258,8 @@ final class IncrementalRebuild {
   }
 
   /**
-   * The level's member ids: the first {@code shared} are {@code old}'s (the same leaves, {@link LevelMatch#of}), the others
-   * read from the members.
+   * The level's member ids: the first {@code shared} are {@code old}'s (the same leaves, {@link LevelMatch#of}), the
+   * others read from the members.
    */
   private static String[] memberIds(HierarchyState.Level old, List<DraftNode> members, int shared) {
     String[] out = new String[members.size()];

@@ -45,7 +45,7 @@ record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {
     return new LevelMatch(newToOld, oldToNew, moved);
   }
 
-  static boolean rowEquals(float[] a, int i, float[] b, int j, int dim) {
+  private static boolean rowEquals(float[] a, int i, float[] b, int j, int dim) {
     return Arrays.equals(a, i * dim, (i + 1) * dim, b, j * dim, (j + 1) * dim);
   }
 }

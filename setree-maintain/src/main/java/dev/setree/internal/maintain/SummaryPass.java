@@ -63,7 +63,7 @@ final class SummaryPass {
   Result run(DraftTree draft, int faithfulnessThreshold, BuildProgress progress) {
     int dim = draft.dim;
     DraftNode root = draft.root();
-    if (root == null || root.leaf) {
+    if (root == null) {
       return new Result(0, 0, 0, 0);
     }
     Rules rules = new Rules(options.topSummaryTokens(), options.summaryTokens(), faithfulnessThreshold);
@@ -162,7 +162,8 @@ final class SummaryPass {
 
   /**
    * What decides whether a node needs a summary, besides the node itself: the caps and the faithfulness threshold.
-   * A draft whose last pass ran under the same rules needs only its changed nodes looked at ({@link SummaryWaves#changed}).
+   * A draft whose last pass ran under the same rules needs only its changed nodes looked at
+   * ({@link SummaryWaves#changed}).
    */
   record Rules(int topSummaryTokens, int summaryTokens, int faithfulnessThreshold) {}
 
