@@ -1,7 +1,10 @@
 package dev.setree;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What one maintenance run did: which path it took, how much it changed and how long it took.
@@ -39,7 +42,6 @@ public record MaintenanceReport(String path, int mutations, int inserted, int de
 
   /** Keeps a copy of the step times, unmodifiable, in their order. */
   public MaintenanceReport {
-    stepNanos = java.util.Collections.unmodifiableMap(
-        new java.util.LinkedHashMap<>(java.util.Objects.requireNonNull(stepNanos, "stepNanos")));
+    stepNanos = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(stepNanos, "stepNanos")));
   }
 }

@@ -19,7 +19,7 @@ final class RunSteps {
     last = now;
   }
 
-  /** The steps so far and their nanoseconds, in the order they first ran (a copy). */
+  /** The steps so far and their nanoseconds, in the order they first ran (a copy: the clock may go on). */
   Map<String, Long> nanos() {
     return Collections.unmodifiableMap(new LinkedHashMap<>(nanos));
   }
