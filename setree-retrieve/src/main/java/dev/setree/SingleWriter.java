@@ -151,7 +151,7 @@ final class SingleWriter implements AutoCloseable {
         long[] seqs = batch.stream().mapToLong(Mutation::seq).toArray();
         long s0 = System.nanoTime();
         if (plan == null) {
-          plan = store.planChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy());
+          plan = store.planChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy(), r.changes());
         }
         long s1 = System.nanoTime();
         long generation = store.saveChanges(plan, base.generation(), seqs);
@@ -241,7 +241,7 @@ final class SingleWriter implements AutoCloseable {
       if (!batch.isEmpty()) {
         Maintainer.Result r = maintainer.run(base.tree(), base.hierarchy(), batch, base::neighbours, stop);
         long p0 = System.nanoTime();
-        SavePlan plan = store.planChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy());
+        SavePlan plan = store.planChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy(), r.changes());
         ahead = new Ahead(base, batch.stream().mapToLong(Mutation::seq).toArray(), r, plan,
             System.nanoTime() - p0);
         return;

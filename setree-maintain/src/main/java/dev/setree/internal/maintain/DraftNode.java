@@ -55,6 +55,22 @@ final class DraftNode {
   long claimedBy;
   long nextBy;
 
+  /**
+   * The node's fields as the draft last froze them into a tree or copied them from one ({@link #frozen}), for
+   * the run's change log ({@link #rowChanged}); {@code frozen} is false for a node made since.
+   */
+  private boolean frozen;
+  private DraftNode frozenParent;
+  private String frozenText;
+  private String frozenTime;
+  private float[] frozenEmbedding;
+  private float[] frozenSum;
+  private int frozenTokens;
+  private int frozenLevel;
+  private int frozenFaithfulness;
+  private String frozenKind;
+  private List<DraftNode> frozenSources;
+
   DraftNode(String id, boolean leaf) {
     this.id = id;
     this.leaf = leaf;
@@ -122,6 +138,56 @@ final class DraftNode {
       centroidOf = sum;
     }
     return centroidCache;
+  }
+
+  /** Records the node's fields as they are now in the tree frozen or copied: what {@link #rowChanged} compares. */
+  void frozen() {
+    frozen = true;
+    frozenParent = parent;
+    frozenText = text;
+    frozenTime = time;
+    frozenEmbedding = embedding;
+    frozenSum = sum;
+    frozenTokens = tokens;
+    frozenLevel = level;
+    frozenFaithfulness = faithfulness;
+    frozenKind = kind;
+    frozenSources = sources;
+  }
+
+  /**
+   * Whether the node's row may differ from the one in the tree last frozen or copied: it is new, or one of its
+   * own fields was replaced since (by identity: texts, vectors and source lists are replaced, never changed in
+   * place). A leaf's fields other than its parent are set once, when it is made (its embedding, an array made
+   * when first asked for, is a function of its text), so only its parent is compared: a freeze asks every node.
+   */
+  boolean rowChanged() {
+    if (!frozen || parent != frozenParent) {
+      return true;
+    }
+    return !leaf && (text != frozenText || time != frozenTime || tokens != frozenTokens || level != frozenLevel
+        || faithfulness != frozenFaithfulness || kind != frozenKind || !sameSources()
+        || embedding != frozenEmbedding || sum != frozenSum);
+  }
+
+  /** The parent the node had in the tree last frozen or copied, or null (also for a node made since). */
+  DraftNode frozenParent() {
+    return frozenParent;
+  }
+
+  private boolean sameSources() {
+    if (sources == frozenSources) {
+      return true;
+    }
+    if (sources.size() != frozenSources.size()) {
+      return false;
+    }
+    for (int i = 0; i < sources.size(); i++) {
+      if (sources.get(i) != frozenSources.get(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeChanges;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -26,6 +27,10 @@ final class DraftTree {
   SummaryPass.Rules summaryRules;
   /** The internal nodes at depth 0 and 1 after that pass (their caps depend on their depth). */
   List<DraftNode> summaryShallow = List.of();
+  /** The tree the draft last froze or was copied from (null for a new draft): what its change log is from. */
+  private Tree base;
+  /** The change log of the last {@link #toTree} (null when the draft had no {@link #base} then). */
+  private TreeChanges changes;
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
 
@@ -274,8 +279,16 @@ final class DraftTree {
     float[] centroids = new float[(n - leaves.size()) * dim];
     int[] faith = new int[n];
     int[][] sources = new int[n][];
+    List<String> changed = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       DraftNode v = order.get(i);
+      if (v.rowChanged()) {
+        changed.add(v.id);
+        if (v.frozenParent() != null && v.frozenParent() != v.parent) {
+          changed.add(v.frozenParent().id); // it lost a child
+        }
+        v.frozen(); // only then: a store into every node would dirty the old generation's cards for the GC
+      }
       ids[i] = v.id;
       texts[i] = v.text;
       times[i] = v.time;
@@ -294,8 +307,19 @@ final class DraftTree {
       }
       sources[i] = src;
     }
-    return new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
+    Tree tree = new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
         internalEmbeddings, centroids, faith, sources);
+    changes = base == null ? null : new TreeChanges(base, changed.toArray(new String[0]));
+    base = tree;
+    return tree;
+  }
+
+  /**
+   * The change log of the last {@link #toTree}: the nodes whose rows may differ from those of the tree the draft
+   * froze before, or was copied from (ADR 0034). Null before a freeze, and after the first freeze of a new draft.
+   */
+  TreeChanges changes() {
+    return changes;
   }
 
   /** A draft holding a snapshot's nodes, summaries and all; nothing flagged. */
@@ -350,6 +374,10 @@ final class DraftTree {
       n.centroidChanged = false;
     }
     d.leafRows.adopt(t.leafEmbeddings(), t.leafCount()); // the leaves are the tree's, in its order
+    for (DraftNode n : nodes) {
+      n.frozen();
+    }
+    d.base = t;
     return d;
   }
 }

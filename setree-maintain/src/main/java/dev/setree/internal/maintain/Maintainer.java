@@ -7,6 +7,7 @@ import dev.setree.internal.core.LeafNeighbours;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.TokenCounter;
 import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeChanges;
 import dev.setree.internal.core.TreeStore;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -74,19 +75,24 @@ public final class Maintainer {
    *     ({@link IncrementalRebuild#run}), and {@code rebuild} (what follows the last level rebuilt); a full
    *     clustering's {@code clustering}, a one-leaf tree's {@code rebuild}; then {@code sums}, {@code summaries},
    *     {@code freeze}. Empty when nothing changed
+   * @param changes the run's change log from the tree it was given to {@code tree} (ADR 0034), for the save; null
+   *     when unknown (the save then compares every row)
    */
   public record Result(Tree tree, HierarchyState hierarchy, String path, int inserted, int deleted, int skipped,
-      int dirtyLevels, int reclusteredMembers, int summarized, long nanos, Map<String, Long> stepNanos) {
+      int dirtyLevels, int reclusteredMembers, int summarized, long nanos, Map<String, Long> stepNanos,
+      TreeChanges changes) {
 
     /**
      * This run followed by {@code later}, a run over this one's tree: later's tree, oracle and path (this one's
-     * when later changed nothing), the counts and times added up, the most dirty levels of either.
+     * when later changed nothing), the counts and times added up, the most dirty levels of either, and both
+     * change logs.
      */
     public Result then(Result later) {
       return new Result(later.tree, later.hierarchy, later.path.equals("unchanged") ? path : later.path,
           inserted + later.inserted, deleted + later.deleted, skipped + later.skipped,
           Math.max(dirtyLevels, later.dirtyLevels), reclusteredMembers + later.reclusteredMembers,
-          summarized + later.summarized, nanos + later.nanos, RunSteps.then(stepNanos, later.stepNanos));
+          summarized + later.summarized, nanos + later.nanos, RunSteps.then(stepNanos, later.stepNanos),
+          TreeChanges.then(changes, tree, later.changes));
     }
   }
 
@@ -141,7 +147,8 @@ public final class Maintainer {
       }
     }
     if (inserts.isEmpty() && deletes.isEmpty()) {
-      return new Result(tree, oracle, "unchanged", 0, 0, skipped, 0, 0, 0, System.nanoTime() - t0, Map.of());
+      return new Result(tree, oracle, "unchanged", 0, 0, skipped, 0, 0, 0, System.nanoTime() - t0, Map.of(),
+          new TreeChanges(tree, new String[0]));
     }
     List<Fact> newFacts = new ArrayList<>(inserts.values());
     float[][] emb = TreeBuilder.embed(embedder, newFacts, BuildProgress.NONE);
@@ -171,7 +178,7 @@ public final class Maintainer {
     if (leaves == 0) {
       return new Result(Tree.empty(tree.isEmpty() ? embedder.dimension() : tree.dimension()),
           HierarchyState.empty(), "empty", inserts.size(), deletes.size(), skipped, 0, 0, 0,
-          System.nanoTime() - t0, steps.nanos());
+          System.nanoTime() - t0, steps.nanos(), null);
     } else if (leaves == 1) {
       next = single(draft, ids);
       path = "single";
@@ -210,7 +217,7 @@ public final class Maintainer {
     kept.keep(draft, frozen);
     steps.end("freeze");
     return new Result(frozen, next, path, inserts.size(), deletes.size(), skipped, dirty, reclustered,
-        sr.summarized(), System.nanoTime() - t0, steps.nanos());
+        sr.summarized(), System.nanoTime() - t0, steps.nanos(), draft.changes());
   }
 
   /** Throws {@link CancellationException} once {@code cancelled} says so. */

@@ -1,6 +1,7 @@
 package dev.setree.internal.store;
 
 import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeChanges;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -66,6 +67,15 @@ final class NodeRows {
 
   /** The {@link Diff} of {@code before} and {@code after}. */
   static Diff diff(Tree before, Tree after) {
+    return diff(before, after, null);
+  }
+
+  /**
+   * The {@link Diff} of {@code before} and {@code after}, comparing only the rows of the nodes {@code changes}
+   * lists and the nodes above them ({@link TreeChanges#pathsOf}) when it is a log from {@code before}; every
+   * row otherwise.
+   */
+  static Diff diff(Tree before, Tree after, TreeChanges changes) {
     // Each node's index in the committed tree (-1: new), looked up once: first just after the previous node's
     // (nodes keep their relative order from tree to tree, so that is the usual case), then by id.
     int[] oldOf = new int[after.size()];
@@ -111,8 +121,16 @@ final class NodeRows {
       }
     }
     boolean[] changed = new boolean[after.size()];
+    boolean[] look = null;
+    if (changes != null && changes.from() == before) {
+      boolean[] gone = new boolean[before.size()];
+      for (int o = 0; o < gone.length; o++) {
+        gone[o] = !kept[o];
+      }
+      look = changes.pathsOf(after, gone);
+    }
     for (int v = 0; v < after.size(); v++) {
-      changed[v] = oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v);
+      changed[v] = oldOf[v] >= 0 && (look == null || look[v]) && !sameRow(before, oldOf[v], after, v);
     }
     return new Diff(before, after, oldOf, kept, Arrays.copyOf(numbered, count), changed);
   }

@@ -2,6 +2,7 @@ package dev.setree.internal.store;
 
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeChanges;
 import dev.setree.internal.core.TreeStore;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -263,7 +264,18 @@ public final class SqliteTreeStore implements TreeStore {
    */
   public SavePlan planChanges(Tree before, HierarchyState beforeHierarchy, Tree after,
       HierarchyState afterHierarchy) {
-    return saves.plan(before, beforeHierarchy, after, afterHierarchy);
+    return saves.plan(before, beforeHierarchy, after, afterHierarchy, null);
+  }
+
+  /**
+   * As {@link #planChanges(Tree, HierarchyState, Tree, HierarchyState)}, comparing only the rows of the nodes
+   * that {@code changes}, the change log of the run that made {@code after} (docs/adr/0034), says may differ
+   * and the nodes above them: the same plan, without a look at every node. A log that is null, or not from
+   * {@code before}, is not used: every row is compared then.
+   */
+  public SavePlan planChanges(Tree before, HierarchyState beforeHierarchy, Tree after,
+      HierarchyState afterHierarchy, TreeChanges changes) {
+    return saves.plan(before, beforeHierarchy, after, afterHierarchy, changes);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.setree.internal.store;
 
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeChanges;
 import dev.setree.internal.core.TreeStore.StaleStateException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -37,10 +38,11 @@ final class TreeSaves {
   }
 
   /**
-   * A maintenance run's save worked out from the two states alone, its arguments checked: what
-   * {@link #applyChanges} writes.
+   * A maintenance run's save worked out from the two states alone (and the run's change log, when it has one
+   * from {@code before}), its arguments checked: what {@link #applyChanges} writes.
    */
-  SavePlan plan(Tree before, HierarchyState beforeHierarchy, Tree after, HierarchyState afterHierarchy) {
+  SavePlan plan(Tree before, HierarchyState beforeHierarchy, Tree after, HierarchyState afterHierarchy,
+      TreeChanges changes) {
     Objects.requireNonNull(before, "before");
     Objects.requireNonNull(beforeHierarchy, "beforeHierarchy");
     check(after, afterHierarchy);
@@ -48,7 +50,7 @@ final class TreeSaves {
       throw new IllegalArgumentException("the previous tree has dimension " + before.dimension());
     }
     boolean oracleUsable = beforeHierarchy.levels().stream().allMatch(l -> l.centroids() != null);
-    return new SavePlan(before, beforeHierarchy, after, afterHierarchy, NodeRows.diff(before, after),
+    return new SavePlan(before, beforeHierarchy, after, afterHierarchy, NodeRows.diff(before, after, changes),
         oracleUsable ? OracleRows.diff(beforeHierarchy, after, afterHierarchy) : null);
   }
 

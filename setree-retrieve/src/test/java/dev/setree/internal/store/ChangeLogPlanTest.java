@@ -1,0 +1,112 @@
+package dev.setree.internal.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeChanges;
+import dev.setree.internal.core.TreeStore.Mutation;
+import dev.setree.internal.maintain.BuildOptions;
+import dev.setree.internal.maintain.BuildProgress;
+import dev.setree.internal.maintain.BuildResult;
+import dev.setree.internal.maintain.ExtractiveSummarizer;
+import dev.setree.internal.maintain.Maintainer;
+import dev.setree.internal.maintain.TreeBuilder;
+import dev.setree.spi.Fact;
+import dev.setree.testing.Corpora;
+import dev.setree.testing.HashEmbedder;
+import dev.setree.testing.SimpleTokenCounter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A maintenance run's change log (ADR 0034) against the save's full comparison: the rows the save finds changed
+ * by comparing only the logged nodes and the paths above them are exactly those it finds by comparing every
+ * node, over random insert and delete batches of runs that continue their kept drafts, and over two runs
+ * joined into one save; and after one new fact the log leaves most rows uncompared.
+ */
+class ChangeLogPlanTest {
+  private final HashEmbedder embedder = new HashEmbedder(48);
+  private final SimpleTokenCounter counter = new SimpleTokenCounter();
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {11, 12, 13})
+  void loggedPlanFindsTheRowsAFullComparisonFinds(long seed) {
+    Random r = new Random(seed);
+    List<Fact> base = Corpora.synthetic(600, seed);
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(base, BuildProgress.NONE);
+    Maintainer maintainer = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    Tree tree = built.tree();
+    HierarchyState oracle = built.hierarchy();
+    List<String> present = new ArrayList<>();
+    base.forEach(f -> present.add(f.id()));
+    List<Fact> pool = Corpora.synthetic(400, seed + 1);
+    int next = 0;
+    for (int round = 0; round < 24; round++) {
+      String at = "seed " + seed + " round " + round;
+      List<Mutation> batch = new ArrayList<>();
+      int size = round % 8 == 7 ? 40 : 1 + r.nextInt(4); // now and then a batch that empties communities
+      for (int x = 0; x < size; x++) {
+        if (r.nextInt(3) == 0 && present.size() > 2) {
+          batch.add(new Mutation(0, Mutation.Kind.DELETE, present.remove(r.nextInt(present.size())), null, null));
+        } else {
+          String id = "new" + round + "-" + x;
+          batch.add(new Mutation(0, Mutation.Kind.INSERT, id, pool.get(next++).text(), null));
+          present.add(id);
+        }
+      }
+      Maintainer.Result run = maintainer.run(tree, oracle, batch);
+      if (round % 5 == 4) { // a second run on top, saved with the first as one: the logs joined
+        List<Mutation> more = List.of(new Mutation(0, Mutation.Kind.INSERT, "more" + round,
+            pool.get(next++).text(), null));
+        present.add("more" + round);
+        run = run.then(maintainer.run(run.tree(), run.hierarchy(), more));
+      }
+      assertNotNull(run.changes(), at);
+      assertSame(tree, run.changes().from(), at);
+      assertSamePlan(tree, run.tree(), run.changes(), at);
+      tree = run.tree();
+      oracle = run.hierarchy();
+    }
+  }
+
+  @Test
+  void oneNewFactLeavesMostRowsUncompared() {
+    List<Fact> base = Corpora.synthetic(1500, 7);
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(base, BuildProgress.NONE);
+    Maintainer maintainer = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    Maintainer.Result run = maintainer.run(built.tree(), built.hierarchy(),
+        List.of(new Mutation(0, Mutation.Kind.INSERT, "one-more", "Anna bakes sourdough bread on Sundays", null)));
+    Tree after = run.tree();
+    boolean[] compared = run.changes().pathsOf(after, new boolean[built.tree().size()]);
+    int count = 0;
+    for (boolean c : compared) {
+      count += c ? 1 : 0;
+    }
+    assertTrue(count > 0 && count < after.size() / 10,
+        count + " of " + after.size() + " rows compared after one new fact");
+    assertSamePlan(built.tree(), after, run.changes(), "one new fact");
+  }
+
+  private static void assertSamePlan(Tree before, Tree after, TreeChanges log, String at) {
+    NodeRows.Diff full = NodeRows.diff(before, after);
+    NodeRows.Diff logged = NodeRows.diff(before, after, log);
+    assertArrayEquals(full.kept(), logged.kept(), at);
+    assertArrayEquals(full.numbered(), logged.numbered(), at);
+    for (int v = 0; v < after.size(); v++) {
+      if (full.changed()[v] != logged.changed()[v]) {
+        throw new AssertionError(at + ": node " + after.id(v) + " (level " + after.level(v) + ") changed "
+            + full.changed()[v] + " by the full comparison, " + logged.changed()[v] + " by the log");
+      }
+    }
+  }
+}
