@@ -130,11 +130,17 @@ final class OracleRows {
           oldToNew[newToOld[i]] = i;
         }
       }
+      // When every old member kept its index (members only added, after them: the usual run), kNN rows are
+      // compared as they are, a range at a time, without mapping each edge.
+      boolean sameIndexes = true;
+      for (int o = 0; o < oldToNew.length && sameIndexes; o++) {
+        sameIndexes = oldToNew[o] == o;
+      }
       int[] upserts = new int[l.size()];
       int n = 0;
       for (int i = 0; i < l.size(); i++) {
         int o = newToOld[i];
-        if (o < 0 || !sameMember(old, o, oldToNew, l, i, level, afterTree.dimension())) {
+        if (o < 0 || !sameMember(old, o, sameIndexes ? null : oldToNew, l, i, level, afterTree.dimension())) {
           upserts[n++] = i;
         }
       }
@@ -223,7 +229,10 @@ final class OracleRows {
         && Arrays.equals(storedAssignment(a), storedAssignment(b));
   }
 
-  /** Whether old member {@code o} of {@code a} and member {@code i} of {@code b} have the same row. */
+  /**
+   * Whether old member {@code o} of {@code a} and member {@code i} of {@code b} have the same row; {@code oldToNew}
+   * maps old member indexes to new ones, null when each old member kept its index.
+   */
   private static boolean sameMember(HierarchyState.Level a, int o, int[] oldToNew, HierarchyState.Level b, int i,
       int level, int dim) {
     if (!a.parentIds()[o].equals(b.parentIds()[i])) {
@@ -235,6 +244,12 @@ final class OracleRows {
     int bn = b.knnOffsets()[i + 1] - bo;
     if (an != bn) {
       return false;
+    }
+    if (oldToNew == null) {
+      return Arrays.equals(a.knnNeighbors(), ao, ao + an, b.knnNeighbors(), bo, bo + bn)
+          // by floatToIntBits, not the raw bits: the same for any weight but a NaN, and a weight is a cosine
+          && Arrays.equals(a.knnWeights(), ao, ao + an, b.knnWeights(), bo, bo + bn)
+          && (level == 0 || NodeRows.rowEquals(a.centroids(), o * dim, b.centroids(), i * dim, dim));
     }
     for (int e = 0; e < an; e++) {
       if (Float.floatToRawIntBits(a.knnWeights()[ao + e]) != Float.floatToRawIntBits(b.knnWeights()[bo + e])
