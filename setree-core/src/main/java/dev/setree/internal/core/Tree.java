@@ -90,6 +90,19 @@ public final class Tree {
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
       float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex) {
+    this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent, leafEmbeddings,
+        internalEmbeddings, internalCentroids, faithfulness, sourceLeafIndex, null);
+  }
+
+  /**
+   * As the constructor above, with each node's {@link #loss} where it is known already: {@code knownLoss[v]},
+   * unless it is NaN, is taken as node v's loss instead of being computed from its rows (a maintenance run's
+   * freeze passes the loss of the nodes whose summary embedding and centroid it did not replace). Taken over;
+   * null computes every loss.
+   */
+  public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
+      int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
+      float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss) {
     int n = ids.length;
     this.dim = dim;
     this.leafCount = leafCount;
@@ -144,11 +157,15 @@ public final class Tree {
     }
     this.subtreeDepth = new int[n];
     this.leavesUnder = new int[n];
-    this.loss = new float[n];
+    if (knownLoss != null) {
+      requireLength("knownLoss", knownLoss.length, n);
+    }
+    this.loss = knownLoss != null ? knownLoss : new float[n];
     for (int v = 0; v < n; v++) {
       if (v < leafCount) {
         leavesUnder[v] = 1;
-      } else {
+        loss[v] = 0f;
+      } else if (knownLoss == null || Float.isNaN(knownLoss[v])) {
         int row = (v - leafCount) * dim;
         float c = Vectors.dot(internalEmbeddings, row, internalCentroids, row, dim);
         loss[v] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));

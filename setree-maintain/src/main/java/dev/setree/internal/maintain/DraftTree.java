@@ -252,6 +252,9 @@ final class DraftTree {
   /** How often {@link #of(Tree, java.util.function.BooleanSupplier)} checks whether it is given up. */
   static final int CANCEL_CHECK_NODES = 4096;
 
+  /** The quoted leaves of a node that quotes none (every leaf): the tree copies them, so one array serves all. */
+  private static final int[] NO_SOURCES = new int[0];
+
   /** Freezes the draft into a snapshot: leaves in order, then internal nodes by level, root last. */
   Tree toTree() {
     List<DraftNode> order = new ArrayList<>(leaves);
@@ -264,8 +267,11 @@ final class DraftTree {
     }
     order.addAll(inner);
     int n = order.size();
+    int[] previous = new int[n]; // each node's index in the base tree, -1 for a node made since
     for (int i = 0; i < n; i++) {
-      order.get(i).index = i;
+      DraftNode v = order.get(i);
+      previous[i] = base == null ? -1 : v.index;
+      v.index = i;
     }
     String[] ids = new String[n];
     String[] texts = new String[n];
@@ -279,10 +285,14 @@ final class DraftTree {
     float[] centroids = new float[(n - leaves.size()) * dim];
     int[] faith = new int[n];
     int[][] sources = new int[n][];
+    float[] loss = new float[n]; // NaN: the tree computes it
     List<String> changed = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       DraftNode v = order.get(i);
-      if (v.rowChanged()) {
+      boolean rowChanged = v.rowChanged();
+      // Same summary embedding and sum arrays as in the base tree: the same loss (the tree needs no dot product)
+      loss[i] = v.leaf ? 0f : rowChanged || previous[i] < 0 ? Float.NaN : base.loss(previous[i]);
+      if (rowChanged) {
         changed.add(v.id);
         if (v.frozenParent() != null && v.frozenParent() != v.parent) {
           changed.add(v.frozenParent().id); // it lost a child
@@ -301,14 +311,14 @@ final class DraftTree {
         System.arraycopy(v.centroidShared(), 0, centroids, (i - leaves.size()) * dim, dim);
       }
       faith[i] = v.faithfulness;
-      int[] src = new int[v.sources.size()];
+      int[] src = v.sources.isEmpty() ? NO_SOURCES : new int[v.sources.size()];
       for (int s = 0; s < src.length; s++) {
         src[s] = v.sources.get(s).index;
       }
       sources[i] = src;
     }
     Tree tree = new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
-        internalEmbeddings, centroids, faith, sources);
+        internalEmbeddings, centroids, faith, sources, loss);
     changes = base == null ? null : new TreeChanges(base, changed.toArray(new String[0]));
     base = tree;
     return tree;
@@ -352,6 +362,7 @@ final class DraftTree {
         n.faithfulness = t.faithfulness(v);
         n.sum = new float[t.dimension()];
       }
+      n.index = v; // its index in the tree the draft is a copy of, as after a freeze
       nodes[v] = n;
     }
     for (int v = 0; v < t.size(); v++) {
