@@ -176,27 +176,12 @@ public final class Tree {
         subtreeDepth[p] = Math.max(subtreeDepth[p], subtreeDepth[v] + 1);
       }
     }
-    int[] srcCount = new int[n + 1];
     if (sourceLeafIndex != null) {
       requireLength("sourceLeafIndex", sourceLeafIndex.length, n);
-      for (int v = 0; v < n; v++) {
-        srcCount[v + 1] = srcCount[v] + (sourceLeafIndex[v] == null ? 0 : sourceLeafIndex[v].length);
-      }
     }
-    this.sourceOffsets = srcCount;
-    this.sourceLeaves = new int[srcCount[n]];
-    if (sourceLeafIndex != null) {
-      for (int v = 0; v < n; v++) {
-        if (sourceLeafIndex[v] != null) {
-          for (int leaf : sourceLeafIndex[v]) {
-            if (leaf < 0 || leaf >= leafCount) {
-              throw new IllegalArgumentException("summary source " + leaf + " of " + ids[v] + " is not a leaf");
-            }
-          }
-          System.arraycopy(sourceLeafIndex[v], 0, sourceLeaves, srcCount[v], sourceLeafIndex[v].length);
-        }
-      }
-    }
+    SourceLists sources = SourceLists.of(sourceLeafIndex, n, leafCount, ids);
+    this.sourceOffsets = sources.offsets();
+    this.sourceLeaves = sources.leaves();
   }
 
   private static void requireLength(String what, int actual, int expected) {
