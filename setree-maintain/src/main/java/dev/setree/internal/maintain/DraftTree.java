@@ -297,7 +297,7 @@ final class DraftTree {
         if (v.frozenParent() != null && v.frozenParent() != v.parent) {
           changed.add(v.frozenParent().id); // it lost a child
         }
-        v.frozen(); // only then: a store into every node would dirty the old generation's cards for the GC
+        v.frozen(); // only then: recording into every node made a freeze at 50,000 leaves 20 ms slower (ADR 0034)
       }
       ids[i] = v.id;
       texts[i] = v.text;

@@ -53,7 +53,7 @@ class ChangeLogPlanTest {
     for (int round = 0; round < 24; round++) {
       String at = "seed " + seed + " round " + round;
       List<Mutation> batch = new ArrayList<>();
-      int size = round % 8 == 7 ? 40 : 1 + r.nextInt(4); // now and then a batch that empties communities
+      int size = round % 8 == 7 ? 40 : 1 + r.nextInt(4); // now and then a larger batch
       for (int x = 0; x < size; x++) {
         if (r.nextInt(3) == 0 && present.size() > 2) {
           batch.add(new Mutation(0, Mutation.Kind.DELETE, present.remove(r.nextInt(present.size())), null, null));
