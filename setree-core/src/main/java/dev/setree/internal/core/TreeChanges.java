@@ -34,15 +34,15 @@ public record TreeChanges(Tree from, String[] ids) {
    * Which nodes of {@code after} may have a row other than in {@code from}: those listed, the former parents
    * of {@code from}'s nodes that are gone from {@code after}, and every node above either in {@code after}.
    *
-   * @param gone per node of {@code from}, whether it is gone from {@code after}
+   * @param kept per node of {@code from}, whether it is still in {@code after}
    */
-  public boolean[] pathsOf(Tree after, boolean[] gone) {
+  public boolean[] pathsOf(Tree after, boolean[] kept) {
     boolean[] marked = new boolean[after.size()];
     for (String id : ids) {
       markPath(after, after.indexOf(id), marked);
     }
-    for (int o = 0; o < gone.length; o++) {
-      if (gone[o] && from.parent(o) >= 0) {
+    for (int o = 0; o < kept.length; o++) {
+      if (!kept[o] && from.parent(o) >= 0) {
         markPath(after, after.indexOf(from.id(from.parent(o))), marked);
       }
     }

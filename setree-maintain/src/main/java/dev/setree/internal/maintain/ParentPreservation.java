@@ -31,19 +31,8 @@ final class ParentPreservation {
    * Gives every community of >= 2 members a parent, preserving old parents: an unchanged community keeps
    * its parent; a changed one reuses the old parent it overlaps most; otherwise a new node. Singletons are
    * carried forward (detached from a parent they had at this level). Returns the next level's members in
-   * the oracle's order where they existed, new ones after.
-   */
-  static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, int[] newToOld,
-      int[] assignment, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,
-      TreeBuilder.IdSource ids, HierarchyState.Level nextOld) {
-    return regroup(draft, members, newToOld, assignment, old, byId, parentLevel, ids, nextOld,
-        new DraftNode[members.size()]);
-  }
-
-  /**
-   * As {@link #regroup(DraftTree, List, int[], int[], HierarchyState.Level, Map, int, TreeBuilder.IdSource,
-   * HierarchyState.Level)}, filling {@code parentOf} with each member's parent (null for a member carried alone),
-   * so that the caller need not read it from every member.
+   * the oracle's order where they existed, new ones after, and fills {@code parentOf} with each member's parent
+   * (null for a member carried alone), so that the caller need not read it from every member.
    */
   static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, int[] newToOld,
       int[] assignment, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,

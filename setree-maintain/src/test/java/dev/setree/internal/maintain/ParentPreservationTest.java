@@ -58,9 +58,14 @@ class ParentPreservationTest {
         int before = a.internal.size();
         List<DraftNode> nextA = ReferenceParentPreservation.regroup(a, membersA, newToOld,
             assignment.clone(), old, a.byId, lvl + 1, idsA, nextOld);
+        DraftNode[] parentOf = new DraftNode[membersB.size()];
         List<DraftNode> nextB = ParentPreservation.regroup(b, membersB, newToOld, assignment.clone(), old,
-            b.byId, lvl + 1, idsB, nextOld);
+            b.byId, lvl + 1, idsB, nextOld, parentOf);
         String at = ctx + " level " + lvl;
+        for (int i = 0; i < parentOf.length; i++) { // each member's parent, or null for one carried up alone
+          DraftNode m = membersB.get(i);
+          assertTrue(parentOf[i] == null ? nextB.contains(m) : parentOf[i] == m.parent, at + ": parentOf " + m);
+        }
         assertEquals(ids(nextA), ids(nextB), at + ": next members");
         assertSameDrafts(a, b, at);
         newParents += a.internal.size() - before;

@@ -121,14 +121,7 @@ final class NodeRows {
       }
     }
     boolean[] changed = new boolean[after.size()];
-    boolean[] look = null;
-    if (changes != null && changes.from() == before) {
-      boolean[] gone = new boolean[before.size()];
-      for (int o = 0; o < gone.length; o++) {
-        gone[o] = !kept[o];
-      }
-      look = changes.pathsOf(after, gone);
-    }
+    boolean[] look = changes != null && changes.from() == before ? changes.pathsOf(after, kept) : null;
     for (int v = 0; v < after.size(); v++) {
       changed[v] = oldOf[v] >= 0 && (look == null || look[v]) && !sameRow(before, oldOf[v], after, v);
     }
