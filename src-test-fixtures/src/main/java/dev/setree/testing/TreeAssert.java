@@ -26,10 +26,8 @@ public final class TreeAssert {
     int leafFloats = expected.leafCount() * expected.dimension(); // spare rows may follow (LeafRows)
     assertArrayEquals(bits(expected.leafEmbeddings(), leafFloats), bits(actual.leafEmbeddings(), leafFloats),
         "leaf embeddings");
-    assertArrayEquals(bits(expected.internalEmbeddings().toArray()), bits(actual.internalEmbeddings().toArray()),
-        "internal embeddings");
-    assertArrayEquals(bits(expected.internalCentroids().toArray()), bits(actual.internalCentroids().toArray()),
-        "centroids");
+    assertArrayEquals(bits(expected.internalEmbeddings()), bits(actual.internalEmbeddings()), "internal embeddings");
+    assertArrayEquals(bits(expected.internalCentroids()), bits(actual.internalCentroids()), "centroids");
     for (int v = 0; v < expected.size(); v++) {
       String at = "node " + v;
       assertEquals(expected.id(v), actual.id(v), at + " id");

@@ -36,10 +36,9 @@ public final class Tree {
   private final int[] children;
   /** {@code leafCount * dim}: row v is leaf v's embedding (shared with the oracle's level 0 where it can be). */
   private final float[] leafEmbeddings;
-  /** Row v - leafCount is internal node v's summary embedding (pages a later version may share). */
-  private final RowPages internalEmbeddings;
-  /** Row v - leafCount is internal node v's leaf-centroid. */
-  private final RowPages internalCentroids;
+  /** {@code (size - leafCount) * dim}: row v - leafCount is internal node v's summary embedding. */
+  private final float[] internalEmbeddings;
+  private final float[] internalCentroids;
   private final float[] loss;
   private final int[] faithfulness;
   private final int[] subtreeDepth;
@@ -104,24 +103,6 @@ public final class Tree {
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
       float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss) {
-    this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent, leafEmbeddings,
-        internalRows("internalEmbeddings", internalEmbeddings, ids.length - leafCount, dim),
-        internalRows("internalCentroids", internalCentroids, ids.length - leafCount, dim), faithfulness,
-        sourceLeafIndex, knownLoss);
-  }
-
-  private static RowPages internalRows(String what, float[] flat, int rows, int dim) {
-    requireLength(what, flat.length, Math.max(0, rows) * dim);
-    return RowPages.wrap(flat, Math.max(0, rows), dim);
-  }
-
-  /**
-   * As the constructor above, with the internal nodes' rows in pages ({@link RowPages}: a maintenance run's freeze
-   * shares the pages it kept with the tree it started from).
-   */
-  public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
-      int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, RowPages internalEmbeddings,
-      RowPages internalCentroids, int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss) {
     int n = ids.length;
     this.dim = dim;
     this.leafCount = leafCount;
@@ -150,8 +131,8 @@ public final class Tree {
       throw new IllegalArgumentException("leafEmbeddings has length " + leafEmbeddings.length + ", expected at least "
           + leafCount * dim);
     }
-    requireLength("internalEmbeddings rows", internalEmbeddings.rows(), n - leafCount);
-    requireLength("internalCentroids rows", internalCentroids.rows(), n - leafCount);
+    requireLength("internalEmbeddings", internalEmbeddings.length, (n - leafCount) * dim);
+    requireLength("internalCentroids", internalCentroids.length, (n - leafCount) * dim);
     if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
     }
@@ -185,7 +166,8 @@ public final class Tree {
         leavesUnder[v] = 1;
         loss[v] = 0f;
       } else if (knownLoss == null || Float.isNaN(knownLoss[v])) {
-        float c = internalEmbeddings.dot(v - leafCount, internalCentroids, v - leafCount);
+        int row = (v - leafCount) * dim;
+        float c = Vectors.dot(internalEmbeddings, row, internalCentroids, row, dim);
         loss[v] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
       }
       int p = parent[v];
@@ -322,38 +304,38 @@ public final class Tree {
     return leafEmbeddings;
   }
 
-  /** The internal nodes' summary embeddings, row v - leafCount node v's. */
-  public RowPages internalEmbeddings() {
+  /** Raw storage of the internal nodes' summary embeddings ({@code (size - leafCount) * dim}); do not modify. */
+  public float[] internalEmbeddings() {
     return internalEmbeddings;
   }
 
   /** A copy of node v's embedding (a leaf's, or its summary's). */
   public float[] embedding(int v) {
-    return v < leafCount ? Vectors.row(leafEmbeddings, v, dim) : internalEmbeddings.row(v - leafCount);
+    return v < leafCount ? Vectors.row(leafEmbeddings, v, dim) : Vectors.row(internalEmbeddings, v - leafCount, dim);
   }
 
-  /** The internal nodes' leaf-centroids, row v - leafCount node v's. */
-  public RowPages internalCentroids() {
+  /** Raw internal-node centroid storage ({@code (size - leafCount) * dim}); do not modify. */
+  public float[] internalCentroids() {
     return internalCentroids;
   }
 
   /** A copy of the node's leaf-centroid (a leaf's own embedding for leaves). */
   public float[] centroid(int v) {
-    return v < leafCount ? embedding(v) : internalCentroids.row(v - leafCount);
+    return v < leafCount ? embedding(v) : Vectors.row(internalCentroids, v - leafCount, dim);
   }
 
   /** Dot product of {@code q} with the node's leaf-centroid (a retrieve's: {@link SimdDot}). */
   public float centroidDot(int v, float[] q) {
     return v < leafCount
         ? SimdDot.dot(leafEmbeddings, v * dim, q, 0, dim)
-        : internalCentroids.dot(v - leafCount, q);
+        : SimdDot.dot(internalCentroids, (v - leafCount) * dim, q, 0, dim);
   }
 
   /** Dot product of {@code q} with the node's own embedding (summary embedding for internal nodes; {@link SimdDot}). */
   public float embeddingDot(int v, float[] q) {
     return v < leafCount
         ? SimdDot.dot(leafEmbeddings, v * dim, q, 0, dim)
-        : internalEmbeddings.dot(v - leafCount, q);
+        : SimdDot.dot(internalEmbeddings, (v - leafCount) * dim, q, 0, dim);
   }
 
   /**
@@ -364,7 +346,7 @@ public final class Tree {
     float[] f = new float[dim];
     if (v >= leafCount) {
       for (int i = 0; i < dim; i++) {
-        f[i] = internalCentroids.get(v - leafCount, i) - internalEmbeddings.get(v - leafCount, i);
+        f[i] = internalCentroids[(v - leafCount) * dim + i] - internalEmbeddings[(v - leafCount) * dim + i];
       }
     }
     return f;

@@ -1,6 +1,5 @@
 package dev.setree.internal.maintain;
 
-import dev.setree.internal.core.RowPages;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeChanges;
 import java.util.ArrayList;
@@ -282,21 +281,15 @@ final class DraftTree {
     int[] level = new int[n];
     int[] parent = new int[n];
     float[] leafEmbeddings = leafRows();
-    boolean[] changedRow = new boolean[n];
-    for (int i = 0; i < n; i++) {
-      changedRow[i] = order.get(i).rowChanged();
-    }
-    int leafCount = leaves.size();
-    RowPages.Builder internalEmbeddings = new RowPages.Builder(n - leafCount, dim);
-    RowPages.Builder centroids = new RowPages.Builder(n - leafCount, dim);
-    boolean[] kept = keptPages(previous, changedRow, leafCount, internalEmbeddings, centroids);
+    float[] internalEmbeddings = new float[(n - leaves.size()) * dim];
+    float[] centroids = new float[(n - leaves.size()) * dim];
     int[] faith = new int[n];
     int[][] sources = new int[n][];
     float[] loss = new float[n]; // NaN: the tree computes it
     List<String> changed = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       DraftNode v = order.get(i);
-      boolean rowChanged = changedRow[i];
+      boolean rowChanged = v.rowChanged();
       // Same summary embedding and sum arrays as in the base tree: the same loss (the tree needs no dot product)
       loss[i] = v.leaf ? 0f : rowChanged || previous[i] < 0 ? Float.NaN : base.loss(previous[i]);
       if (rowChanged) {
@@ -313,9 +306,9 @@ final class DraftTree {
       tokens[i] = v.tokens;
       level[i] = v.leaf ? 0 : v.level;
       parent[i] = v.parent == null ? -1 : v.parent.index;
-      if (!v.leaf && !kept[RowPages.Builder.pageOf(i - leafCount)]) {
-        internalEmbeddings.set(i - leafCount, v.embedding, 0);
-        centroids.set(i - leafCount, v.centroidShared(), 0);
+      if (!v.leaf) {
+        System.arraycopy(v.embedding, 0, internalEmbeddings, (i - leaves.size()) * dim, dim);
+        System.arraycopy(v.centroidShared(), 0, centroids, (i - leaves.size()) * dim, dim);
       }
       faith[i] = v.faithfulness;
       int[] src = v.sources.isEmpty() ? NO_SOURCES : new int[v.sources.size()];
@@ -324,38 +317,11 @@ final class DraftTree {
       }
       sources[i] = src;
     }
-    Tree tree = new Tree(dim, leafCount, ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
-        internalEmbeddings.build(), centroids.build(), faith, sources, loss);
+    Tree tree = new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
+        internalEmbeddings, centroids, faith, sources, loss);
     changes = base == null ? null : new TreeChanges(base, changed.toArray(new String[0]));
     base = tree;
     return tree;
-  }
-
-  /**
-   * Which pages of the internal nodes' rows the freeze takes from the base tree as they are (ADR 0034): those whose
-   * every row belongs to a node at the same internal row in the base tree whose summary embedding and sum were
-   * not replaced since ({@code rowChanged} false), so that the base page holds exactly those rows.
-   */
-  private boolean[] keptPages(int[] previous, boolean[] rowChanged, int leafCount, RowPages.Builder embeddings,
-      RowPages.Builder centroids) {
-    boolean[] kept = new boolean[embeddings.pageCount()];
-    if (base == null) {
-      return kept;
-    }
-    java.util.Arrays.fill(kept, true);
-    for (int i = leafCount; i < previous.length; i++) {
-      int p = RowPages.Builder.pageOf(i - leafCount);
-      kept[p] &= !rowChanged[i] && previous[i] >= 0 && previous[i] - base.leafCount() == i - leafCount;
-    }
-    for (int p = 0; p < kept.length; p++) {
-      kept[p] = kept[p] && embeddings.canKeep(p, base.internalEmbeddings())
-          && centroids.canKeep(p, base.internalCentroids());
-      if (kept[p]) {
-        embeddings.keepPage(p, base.internalEmbeddings());
-        centroids.keepPage(p, base.internalCentroids());
-      }
-    }
-    return kept;
   }
 
   /**

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.setree.spi.Fact;
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.spi.Summarizer;
-import dev.setree.internal.core.RowPages;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeStore.Mutation;
 import dev.setree.internal.core.Vectors;
@@ -61,8 +60,7 @@ class MaintainerTest {
    * After every run of a random sequence of 300+ inserts and deletes over a 2,000-leaf base: the patched kNN
    * graph of every level equals an exact kNN from scratch, every leaf is in the tree once, no internal node
    * is empty or single-child (but a one-leaf root), summaries are budget-monotone, each internal node's rows
-   * are its leaves' centroid and its summary's embedding (the freeze keeps pages of rows, ADR 0034), and the
-   * oracle agrees with the tree.
+   * are its leaves' centroid and its summary's embedding, and the oracle agrees with the tree.
    */
   @Test
   void randomMutationSequenceKeepsEveryInvariant() {
@@ -380,43 +378,6 @@ class MaintainerTest {
     Maintainer fresh = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
     dev.setree.testing.TreeAssert.assertSameTree(fresh.run(built.tree(), built.hierarchy(), batch).tree(),
         after.tree());
-  }
-
-  /**
-   * A run that continues from the tree the previous run froze shares the pages of the internal nodes' rows it
-   * kept (ADR 0034): each shared page holds the same nodes at the same rows as before, and after one new fact
-   * most pages are shared.
-   */
-  @Test
-  void aRunSharesThePagesOfTheRowsItKept() {
-    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
-        .build(Corpora.synthetic(4000, 5), BuildProgress.NONE);
-    Maintainer maintainer = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
-    Maintainer.Result first = maintainer.run(built.tree(), built.hierarchy(),
-        List.of(insert("one", "Anna bakes sourdough bread on Sundays")));
-    Maintainer.Result second = maintainer.run(first.tree(), first.hierarchy(),
-        List.of(insert("two", "Ben repairs old bicycles in his garage")));
-    Tree before = first.tree();
-    Tree after = second.tree();
-    RowPages embeddings = after.internalEmbeddings();
-    int shared = 0;
-    for (int p = 0; p < embeddings.pageCount(); p++) {
-      boolean kept = embeddings.sharesPage(p, before.internalEmbeddings());
-      assertEquals(kept, after.internalCentroids().sharesPage(p, before.internalCentroids()), "page " + p);
-      if (kept) {
-        shared++;
-        for (int r = p * RowPages.PAGE_ROWS; r < Math.min(embeddings.rows(), (p + 1) * RowPages.PAGE_ROWS); r++) {
-          assertEquals(before.id(before.leafCount() + r), after.id(after.leafCount() + r), "row " + r);
-        }
-      }
-    }
-    assertTrue(embeddings.pageCount() >= 4 && shared >= embeddings.pageCount() / 2,
-        shared + " of " + embeddings.pageCount() + " pages shared after one new fact");
-    Set<String> leaves = new HashSet<>();
-    for (int v = 0; v < after.leafCount(); v++) {
-      leaves.add(after.id(v));
-    }
-    checkTree(after, leaves, "after two runs");
   }
 
   /** Duplicate inserts and unknown deletes are skipped; insert-then-delete cancels out. */

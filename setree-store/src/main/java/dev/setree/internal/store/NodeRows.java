@@ -240,12 +240,15 @@ final class NodeRows {
         return false;
       }
     }
+    int dim = a.dimension();
     if (a.isLeaf(o)) {
       // A leaf's embedding is a function of its text under the store's one model: equal texts, equal rows.
       return true;
     }
-    return a.internalEmbeddings().rowEquals(o - a.leafCount(), b.internalEmbeddings(), v - b.leafCount())
-        && a.internalCentroids().rowEquals(o - a.leafCount(), b.internalCentroids(), v - b.leafCount());
+    return rowEquals(a.internalEmbeddings(), (o - a.leafCount()) * dim, b.internalEmbeddings(),
+        (v - b.leafCount()) * dim, dim)
+        && rowEquals(a.internalCentroids(), (o - a.leafCount()) * dim, b.internalCentroids(),
+            (v - b.leafCount()) * dim, dim);
   }
 
   static boolean rowEquals(float[] x, int xo, float[] y, int yo, int dim) {
@@ -289,7 +292,7 @@ final class NodeRows {
     if (leaf) {
       ps.setNull(k++, Types.BLOB);
     } else {
-      byte[] cen = Blobs.floats(tree.centroid(v), 0, dim);
+      byte[] cen = Blobs.floats(tree.internalCentroids(), (v - tree.leafCount()) * dim, dim);
       ps.setBytes(k++, cen);
       bytes += cen.length;
     }
