@@ -189,6 +189,15 @@ class CommandLineTest {
     assertEquals(1, folder.code());
     assertTrue(folder.err().contains("is a directory"), folder.err());
 
+    Path corpus = dir.resolve("corpus.txt");
+    Files.writeString(corpus, "one\ntwo\nthree\nfour\n");
+    Path gone = dir.resolve("gone.db");
+    Run benchMissing = run("bench", "insert", "--leaves", "2", "--inserts", "1", "--corpus", corpus.toString(),
+        "--db", gone.toString());
+    assertEquals(1, benchMissing.code());
+    assertTrue(benchMissing.err().contains(gone + " does not exist"), "a file error says what is wrong: "
+        + benchMissing.err());
+
     Path one = dir.resolve("one.txt");
     Files.writeString(one, "only one fact here\n");
     Run tooFew = run("build", "--db", db.toString(), "--facts", one.toString());
