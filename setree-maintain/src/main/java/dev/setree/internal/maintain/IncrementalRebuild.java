@@ -114,8 +114,8 @@ final class IncrementalRebuild {
       steps.end("level " + lvl + " clusters");
       DraftNode[] parentOf = new DraftNode[members.size()];
       HierarchyState.Level nextOld = oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null;
-      List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match.newToOld(), assignment,
-          old, byId, lvl + 1, ids, nextOld, parentOf);
+      List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match, affected.oldCommunityOf(),
+          assignment, old, byId, lvl + 1, ids, nextOld, parentOf);
       String[] memberIds = memberIds(old, members, shared);
       progress.levels.add(new HierarchyState.Level(memberIds, centroids, parentIds(memberIds, parentOf),
           dense(assignment), knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution));

@@ -32,16 +32,23 @@ final class ParentPreservation {
    * its parent; a changed one reuses the old parent it overlaps most; otherwise a new node. Singletons are
    * carried forward (detached from a parent they had at this level). Returns the next level's members in
    * the oracle's order where they existed, new ones after, and fills {@code parentOf} with each member's parent
-   * (null for a member carried alone), so that the caller need not read it from every member.
+   * (null for a member carried alone), so that the caller need not read it from every member. At level 0, a
+   * community that is all that stayed of an old one, none of it moved, keeps its old parent without its children
+   * or sum being looked at ({@link #keptFamily}).
+   *
+   * @param match the members matched to {@code old}'s: each one's old index, and which moved
+   * @param oldCommunityOf each member's community in {@code old}, -1 for a new one ({@link AffectedCommunities})
    */
-  static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, int[] newToOld,
+  static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, int[] oldCommunityOf,
       int[] assignment, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,
       TreeBuilder.IdSource ids, HierarchyState.Level nextOld, DraftNode[] parentOf) {
+    int[] newToOld = match.newToOld();
     DraftNode[] mem = members.toArray(new DraftNode[0]);
     DraftNode[] oldParent = oldParents(mem, newToOld, old, byId);
     Communities comms = Communities.of(assignment);
     long claimed = STAMPS.incrementAndGet();
     List<DraftNode> parents = new ArrayList<>();
+    int[] stayed = parentLevel == 1 ? stayed(oldCommunityOf) : null;
     // Communities in order of size, largest first, so the biggest overlap claims an old parent first.
     for (int k : comms.bySizeDescending()) {
       int from = comms.start[k];
@@ -54,6 +61,16 @@ final class ParentPreservation {
           x.parent.structural = true;
           x.parent = null;
         }
+        continue;
+      }
+      DraftNode kept = stayed == null ? null
+          : keptFamily(comms, k, mem, oldParent, match.moved(), oldCommunityOf, stayed, claimed);
+      if (kept != null) {
+        kept.claimedBy = claimed;
+        for (int x = from; x < from + size; x++) {
+          parentOf[comms.members[x]] = kept;
+        }
+        parents.add(kept);
         continue;
       }
       DraftNode parent = claimOldParent(comms, k, oldParent, claimed);
@@ -130,6 +147,49 @@ final class ParentPreservation {
       }
     }
     return out;
+  }
+
+  /**
+   * The old parent of community {@code k} of leaves when the community is exactly what stayed of an old community,
+   * none of it moved, and that parent lost nothing this run; else null. Then the parent's children are the
+   * community's members and its sum is theirs already: a removed leaf leaves its parent structurally changed
+   * (with a sum not yet recomputed), no member of the old community was taken into another community (whose
+   * parent would have adopted it), the first member's parent is checked against the oracle's, and a leaf that did
+   * not move has the embedding that is its sum.
+   */
+  private static DraftNode keptFamily(Communities comms, int k, DraftNode[] mem, DraftNode[] oldParent,
+      boolean[] moved, int[] oldCommunity, int[] stayed, long claimed) {
+    int from = comms.start[k];
+    int to = comms.start[k + 1];
+    int first = comms.members[from];
+    int c = oldCommunity[first];
+    DraftNode p = oldParent[first];
+    if (c < 0 || stayed[c] != to - from || p == null || p.claimedBy == claimed || p.structural
+        || p.children.size() != to - from || mem[first].parent != p) {
+      return null;
+    }
+    for (int x = from; x < to; x++) {
+      int i = comms.members[x];
+      if (oldCommunity[i] != c || oldParent[i] != p || moved[i]) {
+        return null;
+      }
+    }
+    return p;
+  }
+
+  /** Per old community, how many of its members are members still. */
+  private static int[] stayed(int[] oldCommunityOf) {
+    int communities = 0;
+    for (int c : oldCommunityOf) {
+      communities = Math.max(communities, c + 1);
+    }
+    int[] count = new int[communities];
+    for (int c : oldCommunityOf) {
+      if (c >= 0) {
+        count[c]++;
+      }
+    }
+    return count;
   }
 
   /**

@@ -59,8 +59,19 @@ class ParentPreservationTest {
         List<DraftNode> nextA = ReferenceParentPreservation.regroup(a, membersA, newToOld,
             assignment.clone(), old, a.byId, lvl + 1, idsA, nextOld);
         DraftNode[] parentOf = new DraftNode[membersB.size()];
-        List<DraftNode> nextB = ParentPreservation.regroup(b, membersB, newToOld, assignment.clone(), old,
-            b.byId, lvl + 1, idsB, nextOld, parentOf);
+        int[] oldToNew = new int[old.size()];
+        java.util.Arrays.fill(oldToNew, -1);
+        boolean[] moved = new boolean[newToOld.length]; // the new members (a leaf that stayed keeps its row)
+        int[] oldCommunityOf = new int[newToOld.length];
+        for (int i = 0; i < moved.length; i++) {
+          moved[i] = newToOld[i] < 0;
+          oldCommunityOf[i] = newToOld[i] < 0 ? -1 : old.assignment()[newToOld[i]];
+          if (newToOld[i] >= 0) {
+            oldToNew[newToOld[i]] = i;
+          }
+        }
+        List<DraftNode> nextB = ParentPreservation.regroup(b, membersB, new LevelMatch(newToOld, oldToNew, moved),
+            oldCommunityOf, assignment.clone(), old, b.byId, lvl + 1, idsB, nextOld, parentOf);
         String at = ctx + " level " + lvl;
         for (int i = 0; i < parentOf.length; i++) { // each member's parent, or null for one carried up alone
           DraftNode m = membersB.get(i);
