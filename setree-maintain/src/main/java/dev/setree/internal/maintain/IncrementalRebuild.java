@@ -284,7 +284,7 @@ final class IncrementalRebuild {
 
   /** Renumbers communities densely in order of first appearance. */
   private static int[] dense(int[] assignment) {
-    return ParentPreservation.Communities.firstAppearance(assignment);
+    return Communities.firstAppearance(assignment);
   }
 
   private static boolean usable(HierarchyState.Level old, int dim) {

@@ -1,0 +1,91 @@
+package dev.setree.internal.maintain;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The communities of an assignment: numbered in order of first appearance, their members (indexes into the
+ * assignment) grouped by a counting sort, in member order within each.
+ */
+final class Communities {
+  /** Community {@code k}'s members are {@code members[start[k] .. start[k + 1])}. */
+  final int[] start;
+  final int[] members;
+
+  private Communities(int[] start, int[] members) {
+    this.start = start;
+    this.members = members;
+  }
+
+  int count() {
+    return start.length - 1;
+  }
+
+  static Communities of(int[] assignment) {
+    int m = assignment.length;
+    int[] number = firstAppearance(assignment);
+    int count = 0;
+    for (int k : number) {
+      count = Math.max(count, k + 1);
+    }
+    int[] start = new int[count + 1];
+    for (int k : number) {
+      start[k + 1]++;
+    }
+    for (int k = 0; k < count; k++) {
+      start[k + 1] += start[k];
+    }
+    int[] fill = Arrays.copyOf(start, count);
+    int[] members = new int[m];
+    for (int i = 0; i < m; i++) {
+      members[fill[number[i]]++] = i;
+    }
+    return new Communities(start, members);
+  }
+
+  /** The communities by size, largest first; equal sizes in order of first appearance. */
+  int[] bySizeDescending() {
+    int count = count();
+    long[] keyed = new long[count];
+    for (int k = 0; k < count; k++) {
+      keyed[k] = ((long) -(start[k + 1] - start[k]) << 32) | k;
+    }
+    Arrays.sort(keyed);
+    int[] out = new int[count];
+    for (int k = 0; k < count; k++) {
+      out[k] = (int) keyed[k];
+    }
+    return out;
+  }
+
+  /** Each member's community, numbered densely in order of first appearance. */
+  static int[] firstAppearance(int[] assignment) {
+    int min = 0;
+    int max = -1;
+    for (int c : assignment) {
+      min = Math.min(min, c);
+      max = Math.max(max, c);
+    }
+    int[] out = new int[assignment.length];
+    long range = (long) max - min + 1;
+    if (range > 4L * assignment.length + 16) { // sparse labels: number them through a map
+      Map<Integer, Integer> number = new HashMap<>();
+      for (int i = 0; i < assignment.length; i++) {
+        out[i] = number.computeIfAbsent(assignment[i], c -> number.size());
+      }
+      return out;
+    }
+    int[] number = new int[(int) range];
+    Arrays.fill(number, -1);
+    int next = 0;
+    for (int i = 0; i < assignment.length; i++) {
+      int c = assignment[i] - min;
+      if (number[c] < 0) {
+        number[c] = next++;
+      }
+      out[i] = number[c];
+    }
+    return out;
+  }
+}
