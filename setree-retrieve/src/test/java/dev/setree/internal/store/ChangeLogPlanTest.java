@@ -100,7 +100,7 @@ class ChangeLogPlanTest {
   }
 
   private static void assertSamePlan(Tree before, Tree after, TreeChanges log, String at) {
-    NodeRows.Diff full = NodeRows.diff(before, after);
+    NodeRows.Diff full = NodeRows.diff(before, after, null);
     NodeRows.Diff logged = NodeRows.diff(before, after, log);
     assertArrayEquals(full.kept(), logged.kept(), at);
     assertArrayEquals(full.numbered(), logged.numbered(), at);

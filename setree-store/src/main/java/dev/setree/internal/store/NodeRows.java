@@ -65,15 +65,10 @@ final class NodeRows {
    */
   record Diff(Tree before, Tree after, int[] oldOf, boolean[] kept, int[] numbered, boolean[] changed) {}
 
-  /** The {@link Diff} of {@code before} and {@code after}. */
-  static Diff diff(Tree before, Tree after) {
-    return diff(before, after, null);
-  }
-
   /**
    * The {@link Diff} of {@code before} and {@code after}, comparing only the rows of the nodes {@code changes}
    * lists and the nodes above them ({@link TreeChanges#pathsOf}) when it is a log from {@code before}; every
-   * row otherwise.
+   * row otherwise (also when {@code changes} is null).
    */
   static Diff diff(Tree before, Tree after, TreeChanges changes) {
     // Each node's index in the committed tree (-1: new), looked up once: first just after the previous node's
