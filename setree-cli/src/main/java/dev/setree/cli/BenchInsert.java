@@ -64,6 +64,8 @@ final class BenchInsert implements Callable<Integer> {
     if (pauseMs < 0) {
       throw new IllegalArgumentException("--pause-before-inserts must be at least 0 ms, got " + pauseMs);
     }
+    BenchJvm jvm = BenchJvm.current();
+    System.out.println(jvm.line());
     List<String> sentences = BenchCommand.corpus(corpus, leaves + inserts);
     List<Fact> base = new ArrayList<>();
     for (int i = 0; i < leaves; i++) {
@@ -232,6 +234,7 @@ final class BenchInsert implements Callable<Integer> {
       putArray(o.putArray("summarized"), summarized);
       putArray(o.putArray("dirty_levels"), dirtyLevels);
       putArray(o.putArray("reclustered_members"), reclustered);
+      jvm.putInto(o);
       Files.writeString(jsonOut, m.writerWithDefaultPrettyPrinter().writeValueAsString(o));
     }
     return 0;

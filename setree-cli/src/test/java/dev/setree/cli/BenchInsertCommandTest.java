@@ -1,0 +1,68 @@
+package dev.setree.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.setree.spi.Fact;
+import dev.setree.testing.Corpora;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code setree bench insert} end to end on the real model, store and Leiden, small: the JSON fields issue #12
+ * names, and the JVM it ran on.
+ */
+class BenchInsertCommandTest {
+
+  @Test
+  void writesTheRunFieldsAndTheJvm(@TempDir Path dir) throws Exception {
+    Path corpus = dir.resolve("corpus.txt");
+    List<String> sentences = new ArrayList<>();
+    for (Fact f : Corpora.personal().subList(0, 14)) {
+      sentences.add(f.text());
+    }
+    Files.write(corpus, sentences);
+    Path json = dir.resolve("out.json");
+    CommandLineTest.Run r = CommandLineTest.run("bench", "insert", "--leaves", "12", "--inserts", "2",
+        "--quiet-ms", "50", "--skip-full-rebuild", "--corpus", corpus.toString(), "--json", json.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("JVM: Java " + Runtime.version()), r.out());
+
+    JsonNode o = CommandLineTest.JSON.readTree(json.toFile());
+    assertEquals(12, o.get("leaves").asInt());
+    assertEquals(2, o.get("run_ms").size(), "one maintenance run per insert");
+    assertEquals(2, o.get("steps_ms").size());
+    assertTrue(o.get("run_p50_ms").asDouble() > 0 && o.get("run_p99_ms").asDouble() >= o.get("run_p50_ms").asDouble(),
+        o.toString());
+    assertTrue(o.get("visible_p99_ms").asDouble() >= o.get("visible_p50_ms").asDouble(), o.toString());
+    assertTrue(o.get("bytes_written_per_run").asLong() > 0, "a run that inserts a fact writes it");
+    assertTrue(o.get("open_ms").asDouble() > 0);
+    assertTrue(o.get("step_p50_ms").has("embed"), "the new fact is embedded in the run: " + o.get("step_p50_ms"));
+
+    JsonNode jvm = o.get("jvm");
+    assertEquals(Runtime.version().toString(), jvm.get("version").asText());
+    assertEquals(Runtime.getRuntime().maxMemory() >> 20, jvm.get("max_heap_mb").asLong());
+    List<String> flags = new ArrayList<>();
+    jvm.get("flags").forEach(f -> flags.add(f.asText()));
+    assertEquals(ManagementFactory.getRuntimeMXBean().getInputArguments(), flags);
+  }
+
+  @Test
+  void aJvmWithoutFlagsSaysSo() {
+    BenchJvm bare = new BenchJvm("17.0.15+6", "Eclipse Adoptium", List.of(), 512, false);
+    assertEquals("JVM: Java 17.0.15+6 (Eclipse Adoptium), max heap 512 MB, flags: none", bare.line());
+    BenchJvm tuned = new BenchJvm("25+36", "Eclipse Adoptium", List.of("-Xms2g", "-XX:+AlwaysPreTouch"), 2048, true);
+    assertTrue(tuned.line().endsWith("flags: -Xms2g -XX:+AlwaysPreTouch"), tuned.line());
+    ObjectNode o = CommandLineTest.JSON.createObjectNode();
+    tuned.putInto(o);
+    assertEquals("[\"-Xms2g\",\"-XX:+AlwaysPreTouch\"]", o.get("jvm").get("flags").toString());
+    assertTrue(o.get("jvm").get("vector_lanes").asBoolean());
+  }
+}
