@@ -140,8 +140,17 @@ final class Retriever {
         : new LexicalIndex.Top(new int[0], new float[0], true);
     float w = words.max() > 0f ? (float) (tau / words.max()) : 0f;
     LexicalIndex.LeafScorer bm25 = w > 0f ? lexical.leafScorer() : null;
-    LeafRelevance.LeafScore exact = v -> (meaning ? tree.embeddingDot(v, q) : 0f) + (bm25 == null ? 0f
-        : w * bm25.score(v)) + (prior == null ? 0f : prior.of(v));
+    LeafRelevance.LeafScore exact = new LeafRelevance.LeafScore() {
+      @Override
+      public float of(int v) {
+        return of(v, meaning ? tree.embeddingDot(v, q) : 0f);
+      }
+
+      @Override
+      public float of(int v, float cosine) { // the walk computed the leaf's cosine for its capability score
+        return (meaning ? cosine : 0f) + (bm25 == null ? 0f : w * bm25.score(v)) + (prior == null ? 0f : prior.of(v));
+      }
+    };
     int[] periodLeaves = prior == null ? new int[0] : prior.periodLeaves();
     int[] extra = periodLeaves == null ? new int[0] : periodLeaves;
     int[] leaves = Arrays.copyOf(near.leaves(), near.size() + words.leaves().length + extra.length);

@@ -43,7 +43,23 @@ public record CapabilityScore(float beta, float epsilon) {
     if (beta == 0f) {
       return care;
     }
-    float gap = tree.centroidDot(c, query) - parentSummaryDot;
+    return score(care, tree.centroidDot(c, query), parentSummaryDot);
+  }
+
+  /**
+   * The score of a child whose centroid dot product with the prompt is known ({@code centroidDot}, as
+   * {@link Tree#centroidDot} computes it): the walk's form for a leaf child, whose centroid is its embedding.
+   */
+  public float score(float care, float centroidDot, float parentSummaryDot) {
+    if (beta == 0f) {
+      return care;
+    }
+    float gap = centroidDot - parentSummaryDot;
     return care + beta * Math.max(0f, gap - epsilon);
+  }
+
+  /** True when a score reads the child's centroid ({@code beta > 0}). */
+  public boolean readsCentroids() {
+    return beta != 0f;
   }
 }

@@ -20,6 +20,16 @@ public final class LeafRelevance {
   public interface LeafScore {
     /** The relevance of leaf {@code v}. */
     float of(int v);
+
+    /**
+     * The relevance of leaf {@code v} whose cosine with the prompt is known: {@code cosine} is
+     * {@link Tree#embeddingDot} of the leaf and the prompt, which the walk has computed for the leaf's
+     * capability score already. By default it is not used; a score that needs the cosine overrides this so
+     * as not to compute it again. Either form returns the same value.
+     */
+    default float of(int v, float cosine) {
+      return of(v);
+    }
   }
 
   private final float[] dense;
@@ -103,7 +113,18 @@ public final class LeafRelevance {
    * lever, such as the second hop, that adds candidates).
    */
   public LeafRelevance recandidate(int[] newLeaves, float[] newValues) {
-    return candidates(newLeaves, newValues, dense != null ? Float.NEGATIVE_INFINITY : others, this::leaf);
+    LeafScore asBefore = new LeafScore() {
+      @Override
+      public float of(int v) {
+        return leaf(v);
+      }
+
+      @Override
+      public float of(int v, float cosine) {
+        return leaf(v, cosine);
+      }
+    };
+    return candidates(newLeaves, newValues, dense != null ? Float.NEGATIVE_INFINITY : others, asBefore);
   }
 
   /** The relevance of leaf {@code v}: its value, a candidate's exact value, or {@code otherLeaf}'s. */
@@ -113,5 +134,14 @@ public final class LeafRelevance {
     }
     float x = byLeaf.get(v, Float.NaN);
     return Float.isNaN(x) ? otherLeaf.of(v) : x;
+  }
+
+  /** {@link #leaf(int)} of a leaf whose cosine with the prompt is known (see {@link LeafScore#of(int, float)}). */
+  public float leaf(int v, float cosine) {
+    if (dense != null) {
+      return dense[v];
+    }
+    float x = byLeaf.get(v, Float.NaN);
+    return Float.isNaN(x) ? otherLeaf.of(v, cosine) : x;
   }
 }

@@ -13,6 +13,14 @@ abstract class NodeCare {
   /** The care of node {@code v}. */
   abstract float of(int v);
 
+  /**
+   * The care of leaf {@code leaf} whose cosine with the prompt is known ({@link LeafRelevance#leaf(int, float)}):
+   * the same value as {@link #of}.
+   */
+  float ofLeaf(int leaf, float cosine) {
+    return of(leaf);
+  }
+
   /** True when {@code v}'s care is the bound of its non-candidate leaves, not a leaf's value. */
   boolean bounded(int v) {
     return false;
@@ -77,6 +85,11 @@ abstract class NodeCare {
     boolean bounded(int v) {
       return !tree.isLeaf(v) && count.get(v, 0f) < tree.leavesUnder(v)
           && relevance.others() > best.get(v, Float.NEGATIVE_INFINITY);
+    }
+
+    @Override
+    float ofLeaf(int leaf, float cosine) {
+      return relevance.leaf(leaf, cosine);
     }
 
     @Override

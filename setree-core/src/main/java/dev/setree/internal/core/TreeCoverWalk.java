@@ -145,7 +145,7 @@ public final class TreeCoverWalk {
     for (int i = 0; i < top.length; i++) {
       int c = tree.child(root, i);
       top[i] = c;
-      topScore[i] = capability.score(tree, c, care.of(c), rootDot, query);
+      topScore[i] = childScore(tree, c, care, rootDot, query);
       scored++;
     }
     // Overview: top-level summaries in capability order, within their share of the budget.
@@ -203,12 +203,25 @@ public final class TreeCoverWalk {
       for (int i = 0, k = tree.childCount(v); i < k; i++) {
         int c = tree.child(v, i);
         if (!s.covered(c) || !tree.isLeaf(c)) {
-          heap.push(capability.score(tree, c, care.of(c), pDot, query), c);
+          heap.push(childScore(tree, c, care, pDot, query), c);
           scored++;
         }
       }
     }
     return s.finish(pops, scored);
+  }
+
+  /**
+   * The capability score of child {@code c} of a node whose summary has dot product {@code parentDot} with the
+   * prompt. A leaf's centroid is its embedding, so its cosine is computed once, for the score and for its care
+   * (which, for a leaf that is not a candidate, is that cosine plus its words' and prior's share).
+   */
+  private float childScore(Tree tree, int c, NodeCare care, float parentDot, float[] query) {
+    if (tree.isLeaf(c) && capability.readsCentroids()) {
+      float cosine = tree.centroidDot(c, query);
+      return capability.score(care.ofLeaf(c, cosine), cosine, parentDot);
+    }
+    return capability.score(tree, c, care.of(c), parentDot, query);
   }
 
   /** The prompt's breadth over the top-level subtrees, in (0, 1]; see the class comment. */

@@ -83,6 +83,62 @@ class CandidateWalkTest {
     }
   }
 
+  /**
+   * A leaf child that is not a candidate gets its relevance from the cosine the walk computed for its capability
+   * score (the same bits as {@link Tree#embeddingDot}), not from a second dot product; with {@code beta} 0 the
+   * walk reads no centroid, so it computes no cosine for it either. The cover is the one a single-form score
+   * gives.
+   */
+  @Test
+  void aNonCandidateLeafIsScoredFromTheCosineTheWalkComputed() {
+    Random r = new Random(14);
+    int asked = 0;
+    for (int c = 0; c < CASES; c++) {
+      Tree tree = RandomTrees.tree(r.nextLong());
+      boolean readsCentroids = r.nextBoolean();
+      TreeCoverWalk w = new TreeCoverWalk(new CapabilityScore(readsCentroids ? 0.5f : 0f, 0f), 0.3f, 0.2f, FORMAT);
+      float[] q = RandomTrees.unit(r);
+      int n = tree.leafCount();
+      float[] rel = new float[n];
+      for (int v = 0; v < n; v++) {
+        rel[v] = tree.embeddingDot(v, q);
+      }
+      int[] order = Ranking.descending(rel);
+      int m = 1 + r.nextInt(n);
+      int[] leaves = java.util.Arrays.copyOf(order, m);
+      float[] values = new float[m];
+      for (int i = 0; i < m; i++) {
+        values[i] = rel[leaves[i]];
+      }
+      float bound = m < n ? rel[order[m]] : Float.NEGATIVE_INFINITY;
+      int[] calls = new int[1];
+      LeafRelevance.LeafScore fromCosine = new LeafRelevance.LeafScore() {
+        @Override
+        public float of(int v) { // a leaf requeued when its carrying summary went: no cosine at hand
+          return rel[v];
+        }
+
+        @Override
+        public float of(int v, float cosine) {
+          if (!readsCentroids) {
+            throw new AssertionError("a cosine computed for leaf " + v + " that the walk's score does not read");
+          }
+          assertEquals(Float.floatToIntBits(rel[v]), Float.floatToIntBits(cosine), "leaf " + v);
+          calls[0]++;
+          return cosine;
+        }
+      };
+      LeafRelevance cand = LeafRelevance.candidates(leaves, values, bound, fromCosine);
+      LeafRelevance single = LeafRelevance.candidates(leaves, values, bound, v -> rel[v]);
+      int budget = 1 + r.nextInt(400);
+      WalkTables tables = WalkTables.of(tree, FORMAT);
+      assertEquals(w.walk(tree, single, single, q, budget, tables), w.walk(tree, cand, cand, q, budget, tables),
+          "case " + c);
+      asked += calls[0];
+    }
+    assertTrue(asked > 0, "some leaf that is not a candidate was scored from the cosine the walk computed");
+  }
+
   /** The per-query map agrees with a HashMap under random puts, maxima and growth. */
   @Test
   void intFloatMapBehavesLikeAMap() {
