@@ -29,6 +29,17 @@ class CandidateWalkTest {
     return rel;
   }
 
+  /** The {@code m} best leaves by {@code rel} as candidates, the next one's value the bound of the others. */
+  private static LeafRelevance best(float[] rel, int m, LeafRelevance.LeafScore others) {
+    int[] order = Ranking.descending(rel);
+    int[] leaves = java.util.Arrays.copyOf(order, m);
+    float[] values = new float[m];
+    for (int i = 0; i < m; i++) {
+      values[i] = rel[leaves[i]];
+    }
+    return LeafRelevance.candidates(leaves, values, m < rel.length ? rel[order[m]] : Float.NEGATIVE_INFINITY, others);
+  }
+
   /** Every leaf a candidate: the very cover of the exact form, whatever the walk's settings. */
   @Test
   void allLeavesAsCandidatesGiveTheExactCover() {
@@ -63,15 +74,7 @@ class CandidateWalkTest {
       TreeCoverWalk w = walk(r);
       int n = tree.leafCount();
       float[] rel = relevance(r, n);
-      int[] order = Ranking.descending(rel);
-      int m = 1 + r.nextInt(n);
-      int[] leaves = java.util.Arrays.copyOf(order, m);
-      float[] values = new float[m];
-      for (int i = 0; i < m; i++) {
-        values[i] = rel[leaves[i]];
-      }
-      float bound = m < n ? rel[order[m]] : Float.NEGATIVE_INFINITY;
-      LeafRelevance cand = LeafRelevance.candidates(leaves, values, bound, v -> rel[v]);
+      LeafRelevance cand = best(rel, 1 + r.nextInt(n), v -> rel[v]);
       float[] q = RandomTrees.unit(r);
       int budget = 1 + r.nextInt(400);
       Cover exact = w.walk(tree, rel, q, budget);
@@ -103,14 +106,7 @@ class CandidateWalkTest {
       for (int v = 0; v < n; v++) {
         rel[v] = tree.embeddingDot(v, q);
       }
-      int[] order = Ranking.descending(rel);
       int m = 1 + r.nextInt(n);
-      int[] leaves = java.util.Arrays.copyOf(order, m);
-      float[] values = new float[m];
-      for (int i = 0; i < m; i++) {
-        values[i] = rel[leaves[i]];
-      }
-      float bound = m < n ? rel[order[m]] : Float.NEGATIVE_INFINITY;
       int[] calls = new int[1];
       LeafRelevance.LeafScore fromCosine = new LeafRelevance.LeafScore() {
         @Override
@@ -128,8 +124,8 @@ class CandidateWalkTest {
           return cosine;
         }
       };
-      LeafRelevance cand = LeafRelevance.candidates(leaves, values, bound, fromCosine);
-      LeafRelevance single = LeafRelevance.candidates(leaves, values, bound, v -> rel[v]);
+      LeafRelevance cand = best(rel, m, fromCosine);
+      LeafRelevance single = best(rel, m, v -> rel[v]);
       int budget = 1 + r.nextInt(400);
       WalkTables tables = WalkTables.of(tree, FORMAT);
       assertEquals(w.walk(tree, single, single, q, budget, tables), w.walk(tree, cand, cand, q, budget, tables),
