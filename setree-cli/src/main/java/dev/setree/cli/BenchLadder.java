@@ -86,10 +86,10 @@ final class BenchLadder implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    System.out.printf(Locale.ROOT, "Java %d; a retrieve's dot products: %s%n", Runtime.version().feature(),
+    System.out.println(BenchJvm.current().line());
+    System.out.printf(Locale.ROOT, "A retrieve's dot products: %s%n",
         SimdDot.vectorized() ? "JDK Vector API (docs/adr/0024-simd-query-dots.md)"
             : "scalar (vector lanes need Java 21+ and --add-modules jdk.incubator.vector)");
-    System.out.println(BenchJvm.current().line());
     int max = rungs.stream().mapToInt(Integer::intValue).max().orElse(0);
     List<String> all = BenchCommand.corpus(corpus, Math.min(max + prompts, countLines()));
     Files.createDirectories(out);

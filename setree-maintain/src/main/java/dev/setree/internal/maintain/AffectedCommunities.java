@@ -56,7 +56,7 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
     for (int i = 0; i < m; i++) {
       moved[i] = match.moved()[i] && !sameNeighbours(old, match, knn, i);
     }
-    int[] oldCommunityOf = new int[m];
+    int[] oldCommunityOf = oldCommunityOf(old, match.newToOld());
     int communities = 0;
     for (int c : old.assignment()) {
       communities = Math.max(communities, c + 1);
@@ -65,9 +65,7 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
     int[] order = new int[communities];
     int count = 0;
     for (int i = 0; i < m; i++) {
-      int o = match.newToOld()[i];
-      oldCommunityOf[i] = o < 0 ? -1 : old.assignment()[o];
-      if (o >= 0 && !seen[oldCommunityOf[i]]) {
+      if (oldCommunityOf[i] >= 0 && !seen[oldCommunityOf[i]]) {
         seen[oldCommunityOf[i]] = true;
         order[count++] = oldCommunityOf[i];
       }
@@ -93,6 +91,15 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
       }
     }
     return new AffectedCommunities(oldCommunityOf, Arrays.copyOf(order, count), affected);
+  }
+
+  /** Each member's community in {@code old} (-1 for a member new to the level), from its old index. */
+  static int[] oldCommunityOf(HierarchyState.Level old, int[] newToOld) {
+    int[] out = new int[newToOld.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = newToOld[i] < 0 ? -1 : old.assignment()[newToOld[i]];
+    }
+    return out;
   }
 
   /**

@@ -62,10 +62,9 @@ class ParentPreservationTest {
         int[] oldToNew = new int[old.size()];
         java.util.Arrays.fill(oldToNew, -1);
         boolean[] moved = new boolean[newToOld.length]; // the new members (a leaf that stayed keeps its row)
-        int[] oldCommunityOf = new int[newToOld.length];
+        int[] oldCommunityOf = AffectedCommunities.oldCommunityOf(old, newToOld);
         for (int i = 0; i < moved.length; i++) {
           moved[i] = newToOld[i] < 0;
-          oldCommunityOf[i] = newToOld[i] < 0 ? -1 : old.assignment()[newToOld[i]];
           if (newToOld[i] >= 0) {
             oldToNew[newToOld[i]] = i;
           }
