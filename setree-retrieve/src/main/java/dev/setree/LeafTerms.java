@@ -205,16 +205,20 @@ final class LeafTerms {
     }
   }
 
-  /** The version of {@code next}: entries of leaves not in {@code added} are carried from {@code previous}. */
-  LeafTerms next(Tree previous, Tree next, List<Integer> added, Analyzer analyzer, String field) {
+  /**
+   * The version of {@code next}: entries of leaves not in {@code added} are carried from {@code previous}, the
+   * first {@code kept} (leaves both trees hold at the same indexes) without a look.
+   */
+  LeafTerms next(Tree previous, Tree next, List<Integer> added, int kept, Analyzer analyzer, String field) {
     int[][] out = new int[next.leafCount()][];
+    System.arraycopy(byLeaf, 0, out, 0, kept);
     for (int v : added) {
       out[v] = analyse(next.text(v), analyzer, field, dictionary);
     }
     // Leaves keep their relative order from version to version, so a leaf is first looked for just after the
     // previous one was found (the usual case, no lookup), then by id.
-    int expected = 0;
-    for (int v = 0; v < out.length; v++) {
+    int expected = kept;
+    for (int v = kept; v < out.length; v++) {
       if (out[v] == null) {
         int o = previous.indexOf(next.id(v), expected);
         if (o >= 0) {

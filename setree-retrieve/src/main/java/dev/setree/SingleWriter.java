@@ -158,7 +158,7 @@ final class SingleWriter implements AutoCloseable {
         long s2 = System.nanoTime();
         long saveNanos = s2 - s0 + planNanos;
         long saveBytes = store.lastSaveBytes();
-        state.install(base.next(r.tree(), r.hierarchy(), generation));
+        state.install(base.next(r.tree(), r.hierarchy(), generation, r.changes()));
         Instant visibleAt = Instant.now();
         Map<String, Long> steps = new LinkedHashMap<>(r.stepNanos());
         steps.put("plan", planNanos + (s1 - s0));

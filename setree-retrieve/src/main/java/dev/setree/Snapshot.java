@@ -4,6 +4,7 @@ import dev.setree.internal.core.ContextFormat;
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.LeafNeighbours;
 import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeChanges;
 import dev.setree.internal.core.WalkTables;
 import java.util.ArrayList;
 import java.util.List;
@@ -180,16 +181,21 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
     return of(tree, HierarchyState.empty(), 0);
   }
 
-  /** The snapshot after a maintenance run changed this one's tree: derived state follows the change. */
-  Snapshot next(Tree next, HierarchyState nextHierarchy, long nextGeneration) {
+  /**
+   * The snapshot after a maintenance run changed this one's tree into {@code next}: derived state follows the
+   * change. {@code changes} is the run's change log, or null: the leaves it says are kept are not compared.
+   */
+  Snapshot next(Tree next, HierarchyState nextHierarchy, long nextGeneration, TreeChanges changes) {
     if (next == tree) {
       return new Snapshot(tree, nextHierarchy, nextGeneration, bm25, idByText,
           new Derived(tree, nextHierarchy, derived.derivedNeighbours()));
     }
     // The leaf diff, once: leaves gone (or whose text changed) and leaves new (or whose text changed).
-    // A leaf at the same index with the same id and text is neither (the usual case: checked without a lookup).
+    // The leaves the log keeps are neither; nor is a leaf at the same index with the same id and text (checked
+    // without a lookup).
+    int kept = TreeChanges.leafPrefix(changes, tree, next);
     List<Integer> gone = new ArrayList<>();
-    for (int v = 0; v < tree.leafCount(); v++) {
+    for (int v = kept; v < tree.leafCount(); v++) {
       if (sameLeafAt(tree, next, v)) {
         continue;
       }
@@ -199,7 +205,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
       }
     }
     List<Integer> added = new ArrayList<>();
-    for (int v = 0; v < next.leafCount(); v++) {
+    for (int v = kept; v < next.leafCount(); v++) {
       if (sameLeafAt(tree, next, v)) {
         continue;
       }

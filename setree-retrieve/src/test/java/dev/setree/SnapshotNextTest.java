@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeChanges;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * when none went: over random sequences of leaves removed, added and re-texted, with many duplicate texts,
  * it equals the map of the full derivation (the previous map without the leaves gone, then every leaf's
  * text put if absent), maps every leaf text to a leaf holding it, and the BM25 index matches the same leaves
- * as one made from scratch.
+ * as one made from scratch, whether or not a change log says which leading leaves were kept.
  */
 class SnapshotNextTest {
   private static final String[] WORDS = {"alpha", "beta", "gamma", "delta", "war", "peace", "tax"};
@@ -37,13 +38,17 @@ class SnapshotNextTest {
       Snapshot s = Snapshot.of(tree(ids, texts));
       for (int version = 0; version < (large ? 30 : 8); version++) {
         int change = r.nextInt(4);
+        int firstChanged = ids.size(); // the leaves before it are kept at their indexes
         for (int x = r.nextInt(3); x >= 0 && ids.size() > 2; x--) {
           if (change == 0) { // removals
             int i = r.nextInt(ids.size());
             ids.remove(i);
             texts.remove(i);
+            firstChanged = Math.min(firstChanged, i);
           } else if (change == 1) { // a leaf keeps its id, its text changes
-            texts.set(r.nextInt(ids.size()), text(r));
+            int i = r.nextInt(ids.size());
+            texts.set(i, text(r));
+            firstChanged = Math.min(firstChanged, i);
           }
         }
         for (int x = change >= 2 ? 1 + r.nextInt(3) : 0; x > 0; x--) { // additions
@@ -52,7 +57,9 @@ class SnapshotNextTest {
         }
         Tree t = tree(ids, texts);
         Map<String, String> expected = fullDerivation(s, t);
-        s = s.next(t, HierarchyState.empty(), version + 1);
+        // Half the runs come with a change log saying which leading leaves are kept; the others compare them.
+        TreeChanges log = r.nextBoolean() ? null : new TreeChanges(s.tree(), new String[0], firstChanged);
+        s = s.next(t, HierarchyState.empty(), version + 1, log);
         Snapshot scratch = Snapshot.of(t);
         String ctx = "seed=" + seed + " round " + round + " version " + version;
         assertEquals(expected, s.idByText(), ctx);
@@ -69,6 +76,7 @@ class SnapshotNextTest {
             assertEquals(a[v] > 0, b[v] > 0, ctx + " prompt " + prompt + " leaf " + v);
           }
         }
+        assertSameForwardIndex(scratch.lexical().leafTerms(), s.lexical().leafTerms(), t.leafCount(), ctx);
       }
     }
   }
@@ -96,8 +104,8 @@ class SnapshotNextTest {
       ids.add("n" + run);
       texts.add(run == 1 ? "delta war" : "peace " + WORDS[run]);
       Tree t = tree(ids, texts);
-      s = s.next(t, HierarchyState.empty(), 2 + run);
-      eager = eager.next(t, HierarchyState.empty(), 2 + run);
+      s = s.next(t, HierarchyState.empty(), 2 + run, null);
+      eager = eager.next(t, HierarchyState.empty(), 2 + run, null);
       s.prepare(new dev.setree.internal.core.ContextFormat(text -> text.split(" ").length), false);
       assertEquals(false, s.bm25().isDone(), "run " + run);
     }
@@ -122,9 +130,25 @@ class SnapshotNextTest {
     // A run after the index is built follows it at once.
     ids.add("n9");
     texts.add("gamma tax");
-    Snapshot after = s.next(tree(ids, texts), HierarchyState.empty(), 9);
+    Snapshot after = s.next(tree(ids, texts), HierarchyState.empty(), 9, null);
     assertEquals(true, after.bm25().isDone());
   }
+
+  /** Every leaf's norm and term frequencies (each word as the analyser indexes it) are the same in both. */
+  private static void assertSameForwardIndex(LeafTerms expected, LeafTerms actual, int leaves, String ctx) {
+    for (int v = 0; v < leaves; v++) {
+      assertEquals(expected.norm(v), actual.norm(v), ctx + " leaf " + v + ": norm");
+      assertEquals(expected.distinctTerms(v), actual.distinctTerms(v), ctx + " leaf " + v + ": distinct terms");
+      for (String term : TERMS) {
+        int e = expected.termId(term);
+        int a = actual.termId(term);
+        assertEquals(e < 0 ? 0 : expected.freq(v, e), a < 0 ? 0 : actual.freq(v, a), ctx + " leaf " + v + " " + term);
+      }
+    }
+  }
+
+  /** {@link #WORDS} as the English analyser indexes them. */
+  private static final String[] TERMS = {"alpha", "beta", "gamma", "delta", "war", "peac", "tax"};
 
   /** The map as every leaf's text put if absent after removing the leaves gone (or re-texted) derived it. */
   private static Map<String, String> fullDerivation(Snapshot s, Tree next) {

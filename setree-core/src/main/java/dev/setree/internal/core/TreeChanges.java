@@ -11,10 +11,36 @@ import java.util.Arrays;
  * depth) change only on the path above a listed node or a removed one, which the reader adds
  * ({@link #pathsOf}). Ids that are not in the new tree are ignored.
  *
+ * <p>The log also says how many leading leaves the new tree shares with {@link #from} ({@link #leafPrefix}), so
+ * that what is derived leaf by leaf (the next snapshot's leaf diff, its BM25 forward index) carries those leaves
+ * over without comparing them: a run that only inserts keeps every old leaf at its index.
+ *
  * @param from the tree the run started from: the log says nothing about any other
  * @param ids the ids of the listed nodes, in no order, possibly repeated
+ * @param leafPrefix how many leading leaves of the new tree are {@code from}'s leaves at the same indexes, with
+ *     the same ids, texts, times, token counts and embeddings (their parents may differ); 0 says nothing
  */
-public record TreeChanges(Tree from, String[] ids) {
+public record TreeChanges(Tree from, String[] ids, int leafPrefix) {
+
+  /** Checks the prefix against {@code from}. */
+  public TreeChanges {
+    if (leafPrefix < 0 || leafPrefix > from.leafCount()) {
+      throw new IllegalArgumentException("leaf prefix " + leafPrefix + " for " + from.leafCount() + " leaves");
+    }
+  }
+
+  /** The log of a run that changed nothing: every node of {@code tree} is kept. */
+  public static TreeChanges none(Tree tree) {
+    return new TreeChanges(tree, new String[0], tree.leafCount());
+  }
+
+  /**
+   * How many leading leaves {@code next}, the tree this log's run made from {@code previous}, shares with it
+   * ({@link #leafPrefix}); 0 when the log is null or from another tree.
+   */
+  public static int leafPrefix(TreeChanges log, Tree previous, Tree next) {
+    return log == null || log.from != previous ? 0 : Math.min(log.leafPrefix, next.leafCount());
+  }
 
   /**
    * This log followed by {@code later}, the log of a run over the tree this one's run made ({@code made}): the
@@ -27,7 +53,7 @@ public record TreeChanges(Tree from, String[] ids) {
     }
     String[] ids = Arrays.copyOf(first.ids, first.ids.length + later.ids.length);
     System.arraycopy(later.ids, 0, ids, first.ids.length, later.ids.length);
-    return new TreeChanges(first.from, ids);
+    return new TreeChanges(first.from, ids, Math.min(first.leafPrefix, later.leafPrefix));
   }
 
   /**

@@ -31,6 +31,11 @@ final class DraftTree {
   private Tree base;
   /** The change log of the last {@link #toTree} (null when the draft had no {@link #base} then). */
   private TreeChanges changes;
+  /**
+   * How many leading {@link #leaves} are still {@link #base}'s leaves at the same indexes: leaves are only appended
+   * and removed, so a run that only inserts keeps every one (its log's {@link TreeChanges#leafPrefix}).
+   */
+  private int keptLeaves;
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
 
@@ -80,9 +85,11 @@ final class DraftTree {
       return 0; // most runs only insert: no pass over every leaf
     }
     int removed = 0;
-    for (var it = leaves.iterator(); it.hasNext(); ) {
+    int at = 0;
+    for (var it = leaves.iterator(); it.hasNext(); at++) {
       DraftNode leaf = it.next();
       if (ids.contains(leaf.id)) {
+        keptLeaves = Math.min(keptLeaves, at - removed); // the leaves after it move down
         if (leaf.parent != null) {
           leaf.parent.children.remove(leaf);
           leaf.parent.structural = true;
@@ -267,6 +274,8 @@ final class DraftTree {
     }
     order.addAll(inner);
     int n = order.size();
+    // The leading leaves that are still the base's at the same indexes: the log says so to its readers.
+    int kept = base == null ? 0 : Math.min(keptLeaves, base.leafCount());
     int[] previous = new int[n]; // each node's index in the base tree, -1 for a node made since
     for (int i = 0; i < n; i++) {
       DraftNode v = order.get(i);
@@ -319,8 +328,9 @@ final class DraftTree {
     }
     Tree tree = new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
         internalEmbeddings, centroids, faith, sources, loss);
-    changes = base == null ? null : new TreeChanges(base, changed.toArray(new String[0]));
+    changes = base == null ? null : new TreeChanges(base, changed.toArray(new String[0]), kept);
     base = tree;
+    keptLeaves = leaves.size();
     return tree;
   }
 
@@ -389,6 +399,7 @@ final class DraftTree {
       n.frozen();
     }
     d.base = t;
+    d.keptLeaves = t.leafCount();
     return d;
   }
 }

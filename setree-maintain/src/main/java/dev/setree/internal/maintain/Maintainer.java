@@ -148,7 +148,7 @@ public final class Maintainer {
     }
     if (inserts.isEmpty() && deletes.isEmpty()) {
       return new Result(tree, oracle, "unchanged", 0, 0, skipped, 0, 0, 0, System.nanoTime() - t0, Map.of(),
-          new TreeChanges(tree, new String[0]));
+          TreeChanges.none(tree));
     }
     List<Fact> newFacts = new ArrayList<>(inserts.values());
     float[][] emb = TreeBuilder.embed(embedder, newFacts, BuildProgress.NONE);

@@ -1,6 +1,7 @@
 package dev.setree.internal.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,7 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A maintenance run's change log (ADR 0034) against the save's full comparison: the rows the save finds changed
  * by comparing only the logged nodes and the paths above them are exactly those it finds by comparing every
  * node, over random insert and delete batches of runs that continue their kept drafts, and over two runs
- * joined into one save; and after one new fact the log leaves most rows uncompared.
+ * joined into one save; and after one new fact the log leaves most rows uncompared. The log's count of leading
+ * leaves kept in place is exactly the count the two trees share.
  */
 class ChangeLogPlanTest {
   private final HashEmbedder embedder = new HashEmbedder(48);
@@ -73,6 +75,7 @@ class ChangeLogPlanTest {
       assertNotNull(run.changes(), at);
       assertSame(tree, run.changes().from(), at);
       assertSamePlan(tree, run.tree(), run.changes(), at);
+      assertEquals(commonLeaves(tree, run.tree()), run.changes().leafPrefix(), at + ": the leaves kept in place");
       tree = run.tree();
       oracle = run.hierarchy();
     }
@@ -97,6 +100,18 @@ class ChangeLogPlanTest {
     assertTrue(count > 0 && count < after.size() / 10,
         count + " of " + after.size() + " rows compared after one new fact");
     assertSamePlan(built.tree(), after, run.changes(), "one new fact");
+    assertEquals(built.tree().leafCount(), run.changes().leafPrefix(), "every old leaf kept in place");
+  }
+
+  /** How many leading leaves {@code a} and {@code b} share: same id, text, time, tokens and embedding. */
+  private static int commonLeaves(Tree a, Tree b) {
+    int i = 0;
+    while (i < a.leafCount() && i < b.leafCount() && a.id(i).equals(b.id(i)) && a.text(i).equals(b.text(i))
+        && java.util.Objects.equals(a.time(i), b.time(i)) && a.tokens(i) == b.tokens(i)
+        && java.util.Arrays.equals(a.embedding(i), b.embedding(i))) {
+      i++;
+    }
+    return i;
   }
 
   private static void assertSamePlan(Tree before, Tree after, TreeChanges log, String at) {
