@@ -179,12 +179,22 @@ final class LeafGraph {
     long[] both = new long[64];
     for (int v = 0; v < n; v++) {
       if (!affected[v]) {
-        System.arraycopy(inSources, inOffsets[v], inSrc, inOff[v], inOff[v + 1] - inOff[v]);
-        int len = offsets[v + 1] - offsets[v];
+        // A run of unaffected leaves (all old ones: every new leaf is affected) keeps its neighbours and sources,
+        // which lie together in the old arrays: copied in one piece each.
+        int first = v;
+        while (v + 1 < n && !affected[v + 1]) {
+          v++;
+        }
+        System.arraycopy(inSources, inOffsets[first], inSrc, inOff[first], inOffsets[v + 1] - inOffsets[first]);
+        int len = offsets[v + 1] - offsets[first];
         if (m + len > adj.length) {
           adj = Arrays.copyOf(adj, Math.max(m + len, adj.length * 2));
         }
-        System.arraycopy(neighbours, offsets[v], adj, m, len);
+        System.arraycopy(neighbours, offsets[first], adj, m, len);
+        int shift = m - offsets[first];
+        for (int u = first; u <= v; u++) {
+          off[u + 1] = offsets[u + 1] + shift;
+        }
         m += len;
       } else {
         System.arraycopy(fresh[v], 0, inSrc, inOff[v], count[v]);
