@@ -36,6 +36,11 @@ final class DraftTree {
    * and removed, so a run that only inserts keeps every one (its log's {@link TreeChanges#leafPrefix}).
    */
   private int keptLeaves;
+  /**
+   * How many leading leaves the last {@link #toTree} kept at their indexes: their creation order is their index
+   * already (a copy's and a settled draft's are), so {@link #renumberByIndex} skips them.
+   */
+  private int frozenKept;
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
 
@@ -242,10 +247,12 @@ final class DraftTree {
   /**
    * Sets every node's creation order to its index in the snapshot {@link #toTree} last froze, and the next
    * node's after them: the orders {@link #of} gives a copy of that snapshot. Clears the leaves' flags in the
-   * same pass.
+   * same pass. The leaves that freeze kept in place are skipped: theirs are so already (ADR 0034).
    */
   void renumberByIndex() {
-    for (DraftNode n : leaves) {
+    assert ordered(frozenKept) : "a kept leaf whose order is not its index";
+    for (int i = frozenKept; i < leaves.size(); i++) {
+      DraftNode n = leaves.get(i);
       n.order = n.index;
       n.structural = false;
       n.centroidChanged = false;
@@ -254,6 +261,17 @@ final class DraftTree {
       n.order = n.index;
     }
     nextOrder = leaves.size() + internal.size();
+  }
+
+  /** Whether the first {@code count} leaves have their index as their order and no flag (checked under assertions). */
+  private boolean ordered(int count) {
+    for (int i = 0; i < count; i++) {
+      DraftNode n = leaves.get(i);
+      if (n.order != n.index || n.structural || n.centroidChanged) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** How often {@link #of(Tree, java.util.function.BooleanSupplier)} checks whether it is given up. */
@@ -331,6 +349,7 @@ final class DraftTree {
     changes = base == null ? null : new TreeChanges(base, changed.toArray(new String[0]), kept);
     base = tree;
     keptLeaves = leaves.size();
+    frozenKept = kept;
     return tree;
   }
 

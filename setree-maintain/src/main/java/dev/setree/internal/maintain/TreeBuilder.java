@@ -125,13 +125,28 @@ public final class TreeBuilder {
       return INTERNAL_ID_PREFIX + (next++);
     }
 
-    /** An id source continuing after the highest internal id among the ids of {@code tree}'s nodes. */
+    /**
+     * An id source continuing after the highest internal id among the ids of {@code tree}'s nodes. Reads the
+     * internal nodes' ids only: no leaf id carries {@value #INTERNAL_ID_PREFIX} (a build, the intake of a
+     * mutation and a maintenance run each refuse such a fact id), so reading every leaf's id per run, a cache
+     * miss each, would find nothing (checked under assertions).
+     */
     static IdSource after(dev.setree.internal.core.Tree tree) {
       long max = -1;
-      for (int v = 0; v < tree.size(); v++) {
+      for (int v = tree.leafCount(); v < tree.size(); v++) {
         max = Math.max(max, internalNumber(tree.id(v)));
       }
+      assert noLeafLooksInternal(tree) : "a leaf id with the reserved prefix " + INTERNAL_ID_PREFIX;
       return new IdSource(max + 1);
+    }
+
+    private static boolean noLeafLooksInternal(dev.setree.internal.core.Tree tree) {
+      for (int v = 0; v < tree.leafCount(); v++) {
+        if (internalNumber(tree.id(v)) >= 0) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /**
