@@ -3,19 +3,28 @@ package dev.setree.internal.core;
 import java.util.Objects;
 
 /**
- * The position of each id in an array of distinct ids, found by open addressing with linear probing: the
- * lookup a maintenance run makes for the members of a level or the nodes of a tree, tens of thousands per
- * run, without the boxing and entries of a {@code HashMap<String, Integer>}. Immutable and safe to share
- * between threads; it keeps (does not copy) the id array, which must not change afterwards.
+ * The position of each id in a range of an array of distinct ids, found by open addressing with linear probing:
+ * the lookup a maintenance run makes for the members of a level or the nodes of a tree, tens of thousands per
+ * run, without the boxing and entries of a {@code HashMap<String, Integer>}. Each slot keeps the id's hash beside
+ * its position, so a probe reads an id only when the hashes match. Immutable and safe to share between threads;
+ * it keeps (does not copy) the id array, whose indexed range must not change afterwards.
  */
 public final class IdIndex {
   private final String[] ids;
-  /** Index + 1 by slot (0: empty); the length is a power of two at least twice the id count. */
+  /** The indexed range of {@link #ids}. */
+  private final int from;
+  private final int to;
+  /** Position + 1 by slot (0: empty); the length is a power of two at least twice the id count. */
   private final int[] slots;
+  /** The spread hash of the id in each used slot. */
+  private final int[] hashes;
 
-  private IdIndex(String[] ids, int[] slots) {
+  private IdIndex(String[] ids, int from, int to, int[] slots, int[] hashes) {
     this.ids = ids;
+    this.from = from;
+    this.to = to;
     this.slots = slots;
+    this.hashes = hashes;
   }
 
   /**
@@ -26,21 +35,51 @@ public final class IdIndex {
    * @throws IllegalArgumentException for an id listed twice
    */
   public static IdIndex of(String[] ids, String what) {
-    int n = ids.length;
-    int[] slots = new int[Math.max(2, Integer.highestOneBit(Math.max(1, 2 * n - 1)) << 1)];
+    return of(ids, 0, ids.length, what);
+  }
+
+  /** Indexes {@code ids[from, to)}: {@link #indexOf} gives positions in {@code ids}. See {@link #of(String[], String)}. */
+  public static IdIndex of(String[] ids, int from, int to, String what) {
+    int size = tableSize(to - from);
+    IdIndex index = new IdIndex(ids, from, to, new int[size], new int[size]);
+    index.insert(from, to, what);
+    return index;
+  }
+
+  /**
+   * The index of {@code ids[from, to)} for an array whose first ids, up to this index's end, are this index's ids
+   * at the same positions (this index must start where the new one does): this index's table copied, with the
+   * ids after it inserted, without reading the ids it had. Falls back to indexing every id when the table would
+   * be more than half full. This index is not changed.
+   */
+  public IdIndex extendedTo(String[] ids, int to, String what) {
+    if (to < this.to || 2 * (to - from) > slots.length) {
+      return of(ids, from, to, what);
+    }
+    IdIndex index = new IdIndex(ids, from, to, slots.clone(), hashes.clone());
+    index.insert(this.to, to, what);
+    return index;
+  }
+
+  private static int tableSize(int n) {
+    return Math.max(2, Integer.highestOneBit(Math.max(1, 2 * n - 1)) << 1);
+  }
+
+  private void insert(int start, int end, String what) {
     int mask = slots.length - 1;
-    for (int v = 0; v < n; v++) {
+    for (int v = start; v < end; v++) {
       String id = Objects.requireNonNull(ids[v], what);
-      int slot = spread(id.hashCode()) & mask;
+      int h = spread(id.hashCode());
+      int slot = h & mask;
       while (slots[slot] != 0) {
-        if (ids[slots[slot] - 1].equals(id)) {
+        if (hashes[slot] == h && ids[slots[slot] - 1].equals(id)) {
           throw new IllegalArgumentException("duplicate " + what + " " + id);
         }
         slot = (slot + 1) & mask;
       }
       slots[slot] = v + 1;
+      hashes[slot] = h;
     }
-    return new IdIndex(ids, slots);
   }
 
   /** The position of {@code id}, or -1 (also for null). */
@@ -48,11 +87,14 @@ public final class IdIndex {
     if (id == null) {
       return -1;
     }
+    int h = spread(id.hashCode());
     int mask = slots.length - 1;
-    for (int slot = spread(id.hashCode()) & mask; slots[slot] != 0; slot = (slot + 1) & mask) {
-      int v = slots[slot] - 1;
-      if (ids[v].equals(id)) {
-        return v;
+    for (int slot = h & mask; slots[slot] != 0; slot = (slot + 1) & mask) {
+      if (hashes[slot] == h) {
+        int v = slots[slot] - 1;
+        if (ids[v].equals(id)) {
+          return v;
+        }
       }
     }
     return -1;
@@ -64,7 +106,7 @@ public final class IdIndex {
    * right, so no lookup is needed.
    */
   public int indexOf(String id, int hint) {
-    return hint >= 0 && hint < ids.length && ids[hint].equals(id) ? hint : indexOf(id);
+    return hint >= from && hint < to && ids[hint].equals(id) ? hint : indexOf(id);
   }
 
   /** Mixes a hash's high bits into its low ones (the table is indexed by the low bits). */

@@ -45,8 +45,12 @@ public final class Tree {
   private final int[] leavesUnder;
   private final int[] sourceOffsets;
   private final int[] sourceLeaves;
-  /** Each node's index by id: a maintenance run builds a tree per run and looks many ids up. */
-  private final IdIndex byId;
+  /**
+   * Each node's index by id, the leaves' and the internal nodes' apart: a maintenance run builds a tree per run and
+   * looks many ids up, and a tree whose first leaves are those of the tree before extends that one's leaf index.
+   */
+  private final IdIndex leafIds;
+  private final IdIndex innerIds;
 
   /**
    * Creates a snapshot from its arrays, the embeddings of every node in one array ({@code size * dim}: leaf
@@ -103,6 +107,19 @@ public final class Tree {
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
       float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss) {
+    this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent, leafEmbeddings,
+        internalEmbeddings, internalCentroids, faithfulness, sourceLeafIndex, knownLoss, null);
+  }
+
+  /**
+   * As the constructor above, given {@code leadingLeaves}: null, or a tree whose leaves are this tree's first
+   * leaves, at the same indexes with the same ids (a maintenance run that kept every old leaf in place, ADR 0034).
+   * Its leaf index is then extended by the new leaves instead of every leaf's id being indexed again.
+   */
+  public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
+      int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
+      float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss,
+      Tree leadingLeaves) {
     int n = ids.length;
     this.dim = dim;
     this.leafCount = leafCount;
@@ -136,7 +153,18 @@ public final class Tree {
     if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
     }
-    this.byId = IdIndex.of(ids, "node id");
+    if (leadingLeaves != null && leadingLeaves.leafCount <= leafCount) {
+      assert sameLeadingIds(leadingLeaves, ids) : "the leading leaves are not the given tree's";
+      this.leafIds = leadingLeaves.leafIds.extendedTo(ids, leafCount, "node id");
+    } else {
+      this.leafIds = IdIndex.of(ids, 0, leafCount, "node id");
+    }
+    this.innerIds = IdIndex.of(ids, leafCount, n, "node id");
+    for (int v = leafCount; v < n; v++) {
+      if (leafIds.indexOf(ids[v]) >= 0) {
+        throw new IllegalArgumentException("duplicate node id " + ids[v]);
+      }
+    }
     for (int v = 0; v < n; v++) {
       if (texts[v] == null) {
         throw new NullPointerException("text of node " + ids[v]);
@@ -182,6 +210,15 @@ public final class Tree {
     SourceLists sources = SourceLists.of(sourceLeafIndex, n, leafCount, ids);
     this.sourceOffsets = sources.offsets();
     this.sourceLeaves = sources.leaves();
+  }
+
+  private static boolean sameLeadingIds(Tree t, String[] ids) {
+    for (int v = 0; v < t.leafCount; v++) {
+      if (!t.ids[v].equals(ids[v])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void requireLength(String what, int actual, int expected) {
@@ -233,7 +270,8 @@ public final class Tree {
 
   /** The node's index for an id, or -1 (also for null). */
   public int indexOf(String id) {
-    return byId.indexOf(id);
+    int v = innerIds.indexOf(id); // the smaller table first: a leaf's lookup misses it cheaply
+    return v >= 0 ? v : leafIds.indexOf(id);
   }
 
   /**
@@ -242,7 +280,7 @@ public final class Tree {
    * right, so no lookup is needed.
    */
   public int indexOf(String id, int hint) {
-    return byId.indexOf(id, hint);
+    return hint >= 0 && hint < ids.length && ids[hint].equals(id) ? hint : indexOf(id);
   }
 
   /** The leaf's text or the internal node's summary. */

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The id index finds every id at its position and no other id, also among ids whose hash codes collide, with
- * or without a hint; it refuses an id listed twice; a level builds it on the first lookup a hint does not
- * answer and finds what a search of its member ids finds.
+ * or without a hint; it refuses an id listed twice; an index extended by more ids finds what a fresh one finds;
+ * a level builds it on the first lookup a hint does not answer and finds what a search of its member ids finds.
  */
 class IdIndexTest {
 
@@ -35,6 +35,51 @@ class IdIndexTest {
     assertEquals(-1, index.indexOf("AaAaAaAaAaAaAaAaAa"));
     assertEquals(-1, index.indexOf(null));
     assertEquals(-1, IdIndex.of(new String[0], "id").indexOf("x"));
+  }
+
+  /**
+   * An index of a range gives positions in the whole array and finds nothing outside the range; an index extended
+   * by the ids after it finds what a fresh index of the longer range finds, also past the point where its table
+   * is rebuilt, refuses a new id that an old one repeats, and leaves the index it came from as it was.
+   */
+  @Test
+  void extendedIndexFindsWhatAFreshOneFinds() {
+    Random r = new Random(11);
+    String[] ids = new String[3000];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = i % 3 == 0 ? collidingId(i) : "id" + i;
+    }
+    IdIndex range = IdIndex.of(ids, 100, 200, "id");
+    assertEquals(150, range.indexOf(ids[150]));
+    assertEquals(-1, range.indexOf(ids[99]));
+    assertEquals(-1, range.indexOf(ids[200]));
+    assertEquals(150, range.indexOf(ids[150], 20)); // a hint outside the range is looked up
+    IdIndex index = IdIndex.of(ids, 0, 10, "id");
+    int end = 10;
+    while (end < ids.length) {
+      int next = Math.min(ids.length, end + 1 + r.nextInt(40));
+      IdIndex extended = index.extendedTo(ids, next, "id");
+      for (int i = 0; i < ids.length; i++) {
+        assertEquals(i < next ? i : -1, extended.indexOf(ids[i]), ids[i] + " after extending to " + next);
+        assertEquals(i < end ? i : -1, index.indexOf(ids[i]), ids[i] + " in the index extended, at " + end);
+      }
+      index = extended;
+      end = next;
+    }
+    String[] again = java.util.Arrays.copyOf(ids, 12);
+    again[11] = ids[3];
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> IdIndex.of(again, 0, 11, "node id").extendedTo(again, 12, "node id"));
+    assertEquals("duplicate node id " + ids[3], e.getMessage());
+  }
+
+  /** An id made of "Aa" and "BB" pairs (all of the same length share a hash code), unique to {@code i}. */
+  private static String collidingId(int i) {
+    StringBuilder b = new StringBuilder();
+    for (int bit = 0; bit < 12; bit++) {
+      b.append((i >> bit & 1) == 0 ? "Aa" : "BB");
+    }
+    return b.toString();
   }
 
   @Test

@@ -108,6 +108,54 @@ class TreeValidationTest {
     }
   }
 
+  /**
+   * A tree given the tree before it, whose leaves are its first leaves, finds every id as a tree indexed from
+   * scratch does; a new leaf or an internal node that repeats an old leaf's id is refused all the same.
+   */
+  @Test
+  void aTreeExtendingTheLeafIndexBeforeItFindsEveryId() {
+    Tree before = RandomTrees.tree(new Random(5), 40);
+    int n0 = before.leafCount();
+    for (String repeated : new String[] {null, before.id(7)}) {
+      int leaves = n0 + 3;
+      String[] ids = new String[leaves + 1];
+      for (int v = 0; v < n0; v++) {
+        ids[v] = before.id(v);
+      }
+      ids[n0] = "new0";
+      ids[n0 + 1] = repeated == null ? "new1" : repeated;
+      ids[n0 + 2] = "new2";
+      ids[leaves] = "root";
+      String[] texts = new String[leaves + 1];
+      java.util.Arrays.fill(texts, "t");
+      int[] parent = new int[leaves + 1];
+      java.util.Arrays.fill(parent, leaves);
+      parent[leaves] = -1;
+      int[] level = new int[leaves + 1];
+      level[leaves] = 1;
+      int[] faith = new int[leaves + 1];
+      java.util.function.Function<Tree, Tree> build = prior -> new Tree(DIM, leaves, ids, texts, null, null,
+          new int[leaves + 1], level, parent, new float[leaves * DIM], new float[DIM], new float[DIM], faith, null,
+          null, prior);
+      if (repeated != null) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> build.apply(before));
+        assertEquals("duplicate node id " + repeated, e.getMessage());
+        continue;
+      }
+      Tree extended = build.apply(before);
+      Tree fresh = build.apply(null);
+      for (int v = 0; v <= leaves; v++) {
+        assertEquals(v, extended.indexOf(ids[v]), ids[v]);
+        assertEquals(fresh.indexOf(ids[v]), extended.indexOf(ids[v]), ids[v]);
+      }
+      for (int v = n0; v < before.size(); v++) {
+        assertEquals(-1, extended.indexOf(before.id(v)), "the internal node " + before.id(v) + " of the tree before");
+      }
+      ids[leaves] = before.id(3); // the root repeats an old leaf's id
+      assertThrows(IllegalArgumentException.class, () -> build.apply(before));
+    }
+  }
+
   /** A single leaf may be the root alone, or the only child of a root summary. */
   @Test
   void singleLeafShapesAreAllowed() {

@@ -345,7 +345,7 @@ final class DraftTree {
       sources[i] = src;
     }
     Tree tree = new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
-        internalEmbeddings, centroids, faith, sources, loss);
+        internalEmbeddings, centroids, faith, sources, loss, base != null && kept == base.leafCount() ? base : null);
     changes = base == null ? null : new TreeChanges(base, changed.toArray(new String[0]), kept);
     base = tree;
     keptLeaves = leaves.size();
