@@ -206,10 +206,13 @@ final class LeafTerms {
   }
 
   /**
-   * The version of {@code next}: entries of leaves not in {@code added} are carried from {@code previous}, the
-   * first {@code kept} (leaves both trees hold at the same indexes) without a look.
+   * The version of {@code next}, {@code previous} changed by the leaves {@code gone} and {@code added} (indexes in
+   * each): entries of leaves not added are carried, those of the leading leaves both trees hold at the same
+   * indexes without a look.
    */
-  LeafTerms next(Tree previous, Tree next, List<Integer> added, int kept, Analyzer analyzer, String field) {
+  LeafTerms next(Tree previous, List<Integer> gone, Tree next, List<Integer> added, Analyzer analyzer,
+      String field) {
+    int kept = unchangedLeaves(previous, gone, next, added);
     int[][] out = new int[next.leafCount()][];
     System.arraycopy(byLeaf, 0, out, 0, kept);
     for (int v : added) {
@@ -228,6 +231,21 @@ final class LeafTerms {
       }
     }
     return new LeafTerms(dictionary, out);
+  }
+
+  /**
+   * How many leading leaves {@code previous} and {@code next} share at the same indexes: those before the first
+   * leaf gone and the first added (leaves keep their relative order from version to version).
+   */
+  private static int unchangedLeaves(Tree previous, List<Integer> gone, Tree next, List<Integer> added) {
+    int kept = Math.min(previous.leafCount(), next.leafCount());
+    for (int v : gone) {
+      kept = Math.min(kept, v);
+    }
+    for (int v : added) {
+      kept = Math.min(kept, v);
+    }
+    return kept;
   }
 
   /** The term id of {@code term}, or -1 when no leaf ever held it. */

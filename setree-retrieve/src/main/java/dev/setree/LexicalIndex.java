@@ -91,21 +91,6 @@ final class LexicalIndex {
    * the leaves {@code gone} (indexes in {@code previous}) and adding those of {@code added} (indexes in
    * {@code next}). Called by one writer at a time.
    */
-  /**
-   * How many leading leaves {@code previous} and {@code next} share at the same indexes: those before the first
-   * leaf gone and the first added (leaves keep their relative order from version to version).
-   */
-  static int unchangedLeaves(Tree previous, List<Integer> gone, Tree next, List<Integer> added) {
-    int kept = Math.min(previous.leafCount(), next.leafCount());
-    for (int v : gone) {
-      kept = Math.min(kept, v);
-    }
-    for (int v : added) {
-      kept = Math.min(kept, v);
-    }
-    return kept;
-  }
-
   LexicalIndex next(Tree previous, List<Integer> gone, Tree next, List<Integer> added) {
     try {
       for (int v : gone) {
@@ -118,8 +103,7 @@ final class LexicalIndex {
       DirectoryReader reader = gone.isEmpty() && added.isEmpty() ? null
           : DirectoryReader.openIfChanged(current, writer);
       LexicalIndex index = new LexicalIndex(analyzer, writer, reader == null ? current : reader, next,
-          leafTerms.next(previous, next, added, unchangedLeaves(previous, gone, next, added), analyzer,
-              LeafDocument.FIELD));
+          leafTerms.next(previous, gone, next, added, analyzer, LeafDocument.FIELD));
       if (gone.isEmpty() && added.stream().allMatch(v -> v >= previous.leafCount())) {
         // The old leaves keep their indexes (none went, the new ones come after them): a segment this version
         // shares keeps its documents' leaves.

@@ -45,12 +45,8 @@ public final class Tree {
   private final int[] leavesUnder;
   private final int[] sourceOffsets;
   private final int[] sourceLeaves;
-  /**
-   * Each node's index by id, the leaves' and the internal nodes' apart: a maintenance run builds a tree per run and
-   * looks many ids up, and a tree whose first leaves are those of the tree before extends that one's leaf index.
-   */
-  private final IdIndex leafIds;
-  private final IdIndex innerIds;
+  /** Each node's index by id: a maintenance run builds a tree per run and looks many ids up. */
+  private final NodeIds byId;
 
   /**
    * Creates a snapshot from its arrays, the embeddings of every node in one array ({@code size * dim}: leaf
@@ -95,26 +91,16 @@ public final class Tree {
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
       float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex) {
     this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent, leafEmbeddings,
-        internalEmbeddings, internalCentroids, faithfulness, sourceLeafIndex, null);
+        internalEmbeddings, internalCentroids, faithfulness, sourceLeafIndex, null, null);
   }
 
   /**
-   * As the constructor above, with each node's {@link #loss} where it is known already: {@code knownLoss[v]},
-   * unless it is NaN, is taken as node v's loss instead of being computed from its rows (a maintenance run's
-   * freeze passes the loss of the nodes whose summary embedding and centroid it did not replace). Taken over;
-   * null computes every loss.
-   */
-  public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
-      int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
-      float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss) {
-    this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent, leafEmbeddings,
-        internalEmbeddings, internalCentroids, faithfulness, sourceLeafIndex, knownLoss, null);
-  }
-
-  /**
-   * As the constructor above, given {@code leadingLeaves}: null, or a tree whose leaves are this tree's first
-   * leaves, at the same indexes with the same ids (a maintenance run that kept every old leaf in place, ADR 0034).
-   * Its leaf index is then extended by the new leaves instead of every leaf's id being indexed again.
+   * As the constructor above, for a maintenance run's freeze, with each node's {@link #loss} where it is known
+   * already and the tree before. {@code knownLoss[v]}, unless it is NaN, is taken as node v's loss instead of being
+   * computed from its rows (the nodes whose summary embedding and centroid the run did not replace); taken over,
+   * null computes every loss. {@code leadingLeaves}: null, or a tree whose leaves are this tree's first leaves, at
+   * the same indexes with the same ids (a run that kept every old leaf in place, ADR 0034), whose leaf index is
+   * then extended by the new leaves instead of every leaf's id being indexed again.
    */
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
@@ -153,18 +139,7 @@ public final class Tree {
     if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
     }
-    if (leadingLeaves != null && leadingLeaves.leafCount <= leafCount) {
-      assert sameLeadingIds(leadingLeaves, ids) : "the leading leaves are not the given tree's";
-      this.leafIds = leadingLeaves.leafIds.extendedTo(ids, leafCount, "node id");
-    } else {
-      this.leafIds = IdIndex.of(ids, 0, leafCount, "node id");
-    }
-    this.innerIds = IdIndex.of(ids, leafCount, n, "node id");
-    for (int v = leafCount; v < n; v++) {
-      if (leafIds.indexOf(ids[v]) >= 0) {
-        throw new IllegalArgumentException("duplicate node id " + ids[v]);
-      }
-    }
+    this.byId = NodeIds.of(ids, leafCount, leadingLeaves == null ? null : leadingLeaves.byId);
     for (int v = 0; v < n; v++) {
       if (texts[v] == null) {
         throw new NullPointerException("text of node " + ids[v]);
@@ -210,15 +185,6 @@ public final class Tree {
     SourceLists sources = SourceLists.of(sourceLeafIndex, n, leafCount, ids);
     this.sourceOffsets = sources.offsets();
     this.sourceLeaves = sources.leaves();
-  }
-
-  private static boolean sameLeadingIds(Tree t, String[] ids) {
-    for (int v = 0; v < t.leafCount; v++) {
-      if (!t.ids[v].equals(ids[v])) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static void requireLength(String what, int actual, int expected) {
@@ -270,8 +236,7 @@ public final class Tree {
 
   /** The node's index for an id, or -1 (also for null). */
   public int indexOf(String id) {
-    int v = innerIds.indexOf(id); // the smaller table first: a leaf's lookup misses it cheaply
-    return v >= 0 ? v : leafIds.indexOf(id);
+    return byId.indexOf(id);
   }
 
   /**
@@ -280,7 +245,7 @@ public final class Tree {
    * right, so no lookup is needed.
    */
   public int indexOf(String id, int hint) {
-    return hint >= 0 && hint < ids.length && ids[hint].equals(id) ? hint : indexOf(id);
+    return byId.indexOf(id, hint);
   }
 
   /** The leaf's text or the internal node's summary. */

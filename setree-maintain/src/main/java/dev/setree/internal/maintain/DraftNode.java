@@ -4,6 +4,7 @@ import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /** One node of a {@link DraftTree}: a leaf or an internal node, with its summary, sum and scratch fields. */
@@ -39,7 +40,7 @@ final class DraftNode {
   /** Its leaf-centroid changed: faithfulness must be recomputed. */
   boolean centroidChanged;
   long order;
-  /** The children, and their sum arrays, of the last {@link DraftTree#canonicalSum} of this node, and its result. */
+  /** The children, and their sum arrays, of the last {@link #canonicalSum} of this node, and its result. */
   DraftNode[] sumOf;
   float[][] sumOfSums;
   float[] sumResult;
@@ -188,6 +189,62 @@ final class DraftNode {
       }
     }
     return true;
+  }
+
+  /**
+   * The order children are summed in, which is also their order in the frozen snapshot (leaves first, then
+   * by level and creation order). Summing in one canonical order makes a centroid bit-identical however
+   * the hierarchy was reached, so the rebuild's component-wise dirty check sees only real changes.
+   */
+  static final Comparator<DraftNode> CANONICAL = DraftNode::canonicalOrder;
+
+  /** {@link #CANONICAL}'s comparison: leaves first, then internal nodes by level, each by creation order. */
+  private static int canonicalOrder(DraftNode a, DraftNode b) {
+    if (a.leaf != b.leaf) {
+      return a.leaf ? -1 : 1;
+    }
+    if (!a.leaf && a.level != b.level) {
+      return Integer.compare(a.level, b.level);
+    }
+    return Long.compare(a.order, b.order);
+  }
+
+  /**
+   * The sum of the children's sums ({@code dim} components), added in canonical order. The last sum computed is kept
+   * with the children and the children's sum arrays it was computed from, and returned again while they
+   * are the same (sum arrays are replaced, never changed in place): a run asks for the sum of every
+   * internal node several times and most do not change.
+   */
+  float[] canonicalSum(int dim) {
+    if (sumOf != null && sumOf.length == children.size()) {
+      boolean same = true;
+      for (int i = 0; i < sumOf.length && same; i++) {
+        DraftNode c = children.get(i);
+        same = sumOf[i] == c && (c.leaf || sumOfSums[i] == c.sum); // a leaf's sum never changes
+      }
+      if (same) {
+        return sumResult;
+      }
+    }
+    List<DraftNode> kids = children;
+    for (int i = 1; i < children.size(); i++) {
+      if (canonicalOrder(children.get(i - 1), children.get(i)) > 0) { // else already in order (a copied tree's are)
+        kids = new ArrayList<>(children);
+        kids.sort(CANONICAL);
+        break;
+      }
+    }
+    float[] s = new float[dim];
+    for (DraftNode c : kids) {
+      c.addSumTo(s);
+    }
+    sumOf = children.toArray(new DraftNode[0]);
+    sumOfSums = new float[sumOf.length][];
+    for (int i = 0; i < sumOf.length; i++) {
+      sumOfSums[i] = sumOf[i].sum;
+    }
+    sumResult = s;
+    return s;
   }
 
   @Override

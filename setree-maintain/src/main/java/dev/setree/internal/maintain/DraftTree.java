@@ -131,61 +131,9 @@ final class DraftTree {
     return n;
   }
 
-  /**
-   * The order children are summed in, which is also their order in the frozen snapshot (leaves first, then
-   * by level and creation order). Summing in one canonical order makes a centroid bit-identical however
-   * the hierarchy was reached, so the rebuild's component-wise dirty check sees only real changes.
-   */
-  static final Comparator<DraftNode> CANONICAL = DraftTree::canonicalOrder;
-
-  /** {@link #CANONICAL}'s comparison: leaves first, then internal nodes by level, each by creation order. */
-  private static int canonicalOrder(DraftNode a, DraftNode b) {
-    if (a.leaf != b.leaf) {
-      return a.leaf ? -1 : 1;
-    }
-    if (!a.leaf && a.level != b.level) {
-      return Integer.compare(a.level, b.level);
-    }
-    return Long.compare(a.order, b.order);
-  }
-
-  /**
-   * The sum of the children's sums, added in canonical order. The last sum computed for a node is kept
-   * with the children and the children's sum arrays it was computed from, and returned again while they
-   * are the same (sum arrays are replaced, never changed in place): a run asks for the sum of every
-   * internal node several times and most do not change.
-   */
+  /** The sum of {@code v}'s children's sums, added in canonical order ({@link DraftNode#canonicalSum}). */
   float[] canonicalSum(DraftNode v) {
-    List<DraftNode> children = v.children;
-    if (v.sumOf != null && v.sumOf.length == children.size()) {
-      boolean same = true;
-      for (int i = 0; i < v.sumOf.length && same; i++) {
-        DraftNode c = children.get(i);
-        same = v.sumOf[i] == c && (c.leaf || v.sumOfSums[i] == c.sum); // a leaf's sum never changes
-      }
-      if (same) {
-        return v.sumResult;
-      }
-    }
-    List<DraftNode> kids = children;
-    for (int i = 1; i < children.size(); i++) {
-      if (canonicalOrder(children.get(i - 1), children.get(i)) > 0) { // else already in order (a copied tree's are)
-        kids = new ArrayList<>(children);
-        kids.sort(CANONICAL);
-        break;
-      }
-    }
-    float[] s = new float[dim];
-    for (DraftNode c : kids) {
-      c.addSumTo(s);
-    }
-    v.sumOf = children.toArray(new DraftNode[0]);
-    v.sumOfSums = new float[v.sumOf.length][];
-    for (int i = 0; i < v.sumOf.length; i++) {
-      v.sumOfSums[i] = v.sumOf[i].sum;
-    }
-    v.sumResult = s;
-    return s;
+    return v.canonicalSum(dim);
   }
 
   /** Makes {@code parent} the parent of {@code child} (detaching it from any previous parent). */

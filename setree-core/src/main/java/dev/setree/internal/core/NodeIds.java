@@ -1,0 +1,64 @@
+package dev.setree.internal.core;
+
+/**
+ * Each node's index by id in a {@link Tree}: the leaves' table and the internal nodes' apart, so that a tree whose
+ * first leaves are those of the tree before it extends that tree's leaf table by its new leaves instead of hashing
+ * every id again (a maintenance run that kept every old leaf in place, ADR 0034). Immutable; refuses an id listed
+ * twice, within either part or across them.
+ */
+final class NodeIds {
+  private final String[] ids;
+  private final int leafCount;
+  private final IdIndex leaves;
+  private final IdIndex inner;
+
+  private NodeIds(String[] ids, int leafCount, IdIndex leaves, IdIndex inner) {
+    this.ids = ids;
+    this.leafCount = leafCount;
+    this.leaves = leaves;
+    this.inner = inner;
+  }
+
+  /**
+   * The index of {@code ids}, whose first {@code leafCount} are leaves. {@code leading}: null, or the index of a
+   * tree whose leaves are the first of these, with the same ids, and no more of them.
+   *
+   * @throws IllegalArgumentException for an id listed twice
+   */
+  static NodeIds of(String[] ids, int leafCount, NodeIds leading) {
+    IdIndex leaves;
+    if (leading != null && leading.leafCount <= leafCount) {
+      assert sameLeadingIds(leading, ids) : "the leading leaves are not the given tree's";
+      leaves = leading.leaves.extendedTo(ids, leafCount, "node id");
+    } else {
+      leaves = IdIndex.of(ids, 0, leafCount, "node id");
+    }
+    IdIndex inner = IdIndex.of(ids, leafCount, ids.length, "node id");
+    for (int v = leafCount; v < ids.length; v++) {
+      if (leaves.indexOf(ids[v]) >= 0) {
+        throw new IllegalArgumentException("duplicate node id " + ids[v]);
+      }
+    }
+    return new NodeIds(ids, leafCount, leaves, inner);
+  }
+
+  private static boolean sameLeadingIds(NodeIds leading, String[] ids) {
+    for (int v = 0; v < leading.leafCount; v++) {
+      if (!leading.ids[v].equals(ids[v])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The node's index for an id, or -1 (also for null). */
+  int indexOf(String id) {
+    int v = inner.indexOf(id); // the smaller table first: a leaf's lookup misses it cheaply
+    return v >= 0 ? v : leaves.indexOf(id);
+  }
+
+  /** The node's index for an id, looked for at {@code hint} first. */
+  int indexOf(String id, int hint) {
+    return hint >= 0 && hint < ids.length && ids[hint].equals(id) ? hint : indexOf(id);
+  }
+}
