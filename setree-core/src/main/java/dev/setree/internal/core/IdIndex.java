@@ -38,7 +38,9 @@ public final class IdIndex {
     return of(ids, 0, ids.length, what);
   }
 
-  /** Indexes {@code ids[from, to)}: {@link #indexOf} gives positions in {@code ids}. See {@link #of(String[], String)}. */
+  /**
+   * Indexes {@code ids[from, to)}: {@link #indexOf} gives positions in {@code ids}. See {@link #of(String[], String)}.
+   */
   public static IdIndex of(String[] ids, int from, int to, String what) {
     int size = tableSize(to - from);
     IdIndex index = new IdIndex(ids, from, to, new int[size], new int[size]);
