@@ -39,6 +39,11 @@ final class DraftNode {
   boolean structural;
   /** Its leaf-centroid changed: faithfulness must be recomputed. */
   boolean centroidChanged;
+  /**
+   * It was given a child ({@link DraftTree#attach}) since its kept draft was last settled: its children may be out
+   * of the tree's order.
+   */
+  boolean childAdded;
   long order;
   /** The children, and their sum arrays, of the last {@link #canonicalSum} of this node, and its result. */
   DraftNode[] sumOf;

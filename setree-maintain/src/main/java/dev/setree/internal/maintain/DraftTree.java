@@ -143,6 +143,7 @@ final class DraftTree {
     }
     child.parent = parent;
     parent.children.add(child);
+    parent.childAdded = true;
   }
 
   /** Recomputes every internal node's leaf sum bottom-up and flags the nodes whose centroid changed. */

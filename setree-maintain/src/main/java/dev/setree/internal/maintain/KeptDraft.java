@@ -84,7 +84,10 @@ final class KeptDraft {
    * the tree, each node's children in the tree's order (summary requests list children and leaves in that
    * order), creation orders renumbered to the tree's indexes (a later run orders new members by them, across
    * levels: a node made in an earlier run at a higher level must not come before a later one at a lower
-   * level, as it would by creation). Uses the indexes {@code toTree} left in the nodes.
+   * level, as it would by creation). Uses the indexes {@code toTree} left in the nodes. Only the children of a
+   * node that was given a child since the last settle can be out of order: removals keep the order, and a freeze
+   * keeps the relative order of the nodes it renumbers (leaves by position, internal nodes by level and creation
+   * order, which the last settle made their old index order).
    */
   private static void settle(DraftTree d, Tree tree) {
     d.renumberByIndex(); // and clears the leaves' flags
@@ -92,18 +95,26 @@ final class KeptDraft {
     for (DraftNode n : d.internal) {
       n.structural = false;
       n.centroidChanged = false;
-      int last = -1;
-      boolean sorted = true;
-      for (DraftNode c : n.children) {
-        sorted &= c.index > last;
-        last = c.index;
-      }
-      if (!sorted) {
+      if (n.childAdded && !inOrder(n)) {
         n.children.sort(Comparator.comparingInt(c -> c.index));
       }
+      n.childAdded = false;
     }
+    assert d.internal.stream().allMatch(KeptDraft::inOrder) : "children out of the tree's order";
     if (d.leaves.size() != tree.leafCount() || d.leaves.size() + d.internal.size() != tree.size()) {
       throw new IllegalStateException("the draft does not hold the tree it was frozen into");
     }
+  }
+
+  /** Whether {@code n}'s children are in the order of their indexes. */
+  private static boolean inOrder(DraftNode n) {
+    int last = -1;
+    for (DraftNode c : n.children) {
+      if (c.index <= last) {
+        return false;
+      }
+      last = c.index;
+    }
+    return true;
   }
 }
