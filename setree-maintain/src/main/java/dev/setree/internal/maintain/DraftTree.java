@@ -36,11 +36,6 @@ final class DraftTree {
    * and removed, so a run that only inserts keeps every one (its log's {@link TreeChanges#leafPrefix}).
    */
   private int keptLeaves;
-  /**
-   * How many leading leaves the last {@link #toTree} kept at their indexes: their creation order is their index
-   * already (a copy's and a settled draft's are), so {@link #renumberByIndex} skips them.
-   */
-  private int frozenKept;
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
 
@@ -196,11 +191,13 @@ final class DraftTree {
   /**
    * Sets every node's creation order to its index in the snapshot {@link #toTree} last froze, and the next
    * node's after them: the orders {@link #of} gives a copy of that snapshot. Clears the leaves' flags in the
-   * same pass. The leaves that freeze kept in place are skipped: theirs are so already (ADR 0034).
+   * same pass. The leaves that freeze kept in place (its log's {@link TreeChanges#leafPrefix}) are skipped: a
+   * copy's and a settled draft's leaves have their index as their order already (ADR 0034).
    */
   void renumberByIndex() {
-    assert ordered(frozenKept) : "a kept leaf whose order is not its index";
-    for (int i = frozenKept; i < leaves.size(); i++) {
+    int kept = changes == null ? 0 : changes.leafPrefix();
+    assert ordered(kept) : "a kept leaf whose order is not its index";
+    for (int i = kept; i < leaves.size(); i++) {
       DraftNode n = leaves.get(i);
       n.order = n.index;
       n.structural = false;
@@ -298,7 +295,6 @@ final class DraftTree {
     changes = base == null ? null : new TreeChanges(base, changed.toArray(new String[0]), kept);
     base = tree;
     keptLeaves = leaves.size();
-    frozenKept = kept;
     return tree;
   }
 
