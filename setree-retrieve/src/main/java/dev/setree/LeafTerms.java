@@ -278,6 +278,16 @@ final class LeafTerms {
     return 0;
   }
 
+  /** The sum of leaf {@code v}'s term frequencies (its share of Lucene's {@code sumTotalTermFreq}). */
+  int totalFreq(int v) {
+    int[] e = byLeaf[v];
+    int sum = 0;
+    for (int i = 2; i < e.length; i += 2) {
+      sum += e[i];
+    }
+    return sum;
+  }
+
   /** How many distinct terms leaf {@code v} holds. */
   int distinctTerms(int v) {
     return (byLeaf[v].length - 1) / 2;

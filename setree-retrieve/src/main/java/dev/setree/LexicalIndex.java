@@ -21,7 +21,6 @@ import org.apache.lucene.index.TermStates;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CollectionStatistics;
-import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Scorable;
 import org.apache.lucene.search.ScoreDoc;
@@ -44,8 +43,9 @@ import org.apache.lucene.store.IndexInput;
  *
  * <p>The index follows mutations instead of being rebuilt: {@link #next} deletes the documents of leaves
  * that are gone and adds those of new leaves through one {@link IndexWriter} shared by the versions, and
- * opens a near-real-time reader, so its cost grows with the change, not with the knowledge base. Each
- * version is a point-in-time view bound to its tree; versions are read-only and thread-safe. Until Lucene
+ * opens a near-real-time reader, or, when leaves were only appended, keeps the reader and scores the new
+ * leaves (its tail) from the forward index, so its cost grows with the change, not with the knowledge base.
+ * Each version is a point-in-time view bound to its tree; versions are read-only and thread-safe. Until Lucene
  * merges them away, deleted documents still count in BM25's collection statistics (document count and
  * mean length), so scores after many deletions differ slightly from those of an index built afresh.
  */
@@ -55,20 +55,31 @@ final class LexicalIndex {
 
   private final Analyzer analyzer;
   private final IndexWriter writer;
-  private final IndexSearcher searcher;
+  private final TailSearcher searcher;
   private final Tree tree;
   private final LeafTerms leafTerms;
   /** Per segment (by its core cache key), the leaf index in this version's tree of each document. */
   final Map<Object, int[]> leavesBySegment = new java.util.concurrent.ConcurrentHashMap<>();
 
+  /**
+   * At most this many leaves a version holds outside its reader (its tail, see {@link #next}); a run that would
+   * make the tail longer opens a new reader.
+   */
+  static final int TAIL_LIMIT = 64;
+
+  /** The version of {@code tree} whose reader shows every leaf. */
   LexicalIndex(Analyzer analyzer, IndexWriter writer, DirectoryReader reader, Tree tree,
       LeafTerms leafTerms) {
+    this(analyzer, writer, reader, tree, leafTerms, tree.leafCount());
+  }
+
+  /** The version of {@code tree} whose reader shows the leaves before {@code readerLeaves}; the rest are its tail. */
+  private LexicalIndex(Analyzer analyzer, IndexWriter writer, DirectoryReader reader, Tree tree,
+      LeafTerms leafTerms, int readerLeaves) {
     this.analyzer = analyzer;
     this.writer = writer;
     this.leafTerms = leafTerms;
-    IndexSearcher s = new IndexSearcher(reader);
-    s.setSimilarity(new BM25Similarity());
-    this.searcher = s;
+    this.searcher = new TailSearcher(reader, leafTerms, readerLeaves, tree.leafCount());
     this.tree = tree;
   }
 
@@ -89,9 +100,17 @@ final class LexicalIndex {
   /**
    * The index of {@code next}, made from this one (the index of {@code previous}) by deleting the documents of
    * the leaves {@code gone} (indexes in {@code previous}) and adding those of {@code added} (indexes in
-   * {@code next}). Called by one writer at a time.
+   * {@code next}) in the shared writer. {@code inPlace} says that every leaf of {@code previous} is at the same
+   * index in {@code next} (so none is gone, and the new ones come after them). Called by one writer at a time.
+   *
+   * <p>A run that only appends leaves keeps this version's reader, and the new leaves join its tail: they are
+   * scored from the forward index, and the searcher's statistics count them ({@link TailSearcher}), so every
+   * score is the one a reader over every leaf gives (to the last bits of a sum). Opening a near-real-time
+   * reader flushes a segment of its own, and every tenth one sets off a merge: a fixed cost of several
+   * milliseconds per run that the tail pays once per {@link #TAIL_LIMIT} appended leaves instead, or at the
+   * next run that removes or changes a leaf.
    */
-  LexicalIndex next(Tree previous, List<Integer> gone, Tree next, List<Integer> added) {
+  LexicalIndex next(Tree previous, List<Integer> gone, Tree next, List<Integer> added, boolean inPlace) {
     try {
       for (int v : gone) {
         writer.deleteDocuments(new Term(LeafDocument.ID, previous.id(v)));
@@ -100,13 +119,13 @@ final class LexicalIndex {
         writer.addDocument(LeafDocument.of(next.id(v), next.text(v)));
       }
       DirectoryReader current = (DirectoryReader) searcher.getIndexReader();
-      DirectoryReader reader = gone.isEmpty() && added.isEmpty() ? null
-          : DirectoryReader.openIfChanged(current, writer);
+      boolean keepReader = inPlace && next.leafCount() - searcher.tailStart() <= TAIL_LIMIT;
+      DirectoryReader reader = keepReader ? null : DirectoryReader.openIfChanged(current, writer);
       LexicalIndex index = new LexicalIndex(analyzer, writer, reader == null ? current : reader, next,
-          leafTerms.next(previous, gone, next, added, analyzer, LeafDocument.FIELD));
-      if (gone.isEmpty() && added.stream().allMatch(v -> v >= previous.leafCount())) {
-        // The old leaves keep their indexes (none went, the new ones come after them): a segment this version
-        // shares keeps its documents' leaves.
+          leafTerms.next(previous, gone, next, added, analyzer, LeafDocument.FIELD),
+          keepReader ? searcher.tailStart() : next.leafCount());
+      if (inPlace) {
+        // A segment this version shares keeps its documents' leaves.
         for (LeafReaderContext seg : index.searcher.getIndexReader().leaves()) {
           Object key = seg.reader().getCoreCacheHelper().getKey();
           int[] leaves = leavesBySegment.get(key);
@@ -192,33 +211,14 @@ final class LexicalIndex {
     } catch (IOException e) {
       throw new UncheckedIOException("BM25 search failed", e);
     }
-    return max[0];
-  }
-
-  /** Scores one leaf at a time for one prompt: the score {@link #scores} gives it, without the others. */
-  static final class LeafScorer {
-    private final LeafTerms leafTerms;
-    private final int[] termIds;
-    private final Similarity.SimScorer[] sims;
-
-    private LeafScorer(LeafTerms leafTerms, int[] termIds, Similarity.SimScorer[] sims) {
-      this.leafTerms = leafTerms;
-      this.termIds = termIds;
-      this.sims = sims;
-    }
-
-    /** Leaf {@code v}'s BM25 score for the prompt (0 when no term matches). */
-    float score(int v) {
-      double sum = 0;
-      long norm = leafTerms.norm(v);
-      for (int i = 0; i < termIds.length; i++) {
-        int f = leafTerms.freq(v, termIds[i]);
-        if (f > 0) {
-          sum += sims[i].score(f, norm);
-        }
+    if (searcher.tailSize() > 0) {
+      LeafScorer tail = prompt(prompt).leafScorer();
+      for (int v = searcher.tailStart(); v < tree.leafCount(); v++) {
+        out[v] = tail.score(v);
+        max[0] = Math.max(max[0], out[v]);
       }
-      return (float) sum;
     }
+    return max[0];
   }
 
   /**
@@ -234,9 +234,9 @@ final class LexicalIndex {
       this.scorer = scorer;
     }
 
-    /** The {@code k} best-scoring leaves (see {@link LexicalIndex#top(Query, int)}). */
-    Top top(int k) {
-      return LexicalIndex.this.top(query, k);
+    /** The {@code k} best-scoring leaves (see {@link LexicalIndex#top(Query, LeafScorer, int)}). */
+    BestHits top(int k) {
+      return LexicalIndex.this.top(query, scorer, k);
     }
 
     /** Scores one leaf at a time, as {@link #scores} would. */
@@ -257,6 +257,7 @@ final class LexicalIndex {
     Similarity.SimScorer[] sims = new Similarity.SimScorer[terms.size()];
     BooleanQuery.Builder q = new BooleanQuery.Builder();
     int m = 0;
+    int clauses = 0;
     try {
       CollectionStatistics collection =
           tree.leafCount() == 0 ? null : searcher.collectionStatistics(LeafDocument.FIELD);
@@ -266,17 +267,20 @@ final class LexicalIndex {
         for (String t : terms) {
           looked.put(t, TermStates.build(searcher, new Term(LeafDocument.FIELD, t), true));
         }
-        PromptStopWords.dropCommon(terms, prompt, searcher.getIndexReader().maxDoc(),
-            t -> looked.get(t).docFreq(), maxPostings);
+        PromptStopWords.dropCommon(terms, prompt, searcher.maxDoc(),
+            t -> looked.get(t).docFreq() + searcher.tailDocFreq(t), maxPostings);
         for (String t : terms) {
           Term term = new Term(LeafDocument.FIELD, t);
           TermStates states = looked.get(t);
           int id = leafTerms.termId(t);
-          if (states.docFreq() > 0 && id >= 0) {
+          if (id >= 0 && states.docFreq() + searcher.tailDocFreq(t) > 0) {
             TermStatistics stats = searcher.termStatistics(term, states.docFreq(), states.totalTermFreq());
             ids[m] = id;
             sims[m++] = searcher.getSimilarity().scorer(1f, collection, stats);
-            q.add(new TermQuery(term, states), BooleanClause.Occur.SHOULD);
+            if (states.docFreq() > 0) { // a term only the tail holds has no postings to query
+              q.add(new TermQuery(term, states), BooleanClause.Occur.SHOULD);
+              clauses++;
+            }
           }
         }
       }
@@ -285,38 +289,34 @@ final class LexicalIndex {
     }
     LeafScorer scorer = new LeafScorer(leafTerms, java.util.Arrays.copyOf(ids, m),
         java.util.Arrays.copyOf(sims, m));
-    return new Prompt(m == 0 ? null : q.build(), scorer);
-  }
-
-  /** The best BM25 hits of a prompt: leaf indexes and scores, best first; {@code complete} when no other leaf matches. */
-  record Top(int[] leaves, float[] scores, boolean complete) {
-    /** The highest score, 0 when nothing matches. */
-    float max() {
-      return scores.length == 0 ? 0f : scores[0];
-    }
-
-    /** The lowest score listed: a bound of every unlisted leaf's score unless {@link #complete}. */
-    float floor() {
-      return complete || scores.length == 0 ? 0f : scores[scores.length - 1];
-    }
+    return new Prompt(clauses == 0 ? null : q.build(), scorer);
   }
 
   /**
-   * The {@code k} best-scoring leaves for a prompt's query, found with Lucene's top-k collection (block-max
-   * scoring skips documents that cannot enter the top), so its cost follows the prompt's postings, not the
-   * knowledge base's size.
+   * The {@code k} best-scoring leaves for a prompt's query (null: none of its terms is in the reader), found
+   * with Lucene's top-k collection (block-max scoring skips documents that cannot enter the top), so its cost
+   * follows the prompt's postings, not the knowledge base's size; the tail's leaves are scored by
+   * {@code scorer} and merged in after the reader's equal scores, as their later documents would be.
    */
-  Top top(Query query, int k) {
-    if (query == null || k <= 0) {
-      return new Top(new int[0], new float[0], true);
+  BestHits top(Query query, LeafScorer scorer, int k) {
+    if (k <= 0) {
+      return BestHits.NONE;
     }
     try {
-      TopDocs top = searcher.search(query, k);
+      TopDocs top = query == null ? null : searcher.search(query, k);
+      ScoreDoc[] docs = top == null ? new ScoreDoc[0] : top.scoreDocs;
+      BestHits tail = searcher.tailTop(scorer);
       List<LeafReaderContext> segments = searcher.getIndexReader().leaves();
-      int[] leaves = new int[top.scoreDocs.length];
+      int[] leaves = new int[Math.min(k, docs.length + tail.leaves().length)];
       float[] scores = new float[leaves.length];
       int m = 0;
-      for (ScoreDoc d : top.scoreDocs) {
+      for (int i = 0, j = 0; m < leaves.length && (i < docs.length || j < tail.leaves().length); ) {
+        if (j < tail.leaves().length && (i == docs.length || tail.scores()[j] > docs[i].score)) {
+          leaves[m] = tail.leaves()[j];
+          scores[m++] = tail.scores()[j++];
+          continue;
+        }
+        ScoreDoc d = docs[i++];
         LeafReaderContext seg = segments.get(ReaderUtil.subIndex(d.doc, segments));
         int v = leavesOf(seg.reader())[d.doc - seg.docBase];
         if (v >= 0 && v < tree.leafCount()) {
@@ -324,16 +324,22 @@ final class LexicalIndex {
           scores[m++] = d.score;
         }
       }
-      boolean complete = top.totalHits.relation == TotalHits.Relation.EQUAL_TO && top.totalHits.value <= k;
-      return new Top(java.util.Arrays.copyOf(leaves, m), java.util.Arrays.copyOf(scores, m), complete);
+      boolean complete = (top == null || top.totalHits.relation == TotalHits.Relation.EQUAL_TO)
+          && (top == null ? 0 : top.totalHits.value) + tail.leaves().length <= k;
+      return new BestHits(java.util.Arrays.copyOf(leaves, m), java.util.Arrays.copyOf(scores, m), complete);
     } catch (IOException e) {
       throw new UncheckedIOException("BM25 search failed", e);
     }
   }
 
-  /** The number of live documents: one per leaf of this version's tree. */
+  /** The number of live documents, the tail's included: one per leaf of this version's tree. */
   int documents() {
-    return searcher.getIndexReader().numDocs();
+    return searcher.getIndexReader().numDocs() + searcher.tailSize();
+  }
+
+  /** How many of this version's leaves its reader does not show yet, scored from the forward index. */
+  int tailSize() {
+    return searcher.tailSize();
   }
 
   /** The number of deleted documents that still count in BM25's statistics until Lucene merges them away. */
@@ -380,9 +386,9 @@ final class LexicalIndex {
   Set<String> terms(String prompt, int maxPostings) {
     Set<String> terms = PromptStopWords.analyse(analyzer, LeafDocument.FIELD, prompt, MAX_TERMS);
     IndexReader reader = searcher.getIndexReader();
-    PromptStopWords.dropCommon(terms, prompt, reader.maxDoc(), t -> {
+    PromptStopWords.dropCommon(terms, prompt, searcher.maxDoc(), t -> {
       try {
-        return reader.docFreq(new Term(LeafDocument.FIELD, t));
+        return reader.docFreq(new Term(LeafDocument.FIELD, t)) + searcher.tailDocFreq(t);
       } catch (IOException e) {
         throw new UncheckedIOException("BM25 statistics failed", e);
       }

@@ -62,10 +62,10 @@ final class PendingLexicalIndex {
    * The index after a maintenance run changed {@code previous} into {@code next} ({@link LexicalIndex#next}):
    * at once when this index is done, else when it is (the changes of this run applied after those before it).
    */
-  PendingLexicalIndex next(Tree previous, List<Integer> gone, Tree next, List<Integer> added) {
+  PendingLexicalIndex next(Tree previous, List<Integer> gone, Tree next, List<Integer> added, boolean inPlace) {
     if (isDone()) {
-      return of(get().next(previous, gone, next, added));
+      return of(get().next(previous, gone, next, added, inPlace));
     }
-    return building(() -> get().next(previous, gone, next, added), this::isDone);
+    return building(() -> get().next(previous, gone, next, added, inPlace), this::isDone);
   }
 }

@@ -113,7 +113,7 @@ final class Retriever {
   }
 
   /** The lexical side of the candidate path for a prompt: its terms looked up, and its best BM25 hits. */
-  record Words(LexicalIndex.Prompt prompt, LexicalIndex.Top top) {}
+  record Words(LexicalIndex.Prompt prompt, BestHits top) {}
 
   /** {@link Words} of a prompt, with the default number of BM25 hits (done while the prompt is embedded). */
   static Words words(Snapshot s, String prompt) {
@@ -136,10 +136,9 @@ final class Retriever {
     float[] substance = prior == null ? null : prior.leafSubstance();
     float substanceWeight = substance == null ? 0f : prior.substanceWeight();
     LexicalIndex.Prompt lexical = tau > 0 && lexicalSide != null ? lexicalSide.prompt() : null;
-    LexicalIndex.Top words = lexical != null ? lexicalSide.top()
-        : new LexicalIndex.Top(new int[0], new float[0], true);
+    BestHits words = lexical != null ? lexicalSide.top() : BestHits.NONE;
     float w = words.max() > 0f ? (float) (tau / words.max()) : 0f;
-    LexicalIndex.LeafScorer bm25 = w > 0f ? lexical.leafScorer() : null;
+    LeafScorer bm25 = w > 0f ? lexical.leafScorer() : null;
     LeafRelevance.LeafScore exact = new LeafRelevance.LeafScore() {
       @Override
       public float of(int v) {

@@ -195,10 +195,12 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
     // without a lookup).
     int kept = TreeChanges.leafPrefix(changes, tree, next);
     List<Integer> gone = new ArrayList<>();
+    boolean inPlace = true; // every leaf of this tree is at the same index in next
     for (int v = kept; v < tree.leafCount(); v++) {
       if (sameLeafAt(tree, next, v)) {
         continue;
       }
+      inPlace = false;
       int w = next.indexOf(tree.id(v));
       if (w < 0 || !next.isLeaf(w) || !next.text(w).equals(tree.text(v))) {
         gone.add(v);
@@ -214,7 +216,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
         added.add(v);
       }
     }
-    return new Snapshot(next, nextHierarchy, nextGeneration, bm25.next(tree, gone, next, added),
+    return new Snapshot(next, nextHierarchy, nextGeneration, bm25.next(tree, gone, next, added, inPlace),
         idByText.next(tree, gone, next, added),
         new Derived(next, nextHierarchy, derived.derivedNeighbours()));
   }

@@ -62,7 +62,7 @@ class CachedLexicalIndexTest {
         ids1.add("extra");
         texts1.add("an extra fact about the union");
         Tree t1 = SnapshotNextTest.tree(ids1, texts1);
-        earlier = earlier.next(t0, List.of(0), t1, List.of(n - 1));
+        earlier = earlier.next(t0, List.of(0), t1, List.of(n - 1), false);
         ids = ids1;
         texts = texts1;
         n = ids.size();
@@ -93,7 +93,7 @@ class CachedLexicalIndexTest {
         float[] b = new float[tree.leafCount()];
         fresh.scores(prompt, a);
         copy.scores(prompt, b);
-        LexicalIndex.LeafScorer one = copy.prompt(prompt).leafScorer();
+        LeafScorer one = copy.prompt(prompt).leafScorer();
         for (int v = 0; v < a.length; v++) {
           // the same leaves match; each leaf's score from the forward index is Lucene's
           assertEquals(a[v] > 0, b[v] > 0, at + " leaf " + v + " '" + prompt + "'");
@@ -178,8 +178,8 @@ class CachedLexicalIndexTest {
     float[] b = new float[a.length];
     assertEquals(expected.scores(prompt, a), actual.scores(prompt, b), where);
     assertArrayEquals(a, b, where);
-    LexicalIndex.Top ta = expected.prompt(prompt).top(10);
-    LexicalIndex.Top tb = actual.prompt(prompt).top(10);
+    BestHits ta = expected.prompt(prompt).top(10);
+    BestHits tb = actual.prompt(prompt).top(10);
     assertArrayEquals(ta.leaves(), tb.leaves(), where + " top leaves");
     assertArrayEquals(ta.scores(), tb.scores(), where + " top scores");
     assertEquals(ta.complete(), tb.complete(), where);

@@ -76,7 +76,7 @@ class CandidatePathTest {
     for (String prompt : PROMPTS) {
       float[] lucene = new float[n];
       s.lexical().scores(prompt, lucene);
-      LexicalIndex.LeafScorer one = s.lexical().prompt(prompt).leafScorer();
+      LeafScorer one = s.lexical().prompt(prompt).leafScorer();
       for (int v = 0; v < n; v++) {
         assertEquals(lucene[v], one.score(v), 1e-6f * Math.max(1f, lucene[v]), prompt + " leaf " + v);
         matched += lucene[v] > 0 ? 1 : 0;
