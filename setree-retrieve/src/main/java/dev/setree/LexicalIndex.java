@@ -106,9 +106,9 @@ final class LexicalIndex {
    * <p>A run that only appends leaves keeps this version's reader, and the new leaves join its tail: they are
    * scored from the forward index, and the searcher's statistics count them ({@link TailSearcher}), so every
    * score is the one a reader over every leaf gives (to the last bits of a sum). Opening a near-real-time
-   * reader flushes a segment of its own, and every tenth one sets off a merge: a fixed cost of several
-   * milliseconds per run that the tail pays once per {@link #TAIL_LIMIT} appended leaves instead, or at the
-   * next run that removes or changes a leaf.
+   * reader flushes the new documents into a segment of their own, and every ninth such run also merges ten
+   * segments: a fixed cost of several milliseconds per run, paid once per {@link #TAIL_LIMIT} appended leaves
+   * instead, or at the next run that removes or changes a leaf (ADR 0035).
    */
   LexicalIndex next(Tree previous, List<Integer> gone, Tree next, List<Integer> added, boolean inPlace) {
     try {

@@ -62,7 +62,7 @@ final class TailSearcher extends IndexSearcher {
 
   /** How many leaves of the tail hold {@code term} (of the text field). */
   int tailDocFreq(String term) {
-    return (int) tailFreqs(term)[0];
+    return to == from ? 0 : (int) tailFreqs(term)[0];
   }
 
   @Override

@@ -31,13 +31,23 @@ class LexicalTailTest {
 
   @Test
   void aTailScoresAsAnIndexBuiltAfresh() throws java.io.IOException {
+    aTailScoresAsAnIndexBuiltAfresh(150);
+  }
+
+  /** A reader whose only leaf has no term: Lucene has no statistics for the field, the tail has them all. */
+  @Test
+  void aTailOverAReaderWithoutTermsScoresAsAnIndexBuiltAfresh() throws java.io.IOException {
+    aTailScoresAsAnIndexBuiltAfresh(0);
+  }
+
+  private void aTailScoresAsAnIndexBuiltAfresh(int base) throws java.io.IOException {
     long seed = Long.getLong("tests.seed", System.nanoTime());
     Random r = new Random(seed);
     List<String> ids = new ArrayList<>();
     List<String> texts = new ArrayList<>();
-    for (int i = 0; i < 150; i++) {
+    for (int i = 0; i < Math.max(1, base); i++) {
       ids.add("l" + i);
-      texts.add(text(r, false));
+      texts.add(base == 0 ? "" : text(r, false));
     }
     Tree tree = SnapshotNextTest.tree(ids, texts);
     LexicalIndex index = LexicalIndex.of(tree);
