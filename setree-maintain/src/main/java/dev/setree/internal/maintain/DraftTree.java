@@ -223,104 +223,18 @@ final class DraftTree {
   /** How often {@link #of(Tree, java.util.function.BooleanSupplier)} checks whether it is given up. */
   static final int CANCEL_CHECK_NODES = 4096;
 
-  /** The quoted leaves of a node that quotes none (every leaf): the tree copies them, so one array serves all. */
-  private static final int[] NO_SOURCES = new int[0];
-
   /**
-   * The indexes of the leaves {@code v} quotes, {@code v} renumbered and its quoted leaves with it. When its row
-   * is the base tree's node {@code unchanged} (else -1) and every leaf quoted there is among the {@code kept}
-   * leading leaves kept at their indexes, they are the base's, read from its arrays: a look at each quoted
-   * leaf's node, all over the heap, cost a freeze at 50,000 leaves about half its time.
+   * Freezes the draft into a snapshot ({@link DraftFreeze}): leaves in order, then internal nodes by level, root
+   * last; the change log from the tree the draft froze before, or was copied from, is {@link #changes} then.
    */
-  private int[] sourceIndexes(DraftNode v, int unchanged, int kept) {
-    if (v.sources.isEmpty()) {
-      return NO_SOURCES;
-    }
-    int[] src = new int[v.sources.size()];
-    if (unchanged >= 0 && base.sourceCount(unchanged) == src.length) {
-      boolean inPlace = true;
-      for (int s = 0; s < src.length && inPlace; s++) {
-        src[s] = base.source(unchanged, s);
-        inPlace = src[s] < kept;
-      }
-      if (inPlace) {
-        assert java.util.stream.IntStream.range(0, src.length).allMatch(x -> v.sources.get(x).index == src[x])
-            : v.id + " quotes other leaves than the base's node";
-        return src;
-      }
-    }
-    for (int s = 0; s < src.length; s++) {
-      src[s] = v.sources.get(s).index;
-    }
-    return src;
-  }
-
-  /** Freezes the draft into a snapshot: leaves in order, then internal nodes by level, root last. */
   Tree toTree() {
-    List<DraftNode> order = new ArrayList<>(leaves);
-    List<DraftNode> inner = new ArrayList<>(internal);
-    inner.sort(Comparator.comparingInt((DraftNode n) -> n.level).thenComparingLong(n -> n.order));
-    DraftNode root = root();
-    if (root != null) {
-      inner.remove(root);
-      inner.add(root);
-    }
-    order.addAll(inner);
-    int n = order.size();
     // The leading leaves that are still the base's at the same indexes: the log says so to its readers.
     int kept = base == null ? 0 : Math.min(keptLeaves, base.leafCount());
-    int[] previous = new int[n]; // each node's index in the base tree, -1 for a node made since
-    for (int i = 0; i < n; i++) {
-      DraftNode v = order.get(i);
-      previous[i] = base == null ? -1 : v.index;
-      v.index = i;
-    }
-    String[] ids = new String[n];
-    String[] texts = new String[n];
-    String[] times = new String[n];
-    String[] kinds = new String[n];
-    int[] tokens = new int[n];
-    int[] level = new int[n];
-    int[] parent = new int[n];
-    float[] leafEmbeddings = leafRows();
-    float[] internalEmbeddings = new float[(n - leaves.size()) * dim];
-    float[] centroids = new float[(n - leaves.size()) * dim];
-    int[] faith = new int[n];
-    int[][] sources = new int[n][];
-    float[] loss = new float[n]; // NaN: the tree computes it
-    List<String> changed = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      DraftNode v = order.get(i);
-      boolean rowChanged = v.rowChanged();
-      // Same summary embedding and sum arrays as in the base tree: the same loss (the tree needs no dot product)
-      loss[i] = v.leaf ? 0f : rowChanged || previous[i] < 0 ? Float.NaN : base.loss(previous[i]);
-      if (rowChanged) {
-        changed.add(v.id);
-        if (v.frozenParent() != null && v.frozenParent() != v.parent) {
-          changed.add(v.frozenParent().id); // it lost a child
-        }
-        v.frozen(); // only then: recording into every node made a freeze at 50,000 leaves 20 ms slower (ADR 0034)
-      }
-      ids[i] = v.id;
-      texts[i] = v.text;
-      times[i] = v.time;
-      kinds[i] = v.kind;
-      tokens[i] = v.tokens;
-      level[i] = v.leaf ? 0 : v.level;
-      parent[i] = v.parent == null ? -1 : v.parent.index;
-      if (!v.leaf) {
-        System.arraycopy(v.embedding, 0, internalEmbeddings, (i - leaves.size()) * dim, dim);
-        System.arraycopy(v.centroidShared(), 0, centroids, (i - leaves.size()) * dim, dim);
-      }
-      faith[i] = v.faithfulness;
-      sources[i] = sourceIndexes(v, rowChanged ? -1 : previous[i], kept);
-    }
-    Tree tree = new Tree(dim, leaves.size(), ids, texts, times, kinds, tokens, level, parent, leafEmbeddings,
-        internalEmbeddings, centroids, faith, sources, loss, base != null && kept == base.leafCount() ? base : null);
-    changes = base == null ? null : new TreeChanges(base, changed.toArray(new String[0]), kept);
-    base = tree;
+    DraftFreeze.Frozen frozen = DraftFreeze.freeze(this, base, kept);
+    changes = base == null ? null : new TreeChanges(base, frozen.changed(), kept);
+    base = frozen.tree();
     keptLeaves = leaves.size();
-    return tree;
+    return base;
   }
 
   /**
@@ -382,6 +296,7 @@ final class DraftTree {
     }
     for (DraftNode n : d.internal) {
       n.centroidChanged = false;
+      n.childAdded = false; // its children are in the tree's order, and the freeze's log starts here
     }
     d.leafRows.adopt(t.leafEmbeddings(), t.leafCount()); // the leaves are the tree's, in its order
     for (DraftNode n : nodes) {
