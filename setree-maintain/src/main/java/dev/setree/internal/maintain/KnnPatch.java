@@ -60,12 +60,10 @@ record KnnPatch(KnnGraph graph, int recomputed) {
     // kept row's admission test need the same dot products (same operands in the same order: bit for bit).
     float[][] simToMoved = new float[m][];
     if ((long) movedIdx.size() * m <= SHARED_SIMILARITIES) {
-      for (int j : movedIdx) {
-        float[] sims = new float[m];
-        for (int c = 0; c < m; c++) {
-          sims[c] = Vectors.dot(centroids, c * dim, centroids, j * dim, dim);
-        }
-        simToMoved[j] = sims;
+      int[] mv = movedIdx.stream().mapToInt(Integer::intValue).toArray();
+      float[][] sims = ExactKnn.similarities(centroids, m, dim, mv);
+      for (int x = 0; x < mv.length; x++) {
+        simToMoved[mv[x]] = sims[x];
       }
     }
     // Whether the members that stayed kept their relative order (the rebuild keeps it): then an index tie-break
@@ -78,7 +76,7 @@ record KnnPatch(KnnGraph graph, int recomputed) {
       }
     }
     int recomputed = 0;
-    float[] scores = new float[Math.max(1, k)];
+    List<Integer> scanned = new ArrayList<>();
     for (int i = 0; i < m; i++) {
       int o = newToOld[i];
       boolean full = moved[i] || o < 0;
@@ -100,21 +98,12 @@ record KnnPatch(KnnGraph graph, int recomputed) {
         continue;
       }
       if (full && simToMoved[i] != null) { // ExactKnn.query's scan, on the similarities computed above
-        float[] sims = simToMoved[i];
-        ExactKnn.TopK top = new ExactKnn.TopK(k);
-        for (int c = 0; c < m && k > 0; c++) {
-          if (c != i && top.accepts(sims[c], c)) {
-            top.insert(sims[c], c);
-          }
-        }
-        top.writeSorted(neighbors, weights, i * k);
+        writeTop(simToMoved[i], m, i, k, neighbors, weights);
         recomputed++;
         continue;
       }
       if (full) {
-        int[] idx = ExactKnn.query(centroids, m, dim, Vectors.row(centroids, i, dim), k, i, scores);
-        System.arraycopy(idx, 0, neighbors, i * k, idx.length);
-        System.arraycopy(scores, 0, weights, i * k, idx.length);
+        scanned.add(i); // scanned below, all in one pass over the level
         recomputed++;
         continue;
       }
@@ -138,7 +127,39 @@ record KnnPatch(KnnGraph graph, int recomputed) {
       }
       top.writeSorted(neighbors, weights, i * k);
     }
+    scanRows(scanned, centroids, m, dim, k, neighbors, weights);
     return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed);
+  }
+
+  /**
+   * Writes each of {@code rows}' k nearest members, as {@link ExactKnn#query} finds them: their similarities to
+   * every member in one pass over the level per {@link #SHARED_SIMILARITIES} of them.
+   */
+  private static void scanRows(List<Integer> rows, float[] centroids, int m, int dim, int k, int[] neighbors,
+      float[] weights) {
+    int batch = (int) Math.max(1, Math.min(rows.size(), SHARED_SIMILARITIES / Math.max(1, m)));
+    for (int from = 0; from < rows.size(); from += batch) {
+      int[] part = rows.subList(from, Math.min(rows.size(), from + batch)).stream().mapToInt(Integer::intValue)
+          .toArray();
+      float[][] sims = ExactKnn.similarities(centroids, m, dim, part);
+      for (int x = 0; x < part.length; x++) {
+        writeTop(sims[x], m, part[x], k, neighbors, weights);
+      }
+    }
+  }
+
+  /** Writes row {@code i}'s k best of {@code sims} (itself excluded), best first, ties to the smaller index. */
+  private static void writeTop(float[] sims, int m, int i, int k, int[] neighbors, float[] weights) {
+    if (k == 0) {
+      return;
+    }
+    ExactKnn.TopK top = new ExactKnn.TopK(k);
+    for (int c = 0; c < m; c++) {
+      if (c != i && top.accepts(sims[c], c)) {
+        top.insert(sims[c], c);
+      }
+    }
+    top.writeSorted(neighbors, weights, i * k);
   }
 
   /**
