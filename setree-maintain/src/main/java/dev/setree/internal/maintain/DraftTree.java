@@ -36,6 +36,8 @@ final class DraftTree {
    * and removed, so a run that only inserts keeps every one (its log's {@link TreeChanges#leafPrefix}).
    */
   private int keptLeaves;
+  /** Per level above the leaves, its rows as the last run recorded them ({@link RecordedRows}), or null. */
+  private final List<RecordedRows> recordedRows = new ArrayList<>();
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
 
@@ -77,6 +79,29 @@ final class DraftTree {
   int sharedLeafRows(float[] other, int otherRows) {
     leafRows();
     return leafRows.sharedWith(other, otherRows);
+  }
+
+  /** The rows of level {@code level} as a run over this draft last recorded them, or null. */
+  RecordedRows recordedRows(int level) {
+    return level < recordedRows.size() ? recordedRows.get(level) : null;
+  }
+
+  /** Keeps {@code rows} as level {@code level}'s record (null forgets it). */
+  void recordRows(int level, RecordedRows rows) {
+    while (recordedRows.size() <= level) {
+      recordedRows.add(null);
+    }
+    recordedRows.set(level, rows);
+  }
+
+  /** Forgets the records ({@link #recordRows}) that are not the rows of {@code levels}, the hierarchy a run made. */
+  void keepRecordedRowsOf(List<dev.setree.internal.core.HierarchyState.Level> levels) {
+    for (int l = 0; l < recordedRows.size(); l++) {
+      RecordedRows r = recordedRows.get(l);
+      if (r != null && (l >= levels.size() || r.rows() != levels.get(l).centroids())) {
+        recordedRows.set(l, null); // else it would keep an old level's rows alive
+      }
+    }
   }
 
   /** Removes the leaves with these ids; their parents lose a child. Returns how many were removed. */

@@ -75,9 +75,13 @@ final class IncrementalRebuild {
       Maintainer.stopIf(cancelled);
       HierarchyState.Level old = lvl < oracle.levels().size() ? oracle.levels().get(lvl) : null;
       // Level 0's members are the draft's leaves in order (copied above): their rows, without checking each
-      // member (a loop over every leaf that the first run after open executes before it is compiled).
-      float[] centroids = lvl == 0 ? draft.leafRows() : TreeBuilder.centroids(draft, members);
-      if (old != null && sameMembers(old, members, centroids, draft.dim)) {
+      // member (a loop over every leaf that the first run after open executes before it is compiled). Higher
+      // levels read only the rows their record does not vouch for (RecordedRows).
+      RecordedRows.Matched upper = lvl > 0 && old != null && usable(old, draft.dim)
+          ? RecordedRows.match(old, members, draft.dim, draft.recordedRows(lvl)) : null;
+      float[] centroids = upper != null ? upper.rows()
+          : lvl == 0 ? draft.leafRows() : TreeBuilder.centroids(draft, members);
+      if (upper != null ? upper.same() : old != null && sameMembers(old, members, centroids, draft.dim)) {
         return keepOracleFrom(oracle, lvl, progress);
       }
       progress.dirty++;
@@ -86,7 +90,7 @@ final class IncrementalRebuild {
       }
       // Level 0's leading rows that extend the old level's own array need no comparing.
       int shared = lvl == 0 && centroids == draft.leafRows() ? draft.sharedLeafRows(old.centroids(), old.size()) : 0;
-      LevelMatch match = LevelMatch.of(old, members, centroids, draft.dim, shared);
+      LevelMatch match = upper != null ? upper.match() : LevelMatch.of(old, members, centroids, draft.dim, shared);
       steps.end("level " + lvl + " match");
       boolean exact = old.size() <= options.exactKnnLimit() && members.size() <= options.exactKnnLimit();
       java.util.function.IntFunction<int[]> near = null;
@@ -119,6 +123,7 @@ final class IncrementalRebuild {
       String[] memberIds = memberIds(old, members, shared);
       progress.levels.add(new HierarchyState.Level(memberIds, centroids, parentIds(memberIds, parentOf),
           dense(assignment), knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution));
+      draft.recordRows(lvl, upper == null ? null : upper.record()); // centroids is the record's array
       members = nextMembers;
       steps.end("level " + lvl + " parents");
     }

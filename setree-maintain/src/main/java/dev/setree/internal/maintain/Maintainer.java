@@ -206,6 +206,7 @@ public final class Maintainer {
       dirty = o.dirtyLevels();
       reclustered = o.reclusteredMembers();
     }
+    draft.keepRecordedRowsOf(next.levels());
     stopIf(cancelled);
     draft.recomputeSums();
     steps.end("sums");

@@ -1,0 +1,81 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.HierarchyState;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The centroid rows of a level above the leaves as a run recorded them, with the members and the sums they were
+ * taken from, so that the next run over the same draft matches that level to its record without reading every
+ * member's centroid (ADR 0034). A member whose sum array is the one its row was taken from has that row still
+ * (sums are replaced, never changed in place, and a centroid is computed from its sum alone), so only the members
+ * whose sum was replaced since are read and compared. At level 1 of 50,000 leaves, a run had copied about 6,000
+ * scattered centroids and compared each with the record's row to find the few that changed.
+ *
+ * @param rows the level record's centroid rows (row i is member i's)
+ * @param members the level's members, in the record's order
+ * @param sums each member's sum when its row was taken; null for a leaf (a leaf's centroid never changes)
+ */
+record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
+
+  /**
+   * A level's members matched to the oracle's level {@code old}, and their rows.
+   *
+   * @param rows the members' centroid rows, a new array
+   * @param match each member's index in {@code old} and back, and which moved
+   * @param same whether the members and their rows are {@code old}'s, in its order
+   * @param record what to keep for the next run, once {@code rows} is the level's record
+   */
+  record Matched(float[] rows, LevelMatch match, boolean same, RecordedRows record) {}
+
+  /**
+   * Matches {@code members} to {@code old}, a usable level of the oracle. Rows are {@code old}'s where {@code last},
+   * the draft's record of this level, is {@code old}'s own record and says the member's row is unchanged; other
+   * members' centroids are read and compared, as {@link LevelMatch#of} does.
+   *
+   * @param last the record the draft kept for this level, or null
+   */
+  static Matched match(HierarchyState.Level old, List<DraftNode> members, int dim, RecordedRows last) {
+    int m = members.size();
+    float[] oldRows = old.centroids();
+    boolean known = last != null && last.rows == oldRows && last.members.length == old.size();
+    float[] rows = Arrays.copyOf(oldRows, m * dim); // a member in place and unchanged keeps the row copied here
+    int[] newToOld = new int[m];
+    int[] oldToNew = new int[old.size()];
+    Arrays.fill(oldToNew, -1);
+    boolean[] moved = new boolean[m];
+    DraftNode[] at = members.toArray(new DraftNode[0]);
+    float[][] sums = new float[m][];
+    boolean same = m == old.size();
+    // Members keep their old relative order: each is first looked for where the previous one was found, plus one.
+    int next = 0;
+    for (int i = 0; i < m; i++) {
+      DraftNode n = at[i];
+      sums[i] = n.leaf ? null : n.sum;
+      int o = old.indexOf(n.id, next);
+      newToOld[i] = o;
+      if (o >= 0) {
+        oldToNew[o] = i;
+        next = o + 1;
+      }
+      if (known && o >= 0 && last.members[o] == n && last.sums[o] == sums[i]) {
+        if (o != i) {
+          System.arraycopy(oldRows, o * dim, rows, i * dim, dim);
+        }
+        assert isCentroid(n, rows, i, dim) : n.id + " has a row other than its centroid";
+      } else {
+        n.copyCentroidInto(rows, i * dim, dim);
+        moved[i] = o < 0 || !Arrays.equals(rows, i * dim, (i + 1) * dim, oldRows, o * dim, (o + 1) * dim);
+      }
+      same &= o == i && !moved[i];
+    }
+    return new Matched(rows, new LevelMatch(newToOld, oldToNew, moved), same, new RecordedRows(rows, at, sums));
+  }
+
+  /** Whether row {@code i} of {@code rows} is {@code n}'s centroid (checked under assertions). */
+  private static boolean isCentroid(DraftNode n, float[] rows, int i, int dim) {
+    float[] c = new float[dim];
+    n.copyCentroidInto(c, 0, dim);
+    return Arrays.equals(c, 0, dim, rows, i * dim, (i + 1) * dim);
+  }
+}
