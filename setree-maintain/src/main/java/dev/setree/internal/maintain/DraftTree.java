@@ -166,17 +166,38 @@ final class DraftTree {
     parent.childAdded = true;
   }
 
-  /** Recomputes every internal node's leaf sum bottom-up and flags the nodes whose centroid changed. */
+  /**
+   * Recomputes the internal nodes' leaf sums bottom-up and flags the nodes whose centroid changed. Only a node
+   * whose children changed this run ({@code structural}, {@code childAdded}, new) or one of whose children got a
+   * new sum can get a new sum, so only those are looked at, each new sum sending its parent to be looked at: a
+   * look at every node's children cost a run about 2 ms at 50,000 leaves (checked against every node under
+   * assertions).
+   */
   void recomputeSums() {
-    List<DraftNode> byLevel = new ArrayList<>(internal);
-    byLevel.sort(Comparator.comparingInt((DraftNode n) -> n.level).thenComparingLong(n -> n.order));
-    for (DraftNode n : byLevel) {
+    Comparator<DraftNode> bottomUp = Comparator.comparingInt((DraftNode n) -> n.level).thenComparingLong(n -> n.order);
+    java.util.PriorityQueue<DraftNode> look = new java.util.PriorityQueue<>(bottomUp);
+    java.util.Set<DraftNode> queued = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (DraftNode n : internal) {
+      if ((n.structural || n.childAdded || n.centroidChanged) && queued.add(n)) {
+        look.add(n);
+      }
+      if (n.centroidChanged && n.parent != null && queued.add(n.parent)) {
+        look.add(n.parent);
+      }
+    }
+    while (!look.isEmpty()) {
+      DraftNode n = look.poll();
       float[] s = canonicalSum(n);
       if (!java.util.Arrays.equals(s, n.sum)) {
         n.centroidChanged = true;
         n.sum = s;
+        if (n.parent != null && queued.add(n.parent)) {
+          look.add(n.parent);
+        }
       }
     }
+    assert internal.stream().allMatch(n -> java.util.Arrays.equals(canonicalSum(n), n.sum))
+        : "a node's sum is not its children's";
   }
 
   /** Drops internal nodes that lost all children, bottom-up. */
