@@ -85,9 +85,8 @@ public final class ExactKnn {
 
   /**
    * The dot products of {@code q} (from {@code r}) with rows {@code a} and {@code b} of {@code v}, each summed
-   * exactly as {@link Vectors#dot} sums, so the results are equal bit for bit (a product's operands commute). Two
-   * rows at a time keep eight partial sums in flight instead of four: a scan of one query is bound by the adds'
-   * latency, so this is about twice as fast.
+   * exactly as {@link Vectors#dot} sums, so the results are equal bit for bit (a product's operands commute): eight
+   * partial sums in flight instead of four.
    */
   static void dot2(float[] q, int r, float[] v, int a, int b, int dim, float[] out) {
     float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
@@ -116,34 +115,14 @@ public final class ExactKnn {
   }
 
   /**
-   * The similarities of {@code q} (from {@code qOff}) to each of the first {@code n} rows of {@code vectors}, into
-   * {@code out}: each equal bit for bit to {@link Vectors#dot} of the row and {@code q}, two rows at a time.
-   */
-  static void scan(float[] vectors, int n, int dim, float[] q, int qOff, float[] out) {
-    float[] pair = new float[2];
-    int c = 0;
-    for (; c + 1 < n; c += 2) {
-      dot2(q, qOff, vectors, c * dim, (c + 1) * dim, dim, pair);
-      out[c] = pair[0];
-      out[c + 1] = pair[1];
-    }
-    if (c < n) {
-      out[c] = Vectors.dot(vectors, c * dim, q, qOff, dim);
-    }
-  }
-
-  /**
    * Each of {@code rows}' similarities to every one of the first {@code n} rows of {@code v} ({@code out[x][c]}
    * for {@code rows[x]} and row {@code c}), each equal bit for bit to {@link Vectors#dot} of the two rows. One pass
    * over the rows of {@code v} serves every one of {@code rows}, two at a time: a scan per row read a level of
-   * 6,000 rows (9.6 MB) from memory each time, about 0.85 ms.
+   * 6,000 rows (9.6 MB) from memory each time, about 0.85 ms. For several rows: one row is scanned faster by
+   * {@link Vectors#dot} in a loop of its own (measured in a maintenance run at 10,000 leaves).
    */
   static float[][] similarities(float[] v, int n, int dim, int[] rows) {
     float[][] out = new float[rows.length][n];
-    if (rows.length == 1) {
-      scan(v, n, dim, v, rows[0] * dim, out[0]);
-      return out;
-    }
     float[] pair = new float[2];
     for (int c = 0; c < n; c++) {
       int at = c * dim;
@@ -172,21 +151,12 @@ public final class ExactKnn {
       return new int[0];
     }
     TopK top = new TopK(kk);
-    float[] pair = new float[2];
-    int c = 0;
-    for (; c + 1 < n; c += 2) {
-      dot2(q, 0, vectors, c * dim, (c + 1) * dim, dim, pair);
-      if (c != exclude && top.accepts(pair[0], c)) {
-        top.insert(pair[0], c);
-      }
-      if (c + 1 != exclude && top.accepts(pair[1], c + 1)) {
-        top.insert(pair[1], c + 1);
-      }
-    }
-    if (c < n && c != exclude) {
-      float s = Vectors.dot(vectors, c * dim, q, 0, dim);
-      if (top.accepts(s, c)) {
-        top.insert(s, c);
+    for (int c = 0; c < n; c++) {
+      if (c != exclude) {
+        float s = Vectors.dot(vectors, c * dim, q, 0, dim);
+        if (top.accepts(s, c)) {
+          top.insert(s, c);
+        }
       }
     }
     int[] idx = new int[kk];

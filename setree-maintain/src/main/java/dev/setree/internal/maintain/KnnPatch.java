@@ -59,9 +59,16 @@ record KnnPatch(KnnGraph graph, int recomputed) {
     // Each moved member's similarity to every member, computed once: its own row's exact query and every
     // kept row's admission test need the same dot products (same operands in the same order: bit for bit).
     float[][] simToMoved = new float[m][];
-    if ((long) movedIdx.size() * m <= SHARED_SIMILARITIES) {
+    if (movedIdx.size() == 1) {
+      int j = movedIdx.get(0);
+      float[] sims = new float[m];
+      for (int c = 0; c < m; c++) {
+        sims[c] = Vectors.dot(centroids, c * dim, centroids, j * dim, dim);
+      }
+      simToMoved[j] = sims;
+    } else if ((long) movedIdx.size() * m <= SHARED_SIMILARITIES) {
       int[] mv = movedIdx.stream().mapToInt(Integer::intValue).toArray();
-      float[][] sims = ExactKnn.similarities(centroids, m, dim, mv);
+      float[][] sims = ExactKnn.similarities(centroids, m, dim, mv); // one pass over the level for all of them
       for (int x = 0; x < mv.length; x++) {
         simToMoved[mv[x]] = sims[x];
       }
@@ -132,11 +139,19 @@ record KnnPatch(KnnGraph graph, int recomputed) {
   }
 
   /**
-   * Writes each of {@code rows}' k nearest members, as {@link ExactKnn#query} finds them: their similarities to
-   * every member in one pass over the level per {@link #SHARED_SIMILARITIES} of them.
+   * Writes each of {@code rows}' k nearest members, as {@link ExactKnn#query} finds them: when there are several,
+   * their similarities to every member in one pass over the level per {@link #SHARED_SIMILARITIES} of them.
    */
   private static void scanRows(List<Integer> rows, float[] centroids, int m, int dim, int k, int[] neighbors,
       float[] weights) {
+    if (rows.size() == 1) {
+      int i = rows.get(0);
+      float[] scores = new float[Math.max(1, k)];
+      int[] idx = ExactKnn.query(centroids, m, dim, Vectors.row(centroids, i, dim), k, i, scores);
+      System.arraycopy(idx, 0, neighbors, i * k, idx.length);
+      System.arraycopy(scores, 0, weights, i * k, idx.length);
+      return;
+    }
     int batch = (int) Math.max(1, Math.min(rows.size(), SHARED_SIMILARITIES / Math.max(1, m)));
     for (int from = 0; from < rows.size(); from += batch) {
       int[] part = rows.subList(from, Math.min(rows.size(), from + batch)).stream().mapToInt(Integer::intValue)

@@ -49,12 +49,12 @@ class ExactKnnTest {
   }
 
   /**
-   * The scans two rows at a time ({@code scan}, {@code query}) give {@link Vectors#dot}'s similarities bit for bit,
-   * and {@code query} the top k of a one-row-at-a-time scan, at odd and even sizes and dimensions, with the
-   * excluded row at either place of a pair and with ties.
+   * One pass over the members for several rows ({@code similarities}, two rows at a time) gives
+   * {@link Vectors#dot}'s similarities bit for bit, at odd and even counts of rows, sizes and dimensions, with a
+   * row repeated and with ties.
    */
   @Test
-  void pairedScansEqualOneRowAtATime() {
+  void similaritiesOfSeveralRowsEqualVectorsDot() {
     for (long seed = 1; seed <= 12; seed++) {
       Random r = new Random(seed);
       int n = 1 + r.nextInt(90);
@@ -63,33 +63,15 @@ class ExactKnnTest {
       if (n > 3) {
         System.arraycopy(m, 0, m, 2 * dim, dim); // a tie
       }
-      int at = r.nextInt(n);
-      float[] sims = new float[n];
-      ExactKnn.scan(m, n, dim, m, at * dim, sims);
-      for (int c = 0; c < n; c++) {
-        assertEquals(Float.floatToRawIntBits(Vectors.dot(m, c * dim, m, at * dim, dim)),
-            Float.floatToRawIntBits(sims[c]), "seed=" + seed + " row " + c);
+      int[] rows = new int[2 + r.nextInt(4)];
+      for (int x = 0; x < rows.length; x++) {
+        rows[x] = r.nextInt(n);
       }
-      for (int exclude : new int[] {-1, at, n - 1, 0}) {
-        int k = Math.min(1 + r.nextInt(8), n - (exclude >= 0 ? 1 : 0));
-        float[] q = Vectors.row(m, at, dim);
-        float[] scores = new float[Math.max(1, k)];
-        int[] got = ExactKnn.query(m, n, dim, q, k, exclude, scores);
-        ExactKnn.TopK top = new ExactKnn.TopK(Math.max(1, k));
-        for (int c = 0; c < n && k > 0; c++) {
-          float s = Vectors.dot(m, c * dim, q, 0, dim);
-          if (c != exclude && top.accepts(s, c)) {
-            top.insert(s, c);
-          }
-        }
-        int[] want = new int[Math.max(0, k)];
-        float[] wantScores = new float[Math.max(1, k)];
-        if (k > 0) {
-          top.writeSorted(want, wantScores, 0);
-        }
-        assertArrayEquals(want, got, "seed=" + seed + " exclude " + exclude);
-        for (int e = 0; e < k; e++) {
-          assertEquals(Float.floatToRawIntBits(wantScores[e]), Float.floatToRawIntBits(scores[e]));
+      float[][] sims = ExactKnn.similarities(m, n, dim, rows);
+      for (int x = 0; x < rows.length; x++) {
+        for (int c = 0; c < n; c++) {
+          assertEquals(Float.floatToRawIntBits(Vectors.dot(m, c * dim, m, rows[x] * dim, dim)),
+              Float.floatToRawIntBits(sims[x][c]), "seed=" + seed + " row " + rows[x] + " member " + c);
         }
       }
     }
