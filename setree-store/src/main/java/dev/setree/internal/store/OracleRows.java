@@ -136,11 +136,14 @@ final class OracleRows {
       for (int o = 0; o < oldToNew.length && sameIndexes; o++) {
         sameIndexes = oldToNew[o] == o;
       }
+      boolean[] changedInPlace = sameIndexes && old != null ? ChangedMembers.inPlace(old, l, level, afterTree.dimension())
+          : null;
       int[] upserts = new int[l.size()];
       int n = 0;
       for (int i = 0; i < l.size(); i++) {
         int o = newToOld[i];
-        if (o < 0 || !sameMember(old, o, sameIndexes ? null : oldToNew, l, i, level, afterTree.dimension())) {
+        if (o < 0 || (changedInPlace != null ? changedInPlace[o]
+            : !sameMember(old, o, sameIndexes ? null : oldToNew, l, i, level, afterTree.dimension()))) {
           upserts[n++] = i;
         }
       }
