@@ -3,7 +3,6 @@ package dev.setree.internal.maintain;
 import dev.setree.internal.core.Tree;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -51,7 +50,7 @@ final class DraftFreeze {
   private Frozen run(DraftTree d) {
     List<DraftNode> order = new ArrayList<>(d.leaves);
     List<DraftNode> inner = new ArrayList<>(d.internal);
-    inner.sort(Comparator.comparingInt((DraftNode n) -> n.level).thenComparingLong(n -> n.order));
+    inner.sort(DraftNode.BY_LEVEL);
     DraftNode root = d.root();
     if (root != null) {
       inner.remove(root);

@@ -203,6 +203,10 @@ final class DraftNode {
    */
   static final Comparator<DraftNode> CANONICAL = DraftNode::canonicalOrder;
 
+  /** By level, then creation order: a snapshot's order of its internal nodes, children before parents. */
+  static final Comparator<DraftNode> BY_LEVEL = Comparator.comparingInt((DraftNode n) -> n.level)
+      .thenComparingLong(n -> n.order);
+
   /** {@link #CANONICAL}'s comparison: leaves first, then internal nodes by level, each by creation order. */
   private static int canonicalOrder(DraftNode a, DraftNode b) {
     if (a.leaf != b.leaf) {

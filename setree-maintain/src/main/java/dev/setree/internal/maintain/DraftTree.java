@@ -3,7 +3,6 @@ package dev.setree.internal.maintain;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeChanges;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -174,8 +173,7 @@ final class DraftTree {
    * assertions).
    */
   void recomputeSums() {
-    Comparator<DraftNode> bottomUp = Comparator.comparingInt((DraftNode n) -> n.level).thenComparingLong(n -> n.order);
-    java.util.PriorityQueue<DraftNode> look = new java.util.PriorityQueue<>(bottomUp);
+    java.util.PriorityQueue<DraftNode> look = new java.util.PriorityQueue<>(DraftNode.BY_LEVEL);
     java.util.Set<DraftNode> queued = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (DraftNode n : internal) {
       if ((n.structural || n.childAdded || n.centroidChanged) && queued.add(n)) {

@@ -59,6 +59,8 @@ record KnnPatch(KnnGraph graph, int recomputed) {
     // Each moved member's similarity to every member, computed once: its own row's exact query and every
     // kept row's admission test need the same dot products (same operands in the same order: bit for bit).
     float[][] simToMoved = new float[m][];
+    // One row is scanned here, in a loop of its own: in ExactKnn.similarities, two members at a time or one, it
+    // took 2.6-2.9 against 2.0-2.4 ms a run at 10,000 leaves (docs/benchmarks.md, "Five passes narrowed").
     if (movedIdx.size() == 1) {
       int j = movedIdx.get(0);
       float[] sims = new float[m];
