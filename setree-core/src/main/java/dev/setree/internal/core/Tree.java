@@ -17,7 +17,9 @@ import java.util.List;
  * subtree depth and leaf count. Fidelity is derived: {@code centroid - summaryEmbedding}.
  *
  * <p>A snapshot never changes after construction; maintenance replaces it whole. It is safe to share
- * between threads. The arrays passed to the constructor are taken over, not copied.
+ * between threads. The arrays passed to the constructor are taken over, not copied; a tree a maintenance run froze
+ * shares its leaves' rows and its internal nodes' rows ({@link InternalRows}) with the trees frozen before it, and
+ * reads only rows that are never written again.
  */
 public final class Tree {
   /** Marker for an unknown faithfulness. */
@@ -36,9 +38,8 @@ public final class Tree {
   private final int[] children;
   /** {@code leafCount * dim}: row v is leaf v's embedding (shared with the oracle's level 0 where it can be). */
   private final float[] leafEmbeddings;
-  /** {@code (size - leafCount) * dim}: row v - leafCount is internal node v's summary embedding. */
-  private final float[] internalEmbeddings;
-  private final float[] internalCentroids;
+  /** The internal nodes' summary embeddings and centroids: internal node v's at offset v - leafCount. */
+  private final InternalRows internal;
   private final float[] loss;
   private final int[] faithfulness;
   private final int[] subtreeDepth;
@@ -91,21 +92,22 @@ public final class Tree {
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
       float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex) {
     this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent, leafEmbeddings,
-        internalEmbeddings, internalCentroids, faithfulness, sourceLeafIndex, null, null);
+        InternalRows.dense(internalEmbeddings, internalCentroids, Math.max(0, ids.length - leafCount), dim),
+        faithfulness, sourceLeafIndex, null, null);
   }
 
   /**
-   * As the constructor above, for a maintenance run's freeze, with each node's {@link #loss} where it is known
-   * already and the tree before. {@code knownLoss[v]}, unless it is NaN, is taken as node v's loss instead of being
-   * computed from its rows (the nodes whose summary embedding and centroid the run did not replace); taken over,
-   * null computes every loss. {@code leadingLeaves}: null, or a tree whose leaves are this tree's first leaves, at
-   * the same indexes with the same ids (a run that kept every old leaf in place, ADR 0034), whose leaf index is
-   * then extended by the new leaves instead of every leaf's id being indexed again.
+   * As the constructor above, for a maintenance run's freeze: the internal nodes' rows may be shared with the trees
+   * frozen before ({@link InternalRows}), and each node's {@link #loss} may be known already, with the tree before.
+   * {@code knownLoss[v]}, unless it is NaN, is taken as node v's loss instead of being computed from its rows (the
+   * nodes whose summary embedding and centroid the run did not replace); taken over, null computes every loss.
+   * {@code leadingLeaves}: null, or a tree whose leaves are this tree's first leaves, at the same indexes with the
+   * same ids (a run that kept every old leaf in place, ADR 0034), whose leaf index is then extended by the new
+   * leaves instead of every leaf's id being indexed again.
    */
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
-      int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,
-      float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss,
-      Tree leadingLeaves) {
+      int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, InternalRows internalRows,
+      int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss, Tree leadingLeaves) {
     int n = ids.length;
     this.dim = dim;
     this.leafCount = leafCount;
@@ -117,8 +119,7 @@ public final class Tree {
     this.level = level;
     this.parent = parent;
     this.leafEmbeddings = leafEmbeddings;
-    this.internalEmbeddings = internalEmbeddings;
-    this.internalCentroids = internalCentroids;
+    this.internal = internalRows;
     this.faithfulness = faithfulness;
     requireLength("texts", texts.length, n);
     requireLength("times", this.times.length, n);
@@ -134,8 +135,7 @@ public final class Tree {
       throw new IllegalArgumentException("leafEmbeddings has length " + leafEmbeddings.length + ", expected at least "
           + leafCount * dim);
     }
-    requireLength("internalEmbeddings", internalEmbeddings.length, (n - leafCount) * dim);
-    requireLength("internalCentroids", internalCentroids.length, (n - leafCount) * dim);
+    requireLength("internal rows", internalRows.count(), n - leafCount);
     if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
     }
@@ -169,8 +169,8 @@ public final class Tree {
         leavesUnder[v] = 1;
         loss[v] = 0f;
       } else if (knownLoss == null || Float.isNaN(knownLoss[v])) {
-        int row = (v - leafCount) * dim;
-        float c = Vectors.dot(internalEmbeddings, row, internalCentroids, row, dim);
+        int row = internal.offset(v - leafCount);
+        float c = Vectors.dot(internal.embeddings(), row, internal.centroids(), row, dim);
         loss[v] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
       }
       int p = parent[v];
@@ -307,38 +307,38 @@ public final class Tree {
     return leafEmbeddings;
   }
 
-  /** Raw storage of the internal nodes' summary embeddings ({@code (size - leafCount) * dim}); do not modify. */
-  public float[] internalEmbeddings() {
-    return internalEmbeddings;
+  /** The internal nodes' summary embeddings and centroids (internal node v's at {@code v - leafCount()}). */
+  public InternalRows internalRows() {
+    return internal;
   }
 
   /** A copy of node v's embedding (a leaf's, or its summary's). */
   public float[] embedding(int v) {
-    return v < leafCount ? Vectors.row(leafEmbeddings, v, dim) : Vectors.row(internalEmbeddings, v - leafCount, dim);
+    return v < leafCount ? Vectors.row(leafEmbeddings, v, dim) : copy(internal.embeddings(), v);
   }
 
-  /** Raw internal-node centroid storage ({@code (size - leafCount) * dim}); do not modify. */
-  public float[] internalCentroids() {
-    return internalCentroids;
+  private float[] copy(float[] rows, int v) {
+    int at = internal.offset(v - leafCount);
+    return java.util.Arrays.copyOfRange(rows, at, at + dim);
   }
 
   /** A copy of the node's leaf-centroid (a leaf's own embedding for leaves). */
   public float[] centroid(int v) {
-    return v < leafCount ? embedding(v) : Vectors.row(internalCentroids, v - leafCount, dim);
+    return v < leafCount ? embedding(v) : copy(internal.centroids(), v);
   }
 
   /** Dot product of {@code q} with the node's leaf-centroid (a retrieve's: {@link SimdDot}). */
   public float centroidDot(int v, float[] q) {
     return v < leafCount
         ? SimdDot.dot(leafEmbeddings, v * dim, q, 0, dim)
-        : SimdDot.dot(internalCentroids, (v - leafCount) * dim, q, 0, dim);
+        : SimdDot.dot(internal.centroids(), internal.offset(v - leafCount), q, 0, dim);
   }
 
   /** Dot product of {@code q} with the node's own embedding (summary embedding for internal nodes; {@link SimdDot}). */
   public float embeddingDot(int v, float[] q) {
     return v < leafCount
         ? SimdDot.dot(leafEmbeddings, v * dim, q, 0, dim)
-        : SimdDot.dot(internalEmbeddings, (v - leafCount) * dim, q, 0, dim);
+        : SimdDot.dot(internal.embeddings(), internal.offset(v - leafCount), q, 0, dim);
   }
 
   /**
@@ -348,8 +348,9 @@ public final class Tree {
   public float[] fidelity(int v) {
     float[] f = new float[dim];
     if (v >= leafCount) {
+      int at = internal.offset(v - leafCount);
       for (int i = 0; i < dim; i++) {
-        f[i] = internalCentroids[(v - leafCount) * dim + i] - internalEmbeddings[(v - leafCount) * dim + i];
+        f[i] = internal.centroids()[at + i] - internal.embeddings()[at + i];
       }
     }
     return f;

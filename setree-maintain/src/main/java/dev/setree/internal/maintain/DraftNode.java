@@ -146,6 +146,33 @@ final class DraftNode {
     return centroidCache;
   }
 
+  /**
+   * Its row in an {@link InternalRowStore}: the store's array of summary embeddings it was written into (null for
+   * none), its place there, and the summary embedding and sum array it was written from.
+   */
+  private float[] rowArray;
+  private int rowAt = -1;
+  private float[] rowEmbedding;
+  private float[] rowSum;
+
+  /** True when the node has a row in {@code embeddings} written from its current summary embedding and sum. */
+  boolean hasRowIn(float[] embeddings) {
+    return rowArray == embeddings && rowEmbedding == embedding && rowSum == sum;
+  }
+
+  /** Records that the node's current vectors were written at row {@code at} of {@code embeddings}. */
+  void wroteRow(float[] embeddings, int at) {
+    rowArray = embeddings;
+    rowAt = at;
+    rowEmbedding = embedding;
+    rowSum = sum;
+  }
+
+  /** Its row in the store it was last written into. */
+  int row() {
+    return rowAt;
+  }
+
   /** Records the node's fields as they are now in the tree frozen or copied: what {@link #rowChanged} compares. */
   void frozen() {
     frozen = true;

@@ -39,10 +39,13 @@ final class DraftTree {
   private final List<RecordedRows> recordedRows = new ArrayList<>();
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
+  /** The internal nodes' rows, shared by the trees this draft freezes (ADR 0036). */
+  final InternalRowStore internalRows;
 
   DraftTree(int dim) {
     this.dim = dim;
     this.leafRows = new LeafRows(dim);
+    this.internalRows = new InternalRowStore(dim);
   }
 
   DraftNode addLeaf(String id, String text, String time, float[] embedding, int tokens) {

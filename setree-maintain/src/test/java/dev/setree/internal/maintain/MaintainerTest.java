@@ -421,6 +421,9 @@ class MaintainerTest {
     List<Fact> pool = Corpora.synthetic(300, seed + 1);
     int next = 0;
     int changed = 0;
+    List<Tree> trees = new ArrayList<>();
+    List<float[][]> rowsSeen = new ArrayList<>();
+    int keptRows = 0;
     for (int round = 0; round < 30; round++) {
       List<Mutation> batch = new ArrayList<>();
       for (int x = 1 + r.nextInt(3); x > 0; x--) {
@@ -447,9 +450,31 @@ class MaintainerTest {
       } catch (AssertionError e) {
         throw new AssertionError(ctx + ": " + e.getMessage(), e);
       }
+      keptRows += sharedRows(tree, actual.tree());
       tree = actual.tree();
       oracle = actual.hierarchy();
+      trees.add(tree);
+      rowsSeen.add(new float[][] {tree.internalRows().denseEmbeddings(), tree.internalRows().denseCentroids()});
     }
     assertEquals(changed - 1, continuing.draftsReused(), "seed=" + seed + ": every run after the first continues");
+    assertTrue(keptRows > 0, "seed=" + seed + ": the kept draft's trees share rows (ADR 0036)");
+    for (int t = 0; t < trees.size(); t++) { // later runs appended to the arrays their trees share
+      String ctx = "seed=" + seed + " tree " + t;
+      assertArrayEquals(rowsSeen.get(t)[0], trees.get(t).internalRows().denseEmbeddings(), ctx);
+      assertArrayEquals(rowsSeen.get(t)[1], trees.get(t).internalRows().denseCentroids(), ctx);
+    }
+  }
+
+  /** How many internal nodes of {@code after} read the same row as in {@code before}. */
+  private static int sharedRows(Tree before, Tree after) {
+    int shared = 0;
+    for (int v = after.leafCount(); v < after.size(); v++) {
+      int old = before.indexOf(after.id(v));
+      if (old >= before.leafCount()
+          && after.internalRows().sameRow(v - after.leafCount(), before.internalRows(), old - before.leafCount())) {
+        shared++;
+      }
+    }
+    return shared;
   }
 }

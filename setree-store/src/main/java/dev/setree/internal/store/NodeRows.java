@@ -1,5 +1,6 @@
 package dev.setree.internal.store;
 
+import dev.setree.internal.core.InternalRows;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeChanges;
 import java.nio.charset.StandardCharsets;
@@ -240,10 +241,15 @@ final class NodeRows {
       // A leaf's embedding is a function of its text under the store's one model: equal texts, equal rows.
       return true;
     }
-    return rowEquals(a.internalEmbeddings(), (o - a.leafCount()) * dim, b.internalEmbeddings(),
-        (v - b.leafCount()) * dim, dim)
-        && rowEquals(a.internalCentroids(), (o - a.leafCount()) * dim, b.internalCentroids(),
-            (v - b.leafCount()) * dim, dim);
+    InternalRows ra = a.internalRows();
+    InternalRows rb = b.internalRows();
+    int i = o - a.leafCount();
+    int j = v - b.leafCount();
+    if (ra.sameRow(i, rb, j)) { // a row a later freeze kept (ADR 0036): never changed once written
+      return true;
+    }
+    return rowEquals(ra.embeddings(), ra.offset(i), rb.embeddings(), rb.offset(j), dim)
+        && rowEquals(ra.centroids(), ra.offset(i), rb.centroids(), rb.offset(j), dim);
   }
 
   static boolean rowEquals(float[] x, int xo, float[] y, int yo, int dim) {
@@ -287,7 +293,8 @@ final class NodeRows {
     if (leaf) {
       ps.setNull(k++, Types.BLOB);
     } else {
-      byte[] cen = Blobs.floats(tree.internalCentroids(), (v - tree.leafCount()) * dim, dim);
+      InternalRows rows = tree.internalRows();
+      byte[] cen = Blobs.floats(rows.centroids(), rows.offset(v - tree.leafCount()), dim);
       ps.setBytes(k++, cen);
       bytes += cen.length;
     }

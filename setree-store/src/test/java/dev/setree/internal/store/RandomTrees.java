@@ -169,7 +169,7 @@ final class RandomTrees {
       faith[i] = t.faithfulness(v);
       System.arraycopy(t.embedding(v), 0, emb, i * dim, dim);
       if (i >= leaves) {
-        System.arraycopy(t.internalCentroids(), (v - leaves) * dim, cen, (i - leaves) * dim, dim);
+        System.arraycopy(t.centroid(v), 0, cen, (i - leaves) * dim, dim);
       }
       if (t.sourceCount(v) > 0) {
         int[] src = new int[t.sourceCount(v)];

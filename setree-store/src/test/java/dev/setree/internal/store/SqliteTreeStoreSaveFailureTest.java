@@ -178,7 +178,7 @@ class SqliteTreeStoreSaveFailureTest {
       }
     }
     return new Tree(t.dimension(), t.leafCount(), ids, texts, times, summarizers, tokens, level, parent,
-        t.leafEmbeddings().clone(), t.internalEmbeddings().clone(), t.internalCentroids().clone(), faithfulness,
+        t.leafEmbeddings().clone(), t.internalRows().denseEmbeddings(), t.internalRows().denseCentroids(), faithfulness,
         sources);
   }
 

@@ -1,0 +1,69 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.InternalRows;
+import java.util.List;
+
+/**
+ * The arrays in which a draft's frozen trees keep their internal nodes' rows, shared from one freeze to the next
+ * (docs/adr/0036). A freeze writes the rows only of the nodes whose summary embedding or sum array was replaced
+ * since their row was written (vectors are replaced, never changed in place), after every row written before;
+ * the other nodes keep their rows. Rows once written are never written again, so the trees frozen before keep
+ * reading what they read. When the room runs out, every node's row is written into new arrays with room to spare,
+ * and the old arrays stay with the trees that read them.
+ *
+ * <p>A new draft (a copy of a tree) starts with no arrays, so its first freeze writes every row: a store is only
+ * ever extended by the draft that made it, along one line of frozen trees.
+ */
+final class InternalRowStore {
+  /** The room made with new arrays: this share of the nodes' rows, and at least {@link #MIN_SPARE_ROWS}. */
+  static final int SPARE_SHARE = 4;
+  static final int MIN_SPARE_ROWS = 64;
+
+  private final int dim;
+  private float[] embeddings = new float[0];
+  private float[] centroids = new float[0];
+  /** Rows written so far. */
+  private int end;
+
+  InternalRowStore(int dim) {
+    this.dim = dim;
+  }
+
+  /** The rows of {@code inner} (the frozen tree's internal nodes, in its order), written where needed. */
+  InternalRows freeze(List<DraftNode> inner) {
+    int stale = 0;
+    for (DraftNode n : inner) {
+      if (!n.hasRowIn(embeddings)) {
+        stale++;
+      }
+    }
+    if ((long) (end + stale) * dim > embeddings.length) {
+      int rows = inner.size() + Math.max(MIN_SPARE_ROWS, inner.size() / SPARE_SHARE);
+      embeddings = new float[rows * dim];
+      centroids = new float[rows * dim];
+      end = 0; // every node's row is written again, into the new arrays
+    }
+    int[] row = new int[inner.size()];
+    for (int i = 0; i < row.length; i++) {
+      DraftNode n = inner.get(i);
+      if (!n.hasRowIn(embeddings)) {
+        System.arraycopy(n.embedding, 0, embeddings, end * dim, dim);
+        System.arraycopy(n.centroidShared(), 0, centroids, end * dim, dim);
+        n.wroteRow(embeddings, end);
+        end++;
+      }
+      row[i] = n.row();
+    }
+    return InternalRows.shared(embeddings, centroids, row, dim);
+  }
+
+  /** Rows written into the current arrays (for tests). */
+  int end() {
+    return end;
+  }
+
+  /** How many rows the current arrays hold (for tests). */
+  int capacity() {
+    return dim == 0 ? 0 : embeddings.length / dim;
+  }
+}
