@@ -105,16 +105,4 @@ public final class InternalRows {
   public boolean sameRow(int i, InternalRows other, int j) {
     return embeddings == other.embeddings && centroids == other.centroids && offset(i) == other.offset(j);
   }
-
-  /** The rows after the last one these read: where a run that extends the arrays writes next. */
-  public int end() {
-    if (row == null) {
-      return count;
-    }
-    int end = 0;
-    for (int r : row) {
-      end = Math.max(end, r + 1);
-    }
-    return end;
-  }
 }
