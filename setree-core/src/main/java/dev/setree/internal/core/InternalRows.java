@@ -70,7 +70,7 @@ public final class InternalRows {
 
   /** Where internal node {@code i}'s row starts in {@link #embeddings()} and {@link #centroids()}. */
   public int offset(int i) {
-    return (row == null ? i : row[i]) * dim;
+    return row(i) * dim;
   }
 
   /** The summary embeddings' array (read internal node i's at {@link #offset}); do not modify. */
