@@ -15,7 +15,11 @@ import java.util.Arrays;
  * here); every other leaf's neighbours are copied. The result equals {@link #of} of the new snapshot.
  */
 final class LeafGraph {
-  /** Undirected adjacency over leaf indexes (CSR). */
+  /**
+   * Undirected adjacency over leaf indexes (CSR): leaf v's neighbours are {@code neighbours[offsets[v],
+   * offsets[v + 1])}; the array may be longer than {@code offsets[n]} (a derived graph keeps the room it was built
+   * in rather than copying every edge once more): read no further.
+   */
   final int[] offsets;
   final int[] neighbours;
   /** The kNN rows this graph was made from (level 0 of the oracle). */
@@ -174,7 +178,7 @@ final class LeafGraph {
     }
     int[] inSrc = new int[inOff[n]];
     int[] off = new int[n + 1];
-    int[] adj = new int[neighbours.length + (n - n0) * LeafNeighbours.MAX_DEGREE + changes * LeafNeighbours.MAX_DEGREE];
+    int[] adj = new int[offsets[n0] + (n - n0 + changes) * LeafNeighbours.MAX_DEGREE];
     int m = 0;
     long[] both = new long[64];
     for (int v = 0; v < n; v++) {
@@ -221,7 +225,7 @@ final class LeafGraph {
       }
       off[v + 1] = m;
     }
-    return new LeafGraph(off, Arrays.copyOf(adj, m), l1, inOff, inSrc, true);
+    return new LeafGraph(off, adj, l1, inOff, inSrc, true); // adj's room after m is left unused
   }
 
   /**
