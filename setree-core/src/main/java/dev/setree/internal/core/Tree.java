@@ -314,17 +314,13 @@ public final class Tree {
 
   /** A copy of node v's embedding (a leaf's, or its summary's). */
   public float[] embedding(int v) {
-    return v < leafCount ? Vectors.row(leafEmbeddings, v, dim) : copy(internal.embeddings(), v);
-  }
-
-  private float[] copy(float[] rows, int v) {
-    int at = internal.offset(v - leafCount);
-    return java.util.Arrays.copyOfRange(rows, at, at + dim);
+    return v < leafCount ? Vectors.row(leafEmbeddings, v, dim)
+        : Vectors.row(internal.embeddings(), internal.row(v - leafCount), dim);
   }
 
   /** A copy of the node's leaf-centroid (a leaf's own embedding for leaves). */
   public float[] centroid(int v) {
-    return v < leafCount ? embedding(v) : copy(internal.centroids(), v);
+    return v < leafCount ? embedding(v) : Vectors.row(internal.centroids(), internal.row(v - leafCount), dim);
   }
 
   /** Dot product of {@code q} with the node's leaf-centroid (a retrieve's: {@link SimdDot}). */

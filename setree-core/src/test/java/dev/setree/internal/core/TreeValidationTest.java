@@ -135,8 +135,8 @@ class TreeValidationTest {
       level[leaves] = 1;
       int[] faith = new int[leaves + 1];
       java.util.function.Function<Tree, Tree> build = prior -> new Tree(DIM, leaves, ids, texts, null, null,
-          new int[leaves + 1], level, parent, new float[leaves * DIM], InternalRows.dense(new float[DIM], new float[DIM], 1, DIM), faith,
-          null, null, prior);
+          new int[leaves + 1], level, parent, new float[leaves * DIM],
+          InternalRows.dense(new float[DIM], new float[DIM], 1, DIM), faith, null, null, prior);
       if (repeated != null) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> build.apply(before));
         assertEquals("duplicate node id " + repeated, e.getMessage());

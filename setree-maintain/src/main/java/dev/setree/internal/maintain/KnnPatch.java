@@ -219,9 +219,9 @@ record KnnPatch(KnnGraph graph, int recomputed) {
    * moved members. Every other member did not move, is not in the old row, and so (the old graph being
    * exact) loses to the old row's last neighbour; when the k-th best candidate is strictly more similar than
    * that neighbour, or is that neighbour (unmoved) or beats it, with the members in their old relative
-   * order so that ties are broken the same way, the scan could not find anything better. Returns false, having written nothing,
-   * when that does not hold, or when a recomputed similarity differs from the stored one in any bit (the
-   * stored row is then not this level's exact row).
+   * order so that ties are broken the same way, the scan could not find anything better. Returns false, having
+   * written nothing, when that does not hold, or when a recomputed similarity differs from the stored one in any
+   * bit (the stored row is then not this level's exact row).
    */
   private static boolean narrowRow(HierarchyState.Level old, int o, int i, int k, float[] centroids, int dim,
       boolean[] moved, int[] oldToNew, boolean keptOrder, List<Integer> movedIdx, float[][] simToMoved,

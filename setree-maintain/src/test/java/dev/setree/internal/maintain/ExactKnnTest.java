@@ -63,7 +63,7 @@ class ExactKnnTest {
       if (n > 3) {
         System.arraycopy(m, 0, m, 2 * dim, dim); // a tie
       }
-      int[] rows = new int[1 + r.nextInt(5)]; // one row takes a loop of its own
+      int[] rows = new int[1 + r.nextInt(5)]; // one row too (KnnPatch scans a single row in a loop of its own)
       for (int x = 0; x < rows.length; x++) {
         rows[x] = r.nextInt(n);
       }

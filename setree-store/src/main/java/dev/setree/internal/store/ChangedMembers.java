@@ -12,9 +12,10 @@ final class ChangedMembers {
 
   /**
    * For a level {@code b} whose first members are {@code a}'s at the same indexes, with their kNN rows at the same
-   * places: which of them has a row other than in {@code a} (what {@code OracleRows.sameMember} says member by member), found
-   * by bulk mismatches over the arrays, which the JDK compares many elements at a time (at level 0 of 50,000
-   * leaves, the member by member comparison took about a millisecond per run). Null when the kNN offsets differ.
+   * places: which of them has a row other than in {@code a} (what {@code OracleRows.sameMember} says member by
+   * member), found by bulk mismatches over the arrays, which the JDK compares many elements at a time (at level 0
+   * of 50,000 leaves, the member by member comparison took about a millisecond per run). Null when the kNN offsets
+   * differ.
    */
   static boolean[] inPlace(HierarchyState.Level a, HierarchyState.Level b, int level, int dim) {
     int m = a.size();

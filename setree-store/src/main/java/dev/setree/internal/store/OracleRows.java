@@ -136,8 +136,8 @@ final class OracleRows {
       for (int o = 0; o < oldToNew.length && sameIndexes; o++) {
         sameIndexes = oldToNew[o] == o;
       }
-      boolean[] changedInPlace = sameIndexes && old != null ? ChangedMembers.inPlace(old, l, level, afterTree.dimension())
-          : null;
+      boolean[] changedInPlace = sameIndexes && old != null
+          ? ChangedMembers.inPlace(old, l, level, afterTree.dimension()) : null;
       int[] upserts = new int[l.size()];
       int n = 0;
       for (int i = 0; i < l.size(); i++) {
