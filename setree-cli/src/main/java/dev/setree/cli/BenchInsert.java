@@ -112,7 +112,11 @@ final class BenchInsert implements Callable<Integer> {
         Thread.sleep(pauseMs);
         for (int i = 0; i < inserts; i++) {
           long s = System.nanoTime();
-          kb.insert(Fact.of("ins" + i, sentences.get(leaves + i)));
+          if (kb.insert(Fact.of("ins" + i, sentences.get(leaves + i))).duplicate()) {
+            throw new IllegalArgumentException("insert " + (i + 1) + " (corpus line " + (leaves + i + 1) + ") is"
+                + " already a leaf of the knowledge base, so no run would be measured: --db must be built from"
+                + " the corpus's first --leaves sentences (a `bench ladder` file is so only for its largest rung)");
+          }
           kb.awaitMaintenance().get(10, TimeUnit.MINUTES);
           visibleMs[i] = (System.nanoTime() - s) / 1e6;
           MaintenanceReport r = kb.lastMaintenanceRun();

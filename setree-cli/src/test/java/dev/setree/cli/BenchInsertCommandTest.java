@@ -55,6 +55,21 @@ class BenchInsertCommandTest {
   }
 
   @Test
+  void anInsertThatIsAlreadyALeafIsAnErrorNotAMissingRun(@TempDir Path dir) throws Exception {
+    Path corpus = dir.resolve("corpus.txt");
+    List<String> sentences = new ArrayList<>();
+    for (Fact f : Corpora.personal().subList(0, 12)) {
+      sentences.add(f.text());
+    }
+    sentences.add(sentences.get(3)); // the first insert repeats a leaf
+    Files.write(corpus, sentences);
+    CommandLineTest.Run r = CommandLineTest.run("bench", "insert", "--leaves", "12", "--inserts", "1",
+        "--quiet-ms", "50", "--skip-full-rebuild", "--corpus", corpus.toString());
+    assertTrue(r.code() != 0, r.out());
+    assertTrue(r.err().contains("insert 1 (corpus line 13) is already a leaf"), r.err());
+  }
+
+  @Test
   void aJvmWithoutFlagsSaysSo() {
     BenchJvm bare = new BenchJvm("17.0.15+6", "Eclipse Adoptium", List.of(), 512, false);
     assertEquals("JVM: Java 17.0.15+6 (Eclipse Adoptium), max heap 512 MB, flags: none", bare.line());
