@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,12 +24,7 @@ class BenchInsertCommandTest {
 
   @Test
   void writesTheRunFieldsAndTheJvm(@TempDir Path dir) throws Exception {
-    Path corpus = dir.resolve("corpus.txt");
-    List<String> sentences = new ArrayList<>();
-    for (Fact f : Corpora.personal().subList(0, 14)) {
-      sentences.add(f.text());
-    }
-    Files.write(corpus, sentences);
+    Path corpus = corpus(dir, personalSentences(14));
     Path json = dir.resolve("out.json");
     CommandLineTest.Run r = CommandLineTest.run("bench", "insert", "--leaves", "12", "--inserts", "2",
         "--quiet-ms", "50", "--skip-full-rebuild", "--corpus", corpus.toString(), "--json", json.toString());
@@ -56,13 +52,9 @@ class BenchInsertCommandTest {
 
   @Test
   void anInsertThatIsAlreadyALeafIsAnErrorNotAMissingRun(@TempDir Path dir) throws Exception {
-    Path corpus = dir.resolve("corpus.txt");
-    List<String> sentences = new ArrayList<>();
-    for (Fact f : Corpora.personal().subList(0, 12)) {
-      sentences.add(f.text());
-    }
+    List<String> sentences = personalSentences(12);
     sentences.add(sentences.get(3)); // the first insert repeats a leaf
-    Files.write(corpus, sentences);
+    Path corpus = corpus(dir, sentences);
     CommandLineTest.Run r = CommandLineTest.run("bench", "insert", "--leaves", "12", "--inserts", "1",
         "--quiet-ms", "50", "--skip-full-rebuild", "--corpus", corpus.toString());
     assertTrue(r.code() != 0, r.out());
@@ -79,5 +71,17 @@ class BenchInsertCommandTest {
     tuned.putInto(o);
     assertEquals("[\"-Xms2g\",\"-XX:+AlwaysPreTouch\"]", o.get("jvm").get("flags").toString());
     assertTrue(o.get("jvm").get("vector_lanes").asBoolean());
+  }
+
+  private static List<String> personalSentences(int n) {
+    List<String> sentences = new ArrayList<>();
+    for (Fact f : Corpora.personal().subList(0, n)) {
+      sentences.add(f.text());
+    }
+    return sentences;
+  }
+
+  private static Path corpus(Path dir, List<String> sentences) throws IOException {
+    return Files.write(dir.resolve("corpus.txt"), sentences);
   }
 }
