@@ -32,6 +32,8 @@ final class MaintenanceScheduler implements AutoCloseable {
   private final long quietMillis;
   private final Run run;
   private final Consumer<BooleanSupplier> prepare;
+  /** Done after each successful run, once its waiters are told (the write-ahead log's checkpoint). */
+  private final Runnable afterRun;
   /** Set first by {@link #close}: a preparation under way is given up at its next step. */
   private volatile boolean closing;
   private final LongSupplier latestAccepted;
@@ -52,9 +54,19 @@ final class MaintenanceScheduler implements AutoCloseable {
    *     with a {@link CancellationException}: nothing would use what it prepares
    */
   MaintenanceScheduler(long quietMillis, Run run, Consumer<BooleanSupplier> prepare, LongSupplier latestAccepted) {
+    this(quietMillis, run, prepare, latestAccepted, () -> {});
+  }
+
+  /**
+   * @param afterRun done on the maintenance thread after each successful run, once the mutations it applied are
+   *     reported applied, so that neither the run nor its waiters wait for it; its failure is logged
+   */
+  MaintenanceScheduler(long quietMillis, Run run, Consumer<BooleanSupplier> prepare, LongSupplier latestAccepted,
+      Runnable afterRun) {
     this.quietMillis = quietMillis;
     this.run = run;
     this.prepare = prepare;
+    this.afterRun = afterRun;
     this.latestAccepted = latestAccepted;
     this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "setree-maintenance");
@@ -160,12 +172,23 @@ final class MaintenanceScheduler implements AutoCloseable {
         }
       }
     } catch (Exception | Error e) {
-      lastError = e instanceof Exception ex ? ex : new RuntimeException(e);
-      LOG.log(System.Logger.Level.WARNING, "maintenance run failed, will retry: " + e, e);
-      synchronized (this) {
-        backoffMillis = backoffMillis == 0 ? 1000 : Math.min(60_000, backoffMillis * 2);
-        schedule(backoffMillis);
-      }
+      fail(e);
+      return;
+    }
+    try {
+      afterRun.run();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "the work after a maintenance run failed: " + e, e);
+    }
+  }
+
+  /** A failed run: logged, kept for {@link #lastError}, and retried with back-off. */
+  private void fail(Throwable e) {
+    lastError = e instanceof Exception ex ? ex : new RuntimeException(e);
+    LOG.log(System.Logger.Level.WARNING, "maintenance run failed, will retry: " + e, e);
+    synchronized (this) {
+      backoffMillis = backoffMillis == 0 ? 1000 : Math.min(60_000, backoffMillis * 2);
+      schedule(backoffMillis);
     }
   }
 

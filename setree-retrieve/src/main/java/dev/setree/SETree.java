@@ -73,7 +73,7 @@ public final class SETree implements AutoCloseable {
     this.state = new StateFollower(path, config, store, format, readOnly);
     this.writer = new SingleWriter(config, embedder, counter, store, state, readOnly);
     this.scheduler = new MaintenanceScheduler(config.quietWindowMillis(), writer::maintenanceRun,
-        writer::prepareRun, state::latestAccepted);
+        writer::prepareRun, state::latestAccepted, writer::checkpointAfterRun);
     this.mutations = new MutationIntake(store, state, scheduler);
     state.attach(scheduler);
     if (!readOnly) {

@@ -1,10 +1,14 @@
 package dev.setree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +51,40 @@ class MaintenanceSchedulerTest {
       s.await().get(10, TimeUnit.SECONDS);
       assertEquals(List.of("run"), events);
       assertEquals(null, s.lastError());
+    }
+  }
+
+  /**
+   * The work after a run (the write-ahead log's checkpoint) comes once the run's waiters are told, so that neither
+   * waits for it, and only after a run that succeeded.
+   */
+  @Test
+  void theWorkAfterARunFollowsItsWaitersAndOnlyASuccessfulRun() throws Exception {
+    List<String> events = new CopyOnWriteArrayList<>();
+    AtomicLong accepted = new AtomicLong(1);
+    AtomicBoolean failNext = new AtomicBoolean();
+    Semaphore after = new Semaphore(0);
+    try (MaintenanceScheduler s = new MaintenanceScheduler(0, () -> {
+      if (failNext.getAndSet(false)) {
+        events.add("failed");
+        throw new IllegalStateException("the disk is full");
+      }
+      events.add("run");
+      return accepted.get();
+    }, stop -> {}, accepted::get, () -> {
+      events.add("after");
+      after.release();
+    })) {
+      s.await().thenRun(() -> events.add("told"));
+      s.mutationAccepted();
+      assertTrue(after.tryAcquire(10, TimeUnit.SECONDS));
+      failNext.set(true);
+      accepted.set(2);
+      CompletableFuture<Void> second = s.await().thenRun(() -> events.add("told"));
+      s.mutationAccepted();
+      second.get(10, TimeUnit.SECONDS); // the failed run is retried after 1 s
+      assertTrue(after.tryAcquire(10, TimeUnit.SECONDS));
+      assertEquals(List.of("run", "told", "after", "failed", "run", "told", "after"), events);
     }
   }
 }
