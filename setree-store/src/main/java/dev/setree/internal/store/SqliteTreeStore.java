@@ -305,17 +305,15 @@ public final class SqliteTreeStore implements TreeStore {
   }
 
   /**
-   * Copies the committed frames of the write-ahead log into the database file without waiting for anyone
-   * (a passive checkpoint), so that the next save starts the log afresh instead of paying SQLite's automatic
-   * checkpoint itself when the log passes 1,000 pages. A maintenance run's writer calls it after the run is
-   * visible (docs/store-format.md, "Checkpoints"). Returns the frames in the log and the frames now in the
-   * database file.
+   * Copies the WAL's committed frames into the database file, waiting for nobody (a passive checkpoint), so that
+   * the next save starts the WAL afresh instead of paying SQLite's automatic checkpoint (docs/store-format.md,
+   * "Checkpoints").
    *
    * @throws IllegalStateException for a read-only store
-   * @throws StoreException when SQLite fails; nothing committed is lost, the frames stay in the log
+   * @throws StoreException when SQLite fails; nothing committed is lost, the frames stay in the WAL
    */
-  public long[] checkpoint() {
-    return connections.checkpoint();
+  public void checkpoint() {
+    connections.checkpoint();
   }
 
   /** Bytes of text and blobs the last save wrote (a logical measure; SQLite writes whole pages). */

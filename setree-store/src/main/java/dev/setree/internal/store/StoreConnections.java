@@ -82,19 +82,17 @@ final class StoreConnections {
   /**
    * A passive checkpoint of the write-ahead log on the writer connection, outside any transaction: copies the
    * committed frames into the database file without waiting for readers or writers (SQLite's
-   * {@code PRAGMA wal_checkpoint(PASSIVE)}). Returns the frames in the log and the frames checkpointed, as SQLite
-   * reports them (both -1 when the file is not in WAL mode).
+   * {@code PRAGMA wal_checkpoint(PASSIVE)}).
    */
-  long[] checkpoint() {
+  void checkpoint() {
     writeLock.lock();
     try {
       ensureOpen();
       if (writer == null) {
         throw new IllegalStateException(path + " is open read-only");
       }
-      try (Statement st = writer.createStatement();
-          ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
-        return rs.next() ? new long[] {rs.getLong(2), rs.getLong(3)} : new long[] {-1, -1};
+      try {
+        exec(writer, "PRAGMA wal_checkpoint(PASSIVE)");
       } catch (SQLException e) {
         throw failure(path, "checkpoint the write-ahead log of", e);
       }
