@@ -19,6 +19,8 @@ import java.util.function.LongSupplier;
  * pending table until a run that applied them commits. While the window runs after a mutation of this
  * process, the thread prepares the run ({@code prepare}: the run computed ahead, docs/adr/0032, or work the
  * run would do first, whatever the mutations); a writer also prepares once on open ({@link #prepareOnOpen}).
+ * After a successful run, once its waiters are told, the thread does the work that follows a run
+ * ({@code afterRun}: the write-ahead log's checkpoint).
  */
 final class MaintenanceScheduler implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("dev.setree.maintenance");
