@@ -45,8 +45,6 @@ final class SingleWriter implements AutoCloseable {
   private final boolean computesAhead;
   /** The run computed ahead in the quiet window, not saved yet, or null (maintenance thread only). */
   private volatile Ahead ahead;
-  /** Whether a run saved since the last {@link #checkpointAfterRun} (maintenance thread only). */
-  private volatile boolean savedSinceCheckpoint;
   /** Runs computed ahead that were saved, and that were dropped because another writer committed first. */
   private final AtomicInteger aheadSaved = new AtomicInteger();
   private final AtomicInteger aheadDropped = new AtomicInteger();
@@ -157,7 +155,6 @@ final class SingleWriter implements AutoCloseable {
         }
         long s1 = System.nanoTime();
         long generation = store.saveChanges(plan, base.generation(), seqs);
-        savedSinceCheckpoint = true;
         long s2 = System.nanoTime();
         long saveNanos = s2 - s0 + planNanos;
         long saveBytes = store.lastSaveBytes();
@@ -191,17 +188,13 @@ final class SingleWriter implements AutoCloseable {
   }
 
   /**
-   * After a run that saved, once it is visible and its waiters are told: copies the run's pages from the
-   * write-ahead log into the database file (a passive checkpoint, {@link SqliteTreeStore#checkpoint}), so that
-   * the next run's save starts the log afresh instead of paying SQLite's automatic checkpoint of several runs'
-   * pages (every 1,000 pages: at 50,000 leaves one run in seven or eight). A failure loses nothing and fails
-   * nothing: the frames stay in the log for a later checkpoint.
+   * After a run, once it is visible and its waiters are told: copies the run's pages from the write-ahead log
+   * into the database file (a passive checkpoint, {@link SqliteTreeStore#checkpoint}; next to nothing when the
+   * run saved nothing), so that the next run's save starts the log afresh instead of paying SQLite's automatic
+   * checkpoint of several runs' pages (every 1,000 pages: at 50,000 leaves one run in seven or eight). A failure
+   * loses nothing and fails nothing: the frames stay in the log for a later checkpoint.
    */
   void checkpointAfterRun() {
-    if (!savedSinceCheckpoint) {
-      return;
-    }
-    savedSinceCheckpoint = false;
     try {
       store.checkpoint();
     } catch (RuntimeException e) {

@@ -67,16 +67,7 @@ final class StoreConnections {
 
   /** Runs {@code work} in a write transaction on the writer connection. */
   <T> T write(String what, Work<T> work) {
-    writeLock.lock();
-    try {
-      ensureOpen();
-      if (writer == null) {
-        throw new IllegalStateException(path + " is open read-only");
-      }
-      return transaction(writer, "BEGIN IMMEDIATE", what, work);
-    } finally {
-      writeLock.unlock();
-    }
+    return onWriter(what, c -> transaction(c, "BEGIN IMMEDIATE", what, work));
   }
 
   /**
@@ -85,17 +76,23 @@ final class StoreConnections {
    * {@code PRAGMA wal_checkpoint(PASSIVE)}).
    */
   void checkpoint() {
+    onWriter("checkpoint the write-ahead log of", c -> {
+      exec(c, "PRAGMA wal_checkpoint(PASSIVE)");
+      return null;
+    });
+  }
+
+  /** Runs {@code work} on the writer connection, holding its lock; a failure names the file and {@code what}. */
+  private <T> T onWriter(String what, Work<T> work) {
     writeLock.lock();
     try {
       ensureOpen();
       if (writer == null) {
         throw new IllegalStateException(path + " is open read-only");
       }
-      try {
-        exec(writer, "PRAGMA wal_checkpoint(PASSIVE)");
-      } catch (SQLException e) {
-        throw failure(path, "checkpoint the write-ahead log of", e);
-      }
+      return work.run(writer);
+    } catch (SQLException e) {
+      throw failure(path, what, e);
     } finally {
       writeLock.unlock();
     }
