@@ -1,14 +1,17 @@
 package dev.setree.internal.maintain;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.Tree;
+import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
 import dev.setree.testing.TreeAssert;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -90,5 +93,50 @@ class SummaryPassTest {
     });
     assertTrue(r[0].summarized() >= 1 + tooLong, "summarised " + r[0].summarized() + ", expected the new root and "
         + tooLong + " sunk nodes");
+  }
+
+  @Test
+  void aSummaryThatIsAChildsOrAQuotedLeafsTextTakesItsEmbeddingWithoutTheModel() {
+    List<String> asked = new ArrayList<>();
+    Embedder counting = new Embedder() {
+      @Override
+      public String modelId() {
+        return embedder.modelId();
+      }
+
+      @Override
+      public int dimension() {
+        return embedder.dimension();
+      }
+
+      @Override
+      public float[][] embed(List<String> texts) {
+        asked.addAll(texts);
+        return embedder.embed(texts);
+      }
+    };
+    BuildOptions defaults = BuildOptions.DEFAULTS; // the shipped caps: short facts fit a summary whole
+    Tree tree = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), defaults)
+        .build(Corpora.synthetic(900, 11), BuildProgress.NONE).tree();
+    DraftTree fresh = DraftTree.of(tree);
+    for (DraftNode v : fresh.internal) {
+      v.text = null; // every summary written again, none kept as it was
+    }
+    SummaryPass.Result r = new SummaryPass(counting, counter, new ExtractiveSummarizer(), defaults)
+        .run(fresh, 60, BuildProgress.NONE);
+    assertEquals(fresh.internal.size(), r.summarized());
+    assertTrue(r.embeddingsReused() > 0, "no summary reused an embedding: " + r);
+    assertEquals(r.summarized() - r.textsKept() - r.embeddingsReused(), asked.size(),
+        "the model is asked once for each summary text it has not embedded yet");
+    Tree after = fresh.toTree();
+    int internal = 0;
+    for (int v = 0; v < after.size(); v++) {
+      if (!after.isLeaf(v)) {
+        internal++;
+        assertArrayEquals(embedder.embed(List.of(after.text(v)))[0], after.embedding(v), 0f,
+            "node " + after.id(v) + "'s embedding is the model's of its own text");
+      }
+    }
+    assertEquals(internal, fresh.internal.size());
   }
 }
