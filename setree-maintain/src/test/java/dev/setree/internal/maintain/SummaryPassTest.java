@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.Tree;
+import dev.setree.internal.embed.MiniLmEmbedder;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
@@ -97,27 +98,44 @@ class SummaryPassTest {
 
   @Test
   void aSummaryThatIsAChildsOrAQuotedLeafsTextTakesItsEmbeddingWithoutTheModel() {
+    everySummaryWrittenAgain(embedder, Corpora.synthetic(900, 11), 0f);
+  }
+
+  /** The same on the real model (its embedding of a text does not depend on the batch the text is in). */
+  @Test
+  void aReusedEmbeddingIsTheRealModelsOfTheSummary() {
+    try (MiniLmEmbedder minilm = MiniLmEmbedder.load()) {
+      everySummaryWrittenAgain(minilm, Corpora.personal(), 1e-6f);
+    }
+  }
+
+  /**
+   * Builds a tree of {@code facts} under the shipped caps (short facts fit a summary whole), writes every summary
+   * again, and checks that the model was asked once per summary it had not embedded, and that every internal
+   * node's embedding is the model's of its own text.
+   */
+  void everySummaryWrittenAgain(Embedder model, List<Fact> facts, float delta) {
     List<String> asked = new ArrayList<>();
     Embedder counting = new Embedder() {
       @Override
       public String modelId() {
-        return embedder.modelId();
+        return model.modelId();
       }
 
       @Override
       public int dimension() {
-        return embedder.dimension();
+        return model.dimension();
       }
 
       @Override
       public float[][] embed(List<String> texts) {
         asked.addAll(texts);
-        return embedder.embed(texts);
+        return model.embed(texts);
       }
     };
-    BuildOptions defaults = BuildOptions.DEFAULTS; // the shipped caps: short facts fit a summary whole
-    Tree tree = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), defaults)
-        .build(Corpora.synthetic(900, 11), BuildProgress.NONE).tree();
+    BuildOptions defaults = BuildOptions.DEFAULTS;
+    Tree tree = new TreeBuilder(model, counter, new ExtractiveSummarizer(), defaults)
+        .build(facts, BuildProgress.NONE).tree();
     DraftTree fresh = DraftTree.of(tree);
     for (DraftNode v : fresh.internal) {
       v.text = null; // every summary written again, none kept as it was
@@ -133,7 +151,7 @@ class SummaryPassTest {
     for (int v = 0; v < after.size(); v++) {
       if (!after.isLeaf(v)) {
         internal++;
-        assertArrayEquals(embedder.embed(List.of(after.text(v)))[0], after.embedding(v), 0f,
+        assertArrayEquals(model.embed(List.of(after.text(v)))[0], after.embedding(v), delta,
             "node " + after.id(v) + "'s embedding is the model's of its own text");
       }
     }
