@@ -192,7 +192,7 @@ final class SummaryPass {
    * embedding of its own text, so asking the model again would give the same vector. A child is in an earlier wave:
    * its embedding is final.
    */
-  static float[] embeddingOf(String text, DraftNode v, List<DraftNode> quoted) {
+  private static float[] embeddingOf(String text, DraftNode v, List<DraftNode> quoted) {
     for (DraftNode c : v.children) {
       if (text.equals(c.text)) {
         float[] e = c.embedding();
