@@ -9,6 +9,7 @@ import dev.setree.internal.embed.MiniLmEmbedder;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
+import dev.setree.testing.ForwardingEmbedder;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
 import dev.setree.testing.TreeAssert;
@@ -116,21 +117,11 @@ class SummaryPassTest {
    */
   void everySummaryWrittenAgain(Embedder model, List<Fact> facts, float delta) {
     List<String> asked = new ArrayList<>();
-    Embedder counting = new Embedder() {
-      @Override
-      public String modelId() {
-        return model.modelId();
-      }
-
-      @Override
-      public int dimension() {
-        return model.dimension();
-      }
-
+    Embedder counting = new ForwardingEmbedder(model) {
       @Override
       public float[][] embed(List<String> texts) {
         asked.addAll(texts);
-        return model.embed(texts);
+        return delegate.embed(texts);
       }
     };
     BuildOptions defaults = BuildOptions.DEFAULTS;
