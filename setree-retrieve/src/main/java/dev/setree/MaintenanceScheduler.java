@@ -54,14 +54,9 @@ final class MaintenanceScheduler implements AutoCloseable {
    *     quiet window runs (on the maintenance thread, never during a run); its failure only costs the run the
    *     time it saved. It is given a signal that turns true when the scheduler closes, and may then give up
    *     with a {@link CancellationException}: nothing would use what it prepares
-   */
-  MaintenanceScheduler(long quietMillis, Run run, Consumer<BooleanSupplier> prepare, LongSupplier latestAccepted) {
-    this(quietMillis, run, prepare, latestAccepted, () -> {});
-  }
-
-  /**
    * @param afterRun done on the maintenance thread after each successful run, once the mutations it applied are
-   *     reported applied, so that neither the run nor its waiters wait for it; its failure is logged
+   *     reported applied, so that neither the run nor its waiters wait for it; its failure is logged and loses
+   *     nothing the run did
    */
   MaintenanceScheduler(long quietMillis, Run run, Consumer<BooleanSupplier> prepare, LongSupplier latestAccepted,
       Runnable afterRun) {

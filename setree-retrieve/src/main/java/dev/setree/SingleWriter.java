@@ -188,22 +188,6 @@ final class SingleWriter implements AutoCloseable {
   }
 
   /**
-   * After a run, once it is visible and its waiters are told: copies the run's pages from the write-ahead log
-   * into the database file (a passive checkpoint, {@link SqliteTreeStore#checkpoint}; next to nothing when the
-   * run saved nothing), so that the next run's save starts the log afresh instead of paying SQLite's automatic
-   * checkpoint of several runs' pages (every 1,000 pages: at 50,000 leaves one run in seven or eight). A failure
-   * loses nothing and fails nothing: the frames stay in the log for a later checkpoint.
-   */
-  void checkpointAfterRun() {
-    try {
-      store.checkpoint();
-    } catch (RuntimeException e) {
-      System.getLogger(SETree.class.getName()).log(System.Logger.Level.WARNING,
-          "cannot checkpoint the write-ahead log of " + store.path() + "; SQLite will, later: " + e, e);
-    }
-  }
-
-  /**
    * Replaces the knowledge base's cached BM25 index (ADR 0030) by the snapshot's, after a build ({@code lastSeq}
    * -1) or when a copy of its format is missing or lags the highest mutation sequence number {@code lastSeq} by
    * at least {@link #cacheLag} mutations, so that open reads it instead of indexing every leaf. Returns the bytes

@@ -22,7 +22,7 @@ class MaintenanceSchedulerTest {
     try (MaintenanceScheduler s = new MaintenanceScheduler(200, () -> {
       events.add("run");
       return accepted.get();
-    }, stop -> events.add("prepare"), accepted::get)) {
+    }, stop -> events.add("prepare"), accepted::get, () -> {})) {
       for (int i = 1; i <= 5; i++) {
         accepted.set(i);
         s.ownMutationAccepted();
@@ -46,7 +46,7 @@ class MaintenanceSchedulerTest {
       return accepted.get();
     }, stop -> {
       throw new IllegalStateException("no memory for a copy");
-    }, accepted::get)) {
+    }, accepted::get, () -> {})) {
       s.ownMutationAccepted();
       s.await().get(10, TimeUnit.SECONDS);
       assertEquals(List.of("run"), events);
