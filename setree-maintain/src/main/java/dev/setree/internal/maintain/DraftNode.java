@@ -99,6 +99,31 @@ final class DraftNode {
     return embedding;
   }
 
+  /**
+   * The embedding for reading only, without giving a leaf that reads its row an array of its own: its array, or a
+   * copy of its row that the node does not keep. A summary request reads the leaves under a node, which near the
+   * root are all of them: made their own, they would double the leaves' memory.
+   */
+  float[] embeddingToRead() {
+    return embedding == null && rows != null ? Arrays.copyOfRange(rows, rowFrom, rowFrom + rowDim) : embedding;
+  }
+
+  /** A copy of the embedding (null when it has none), a leaf's row copied without the leaf keeping it. */
+  float[] embeddingCopy() {
+    float[] e = embeddingToRead();
+    return e == embedding && e != null ? e.clone() : e;
+  }
+
+  /** The dot product of the embedding with {@code q}, a leaf's row read where it is. */
+  float dot(float[] q) {
+    return rows != null ? Vectors.dot(rows, rowFrom, q, 0, rowDim) : Vectors.dot(embedding, q);
+  }
+
+  /** Where a leaf that reads its row of the tree's leaf rows has it (its first float), else -1. */
+  int rowOffset() {
+    return rows != null ? rowFrom : -1;
+  }
+
   /** The sum of the leaves under the node: a leaf's is its embedding. */
   float[] sum() {
     return leaf ? embedding() : sum;

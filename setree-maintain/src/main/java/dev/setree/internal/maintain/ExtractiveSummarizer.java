@@ -151,17 +151,13 @@ public final class ExtractiveSummarizer implements Summarizer {
     if (corpus != null) {
       return corpus;
     }
-    List<String> texts = new ArrayList<>();
-    for (Passage p : request.leaves()) {
-      texts.add(p.text());
-    }
-    return TopicTerms.of(texts);
+    return TopicTerms.of(texts(request.leaves()));
   }
 
   private static List<String> texts(List<Passage> leaves) {
     List<String> out = new ArrayList<>(leaves.size());
-    for (Passage p : leaves) {
-      out.add(p.text());
+    for (int i = 0; i < leaves.size(); i++) {
+      out.add(leaves instanceof LeafPassages draft ? draft.text(i) : leaves.get(i).text());
     }
     return out;
   }
@@ -212,14 +208,13 @@ public final class ExtractiveSummarizer implements Summarizer {
    */
   private static List<List<String>> childTopics(Request request) {
     List<Passage> kids = new ArrayList<>();
+    Set<String> leafIds = new HashSet<>();
+    List<Passage> leaves = request.leaves();
+    for (int i = 0; i < leaves.size(); i++) {
+      leafIds.add(leaves instanceof LeafPassages draft ? draft.id(i) : leaves.get(i).id());
+    }
     for (Passage c : request.children()) {
-      boolean leaf = false;
-      for (Passage l : request.leaves()) {
-        if (l.id().equals(c.id())) {
-          leaf = true;
-          break;
-        }
-      }
+      boolean leaf = leafIds.contains(c.id());
       if (!leaf && c.text() != null && !c.text().isBlank()) {
         kids.add(c);
       }

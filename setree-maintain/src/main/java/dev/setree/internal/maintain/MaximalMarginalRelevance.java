@@ -45,9 +45,13 @@ final class MaximalMarginalRelevance {
       this.leaves = leaves;
       this.redundancy = redundancy;
       int n = leaves.size();
-      rel = new float[n];
-      for (int i = 0; i < n; i++) {
-        rel[i] = Vectors.dot(leaves.get(i).embedding(), centroid);
+      if (leaves instanceof LeafPassages draft) {
+        rel = draft.dots(centroid); // without a passage per leaf
+      } else {
+        rel = new float[n];
+        for (int i = 0; i < n; i++) {
+          rel[i] = Vectors.dot(leaves.get(i).embedding(), centroid);
+        }
       }
       // Relevance descending, then index ascending, as primitive keys (no boxed sort: a node high in a large
       // tree has tens of thousands of leaves). -0 counts as 0 and every NaN as one value above all numbers,
@@ -81,8 +85,14 @@ final class MaximalMarginalRelevance {
       }
       if (last >= 0) { // redundancy against the previous pick, deferred until a next pick is wanted
         float[] lastEmbedding = leaves.get(last).embedding();
-        for (int i : cand) {
-          maxSim[i] = Math.max(maxSim[i], Vectors.dot(leaves.get(i).embedding(), lastEmbedding));
+        if (leaves instanceof LeafPassages draft) {
+          for (int i : cand) {
+            maxSim[i] = Math.max(maxSim[i], draft.dot(i, lastEmbedding));
+          }
+        } else {
+          for (int i : cand) {
+            maxSim[i] = Math.max(maxSim[i], Vectors.dot(leaves.get(i).embedding(), lastEmbedding));
+          }
         }
       }
       int best = -1;

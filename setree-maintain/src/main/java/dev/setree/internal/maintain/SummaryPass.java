@@ -195,15 +195,15 @@ final class SummaryPass {
   private static float[] embeddingOf(String text, DraftNode v, List<DraftNode> quoted) {
     for (DraftNode c : v.children) {
       if (text.equals(c.text)) {
-        float[] e = c.embedding();
+        float[] e = c.embeddingCopy();
         if (e != null) {
-          return e.clone();
+          return e;
         }
       }
     }
     for (DraftNode l : quoted) {
       if (text.equals(l.text)) {
-        return l.embedding().clone();
+        return l.embeddingCopy();
       }
     }
     return null;
@@ -262,26 +262,22 @@ final class SummaryPass {
   private Summarizer.Request request(DraftNode v, int depth, int dim, List<DraftNode> under) {
     List<Passage> children = new ArrayList<>();
     for (DraftNode c : v.children) {
-      children.add(new Passage(c.id, c.text, c.embedding()));
+      children.add(new Passage(c.id, c.text, c.embeddingToRead()));
     }
     // Leaves already quoted by a summary below are not offered again: each level says something new.
     Set<DraftNode> quotedBelow = new HashSet<>();
     for (DraftNode c : v.children) {
       collectQuoted(c, quotedBelow);
     }
-    List<Passage> leaves = new ArrayList<>(under.size());
+    List<DraftNode> offered = new ArrayList<>(under.size());
     for (DraftNode l : under) {
       if (!quotedBelow.contains(l)) {
-        leaves.add(new Passage(l.id, l.text, l.embedding()));
-      }
-    }
-    if (leaves.isEmpty()) {
-      for (DraftNode l : under) {
-        leaves.add(new Passage(l.id, l.text, l.embedding()));
+        offered.add(l);
       }
     }
     assert dim == v.sum.length;
-    return new Summarizer.Request(v.level, depth, children, leaves, v.centroid(), cap(v, depth), counter);
+    return new Summarizer.Request(v.level, depth, children, new LeafPassages(offered.isEmpty() ? under : offered),
+        v.centroid(), cap(v, depth), counter);
   }
 
   private static void collectQuoted(DraftNode v, Set<DraftNode> out) {

@@ -8,6 +8,7 @@ import dev.setree.internal.core.Tree;
 import dev.setree.internal.embed.MiniLmEmbedder;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
+import dev.setree.spi.Passage;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.ForwardingEmbedder;
 import dev.setree.testing.HashEmbedder;
@@ -100,6 +101,52 @@ class SummaryPassTest {
   @Test
   void aSummaryThatIsAChildsOrAQuotedLeafsTextTakesItsEmbeddingWithoutTheModel() {
     everySummaryWrittenAgain(embedder, Corpora.synthetic(900, 11), 0f);
+  }
+
+  /**
+   * Leaves copied from a tree keep reading their rows of the tree's leaf rows through a pass that summarises every
+   * node, and the summaries are those written when every leaf has an array of its own (as a pass made them before):
+   * the root's 8,000 leaves are read in the order of their rows ({@link LeafPassages#dots}).
+   */
+  @Test
+  void theLeavesKeepReadingTheirRowsAndTheSummariesAreTheSame() {
+    Tree tree = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(Corpora.synthetic(8000, 7), BuildProgress.NONE).tree();
+    DraftTree rows = DraftTree.of(tree);
+    DraftTree arrays = DraftTree.of(tree);
+    for (DraftNode l : arrays.leaves) {
+      l.embedding(); // an array of its own, as every leaf under a summarised node got one before
+    }
+    for (DraftTree d : List.of(rows, arrays)) {
+      for (DraftNode v : d.internal) {
+        v.text = null;
+      }
+    }
+    List<DraftNode> under = SummaryPass.leavesUnder(rows.root(), new ArrayList<>());
+    assertTrue(under.size() >= 8000);
+    List<Passage> passages = new ArrayList<>();
+    for (DraftNode l : under) {
+      passages.add(new Passage(l.id, l.text, l.embeddingCopy()));
+    }
+    float[] centroid = rows.root().centroid();
+    List<Integer> expected = new ArrayList<>();
+    MaximalMarginalRelevance.order(passages, centroid, 40, ExtractiveSummarizer.REDUNDANCY).forEach(expected::add);
+    List<Integer> read = new ArrayList<>();
+    MaximalMarginalRelevance.order(new LeafPassages(under), centroid, 40, ExtractiveSummarizer.REDUNDANCY)
+        .forEach(read::add);
+    assertEquals(expected, read, "the root's leaves in MMR order, from passages and from the rows");
+    SummaryPass.Result a = pass(BuildOptions.DEFAULTS).run(rows, 60, BuildProgress.NONE);
+    SummaryPass.Result b = pass(BuildOptions.DEFAULTS).run(arrays, 60, BuildProgress.NONE);
+    assertEquals(rows.internal.size(), a.summarized());
+    assertEquals(b, a);
+    for (DraftNode l : rows.leaves) {
+      assertTrue(l.rowOffset() >= 0, "leaf " + l.id + " was given an array of its own");
+    }
+    TreeAssert.assertSameTree(arrays.toTree(), rows.toTree());
+  }
+
+  SummaryPass pass(BuildOptions o) {
+    return new SummaryPass(embedder, counter, new ExtractiveSummarizer(), o);
   }
 
   /** The same on the real model (its embedding of a text does not depend on the batch the text is in). */
