@@ -2,7 +2,6 @@ package dev.setree.internal.maintain;
 
 import dev.setree.spi.Passage;
 import java.util.AbstractList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.RandomAccess;
 
@@ -70,15 +69,24 @@ final class LeafPassages extends AbstractList<Passage> implements RandomAccess {
       }
       return out;
     }
-    long[] keyed = new long[n];
+    int dim = q.length;
+    int rows = 0;
+    for (DraftNode l : leaves) {
+      rows = Math.max(rows, l.rowOffset() / dim + 1);
+    }
+    int[] atRow = new int[rows]; // the leaf (plus one) at each row, 0 for none: a pass over the rows, not a sort
     for (int i = 0; i < n; i++) {
       int at = leaves[i].rowOffset();
-      keyed[i] = ((long) (at < 0 ? Integer.MAX_VALUE : at) << 32) | i;
+      if (at < 0 || atRow[at / dim] != 0) {
+        out[i] = leaves[i].dot(q); // an array of its own (or a row read twice, which a tree's leaves never share)
+      } else {
+        atRow[at / dim] = i + 1;
+      }
     }
-    Arrays.sort(keyed);
-    for (long k : keyed) {
-      int i = (int) k;
-      out[i] = leaves[i].dot(q);
+    for (int i : atRow) {
+      if (i != 0) {
+        out[i - 1] = leaves[i - 1].dot(q);
+      }
     }
     return out;
   }

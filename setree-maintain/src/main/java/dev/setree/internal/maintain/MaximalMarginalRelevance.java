@@ -29,6 +29,49 @@ final class MaximalMarginalRelevance {
     return () -> new Picks(leaves, centroid, limit, redundancy);
   }
 
+  /**
+   * Puts the {@code k} smallest of {@code keys}, which are distinct, at its start in no particular order: Hoare's
+   * selection (C. A. R. Hoare, "Algorithm 65: Find", CACM 4(7), 1961) with median-of-three pivots, linear on
+   * average.
+   */
+  static void selectSmallest(long[] keys, int k) {
+    if (k < 1 || k >= keys.length) {
+      return;
+    }
+    int lo = 0;
+    int hi = keys.length - 1;
+    while (lo < hi) {
+      long a = keys[lo];
+      long b = keys[(lo + hi) >>> 1];
+      long c = keys[hi];
+      long pivot = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+      int i = lo;
+      int j = hi;
+      while (i <= j) {
+        while (keys[i] < pivot) {
+          i++;
+        }
+        while (keys[j] > pivot) {
+          j--;
+        }
+        if (i <= j) {
+          long t = keys[i];
+          keys[i] = keys[j];
+          keys[j] = t;
+          i++;
+          j--;
+        }
+      }
+      if (k - 1 <= j) {
+        hi = j;
+      } else if (k - 1 >= i) {
+        lo = i;
+      } else {
+        return; // keys[k - 1] is the pivot: smaller ones before it, larger after
+      }
+    }
+  }
+
   /** The picks of {@link #order}, each computed when it is asked for. */
   private static final class Picks implements Iterator<Integer> {
     private final List<Passage> leaves;
@@ -62,8 +105,13 @@ final class MaximalMarginalRelevance {
         int ordered = bits >= 0 ? bits : bits ^ 0x7fffffff;
         keyed[i] = ((long) ~ordered << 32) | i;
       }
-      Arrays.sort(keyed);
       cand = new int[Math.min(n, MAX_CANDIDATES)];
+      if (n > 2 * MAX_CANDIDATES) {
+        selectSmallest(keyed, cand.length); // the candidates first, then sorted: not all of a large node's leaves
+        Arrays.sort(keyed, 0, cand.length);
+      } else {
+        Arrays.sort(keyed);
+      }
       for (int c = 0; c < cand.length; c++) {
         cand[c] = (int) keyed[c];
       }
