@@ -34,7 +34,11 @@ final class MaintenanceScheduler implements AutoCloseable {
   private final long quietMillis;
   private final Run run;
   private final Consumer<BooleanSupplier> prepare;
-  /** Done after each successful run, once its waiters are told (the write-ahead log's checkpoint). */
+  /**
+   * Done after each successful run, once its waiters are told: the write-ahead log's passive checkpoint, so that the
+   * next save starts the log afresh instead of paying SQLite's automatic checkpoint of several runs' pages
+   * (docs/store-format.md, "Checkpoints").
+   */
   private final Runnable afterRun;
   /** Set first by {@link #close}: a preparation under way is given up at its next step. */
   private volatile boolean closing;

@@ -72,8 +72,6 @@ public final class SETree implements AutoCloseable {
     this.retrieval = new PromptRetrieval(config, embedder, format);
     this.state = new StateFollower(path, config, store, format, readOnly);
     this.writer = new SingleWriter(config, embedder, counter, store, state, readOnly);
-    // After each run, a passive checkpoint: the next save starts the write-ahead log afresh instead of paying
-    // SQLite's automatic checkpoint of several runs' pages (docs/store-format.md, "Checkpoints").
     this.scheduler = new MaintenanceScheduler(config.quietWindowMillis(), writer::maintenanceRun,
         writer::prepareRun, state::latestAccepted, store::checkpoint);
     this.mutations = new MutationIntake(store, state, scheduler);
