@@ -10,8 +10,8 @@ import java.util.Comparator;
  * internal node).
  * A kept draft is settled, when the next run takes it, into exactly what {@code DraftTree.of} of its tree would
  * give: nothing flagged, internal nodes and every node's children in the tree's order, and every node's creation
- * order its index in the tree. Costs a second copy of the internal nodes' vectors in memory (and of the leaves'
- * that a summary request asked for: a copied leaf reads its row of the tree until then).
+ * order its index in the tree. Costs a second copy of the internal nodes' vectors in memory (a copied leaf reads
+ * its row of the tree, also when a summary request reads it: {@link LeafPassages}).
  *
  * <p>Taking the draft forgets it, so a run that fails (or whose save is refused) leaves nothing behind that
  * could be reused wrongly: the next run then starts from a new copy. A copy can also be made ahead of the

@@ -72,7 +72,10 @@ final class LeafPassages extends AbstractList<Passage> implements RandomAccess {
     int dim = q.length;
     int rows = 0;
     for (DraftNode l : leaves) {
-      rows = Math.max(rows, l.rowOffset() / dim + 1);
+      int at = l.rowOffset();
+      if (at >= 0) {
+        rows = Math.max(rows, at / dim + 1);
+      }
     }
     int[] atRow = new int[rows]; // the leaf (plus one) at each row, 0 for none: a pass over the rows, not a sort
     for (int i = 0; i < n; i++) {
