@@ -105,13 +105,12 @@ final class DraftNode {
    * root are all of them: made their own, they would double the leaves' memory.
    */
   float[] embeddingToRead() {
-    return embedding == null && rows != null ? Arrays.copyOfRange(rows, rowFrom, rowFrom + rowDim) : embedding;
+    return rows != null ? Arrays.copyOfRange(rows, rowFrom, rowFrom + rowDim) : embedding;
   }
 
   /** A copy of the embedding (null when it has none), a leaf's row copied without the leaf keeping it. */
   float[] embeddingCopy() {
-    float[] e = embeddingToRead();
-    return e == embedding && e != null ? e.clone() : e;
+    return rows != null || embedding == null ? embeddingToRead() : embedding.clone();
   }
 
   /** The dot product of the embedding with {@code q}, a leaf's row read where it is. */

@@ -157,7 +157,7 @@ public final class ExtractiveSummarizer implements Summarizer {
   private static List<String> texts(List<Passage> leaves) {
     List<String> out = new ArrayList<>(leaves.size());
     for (int i = 0; i < leaves.size(); i++) {
-      out.add(leaves instanceof LeafPassages draft ? draft.text(i) : leaves.get(i).text());
+      out.add(LeafPassages.text(leaves, i));
     }
     return out;
   }
@@ -211,7 +211,7 @@ public final class ExtractiveSummarizer implements Summarizer {
     Set<String> leafIds = new HashSet<>();
     List<Passage> leaves = request.leaves();
     for (int i = 0; i < leaves.size(); i++) {
-      leafIds.add(leaves instanceof LeafPassages draft ? draft.id(i) : leaves.get(i).id());
+      leafIds.add(LeafPassages.id(leaves, i));
     }
     for (Passage c : request.children()) {
       boolean leaf = leafIds.contains(c.id());

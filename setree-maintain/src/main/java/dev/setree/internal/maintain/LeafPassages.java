@@ -1,5 +1,6 @@
 package dev.setree.internal.maintain;
 
+import dev.setree.internal.core.Vectors;
 import dev.setree.spi.Passage;
 import java.util.AbstractList;
 import java.util.List;
@@ -40,19 +41,34 @@ final class LeafPassages extends AbstractList<Passage> implements RandomAccess {
     return leaves.length;
   }
 
-  /** Leaf {@code i}'s id, without a passage made for it. */
-  String id(int i) {
-    return leaves[i].id;
+  /** Leaf {@code i}'s id: from a {@code LeafPassages} without a passage made for it. */
+  static String id(List<Passage> leaves, int i) {
+    return leaves instanceof LeafPassages draft ? draft.leaves[i].id : leaves.get(i).id();
   }
 
-  /** Leaf {@code i}'s text, without a passage made for it. */
-  String text(int i) {
-    return leaves[i].text;
+  /** Leaf {@code i}'s text: from a {@code LeafPassages} without a passage made for it. */
+  static String text(List<Passage> leaves, int i) {
+    return leaves instanceof LeafPassages draft ? draft.leaves[i].text : leaves.get(i).text();
   }
 
-  /** The dot product of leaf {@code i}'s embedding with {@code q}: the same float as with its passage's. */
-  float dot(int i, float[] q) {
-    return leaves[i].dot(q);
+  /**
+   * The dot product of leaf {@code i}'s embedding with {@code q}: from a {@code LeafPassages} read where the
+   * embedding is, the same float as with its passage's.
+   */
+  static float dot(List<Passage> leaves, int i, float[] q) {
+    return leaves instanceof LeafPassages draft ? draft.leaves[i].dot(q) : Vectors.dot(leaves.get(i).embedding(), q);
+  }
+
+  /** Every leaf's dot product with {@code q}, by index ({@link #dots(float[])} for a {@code LeafPassages}). */
+  static float[] dots(List<Passage> leaves, float[] q) {
+    if (leaves instanceof LeafPassages draft) {
+      return draft.dots(q);
+    }
+    float[] out = new float[leaves.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = Vectors.dot(leaves.get(i).embedding(), q);
+    }
+    return out;
   }
 
   /**
@@ -60,7 +76,7 @@ final class LeafPassages extends AbstractList<Passage> implements RandomAccess {
    * leaves under a node are scattered over the tree's rows, and reading them so in list order took about three
    * times as long at 50,000 leaves), then the leaves with arrays of their own.
    */
-  float[] dots(float[] q) {
+  private float[] dots(float[] q) {
     int n = leaves.length;
     float[] out = new float[n];
     if (n < STORAGE_ORDER_FROM) {

@@ -1,6 +1,5 @@
 package dev.setree.internal.maintain;
 
-import dev.setree.internal.core.Vectors;
 import dev.setree.spi.Passage;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -88,14 +87,7 @@ final class MaximalMarginalRelevance {
       this.leaves = leaves;
       this.redundancy = redundancy;
       int n = leaves.size();
-      if (leaves instanceof LeafPassages draft) {
-        rel = draft.dots(centroid); // without a passage per leaf
-      } else {
-        rel = new float[n];
-        for (int i = 0; i < n; i++) {
-          rel[i] = Vectors.dot(leaves.get(i).embedding(), centroid);
-        }
-      }
+      rel = LeafPassages.dots(leaves, centroid); // a draft's leaves without a passage each
       // Relevance descending, then index ascending, as primitive keys (no boxed sort: a node high in a large
       // tree has tens of thousands of leaves). -0 counts as 0 and every NaN as one value above all numbers,
       // as Float.compare after an == test ordered them.
@@ -133,14 +125,8 @@ final class MaximalMarginalRelevance {
       }
       if (last >= 0) { // redundancy against the previous pick, deferred until a next pick is wanted
         float[] lastEmbedding = leaves.get(last).embedding();
-        if (leaves instanceof LeafPassages draft) {
-          for (int i : cand) {
-            maxSim[i] = Math.max(maxSim[i], draft.dot(i, lastEmbedding));
-          }
-        } else {
-          for (int i : cand) {
-            maxSim[i] = Math.max(maxSim[i], Vectors.dot(leaves.get(i).embedding(), lastEmbedding));
-          }
+        for (int i : cand) {
+          maxSim[i] = Math.max(maxSim[i], LeafPassages.dot(leaves, i, lastEmbedding));
         }
       }
       int best = -1;
