@@ -15,6 +15,7 @@ record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {
    * Matches; the first {@code shared} members are {@code old}'s first members, with the same rows of
    * {@code centroids} (neither looked up nor compared): a level 0 whose leaves were only added to since the oracle
    * was recorded from them, or since the run's check found the oracle's level 0 listing the tree's leaves in order.
+   * When they are all of {@code old}'s members, the others are new.
    */
   static LevelMatch of(HierarchyState.Level old, List<DraftNode> members, float[] centroids,
       int dim, int shared) {
@@ -27,10 +28,12 @@ record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {
       oldToNew[i] = i;
     }
     // Members keep their old relative order: each is first looked for where the previous one was found, plus
-    // one, then in the old level's member index.
+    // one, then in the old level's member index. When every old member is among the shared ones, the others are
+    // new (a draft's ids are unique): none is looked up, and the old level's index is not built for them.
     int next = shared;
     for (int i = shared; i < m; i++) {
-      int o = old.indexOf(members.get(i).id, next);
+      int o = shared == old.size() ? -1 : old.indexOf(members.get(i).id, next);
+      assert o >= 0 || old.indexOf(members.get(i).id, -1) < 0 : members.get(i).id + " is an old member";
       newToOld[i] = o;
       if (o >= 0) {
         oldToNew[o] = i;
