@@ -116,12 +116,12 @@ final class IncrementalRebuild {
       progress.reclustered += clustering.reclustered;
       int[] assignment = clustering.assignment;
       steps.end("level " + lvl + " clusters");
-      DraftNode[] parentOf = new DraftNode[members.size()];
+      String[] parentIds = new String[members.size()];
       HierarchyState.Level nextOld = oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null;
       List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match, affected.oldCommunityOf(),
-          assignment, old, byId, lvl + 1, ids, nextOld, parentOf);
+          assignment, clustering.unaffected, old, byId, lvl + 1, ids, nextOld, parentIds);
       String[] memberIds = memberIds(old, members, shared);
-      progress.levels.add(new HierarchyState.Level(memberIds, centroids, parentIds(memberIds, parentOf),
+      progress.levels.add(new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),
           dense(assignment), knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution));
       draft.recordRows(lvl, upper == null ? null : upper.record()); // centroids is the record's array
       members = nextMembers;
@@ -173,8 +173,12 @@ final class IncrementalRebuild {
     }
   }
 
-  /** A level's new communities, the CPM resolution they were found at (NaN: none), and how many members moved. */
-  private record Clustering(int[] assignment, double resolution, int reclustered) {}
+  /**
+   * A level's new communities, the CPM resolution they were found at (NaN: none), how many members moved, and
+   * below which assignment the communities are old ones left alone, each with all of its members that stayed
+   * (0: none).
+   */
+  private record Clustering(int[] assignment, double resolution, int reclustered, int unaffected) {}
 
   /**
    * Re-clusters the affected part of a level: unaffected communities keep their assignment, Leiden runs on
@@ -238,11 +242,13 @@ final class IncrementalRebuild {
     for (int p = 0; p < pool.size(); p++) {
       assignment[pool.get(p)] = next + local[p];
     }
+    int unaffected = next;
     if (!TreeBuilder.mergesAnything(assignment)) {
       Arrays.fill(assignment, 0);
       resolution = Double.NaN;
+      unaffected = 0;
     }
-    return new Clustering(assignment, resolution, pool.size());
+    return new Clustering(assignment, resolution, pool.size(), unaffected);
   }
 
   /** Leiden's starting point for {@code pool}: the old communities, densely numbered, new members alone. */
@@ -276,13 +282,14 @@ final class IncrementalRebuild {
   }
 
   /**
-   * Each member's parent id at this level, from the parent parent preservation gave its community
-   * ({@code parentOf}, null for a member carried up alone): its own id when it is carried up alone.
+   * Each member's parent id at this level, from the ids parent preservation gave ({@code parentIds}, null for a
+   * member carried up alone): its own id when it is carried up alone. Fills and returns {@code parentIds}.
    */
-  private static String[] parentIds(String[] memberIds, DraftNode[] parentOf) {
-    String[] parentIds = new String[memberIds.length];
+  private static String[] carriedAlone(String[] parentIds, String[] memberIds) {
     for (int i = 0; i < parentIds.length; i++) {
-      parentIds[i] = parentOf[i] == null ? memberIds[i] : parentOf[i].id;
+      if (parentIds[i] == null) {
+        parentIds[i] = memberIds[i];
+      }
     }
     return parentIds;
   }

@@ -16,10 +16,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * summariser work (docs/adr/0006-incremental-rebuild.md).
  *
  * <p>A level 0 has as many members as the knowledge base has leaves, and a run changes a few of its
- * communities: the pass over the members works on arrays (communities grouped by a counting sort in
- * {@link Communities}, an old parent resolved once per old community, nodes marked with a per-call stamp instead
- * of kept in hash sets), and a family that stayed whole and unmoved keeps its parent without its leaves being
- * read, so that it costs little more than reading the arrays.
+ * communities: the pass works on arrays (communities grouped by a counting sort in {@link Communities}, an old
+ * parent resolved once per old community and only for the members whose community is looked at, nodes marked with
+ * a per-call stamp instead of kept in hash sets), and a community the re-clustering left alone keeps its parent
+ * from a look at its first member and that parent, so that the members of the other communities are all that is
+ * read member by member.
  */
 final class ParentPreservation {
   /** Stamps for {@link DraftNode#claimedBy} and {@link DraftNode#nextBy}: fresh for every call. */
@@ -31,24 +32,30 @@ final class ParentPreservation {
    * Gives every community of >= 2 members a parent, preserving old parents: an unchanged community keeps
    * its parent; a changed one reuses the old parent it overlaps most; otherwise a new node. Singletons are
    * carried forward (detached from a parent they had at this level). Returns the next level's members in
-   * the oracle's order where they existed, new ones after, and fills {@code parentOf} with each member's parent
-   * (null for a member carried alone), so that the caller need not read it from every member. At level 0, a
-   * community that is all that stayed of an old one, none of it moved, keeps its old parent without its children
-   * or sum being looked at ({@link #keptFamily}).
+   * the oracle's order where they existed, new ones after, and fills {@code parentIds} with the id of each
+   * member's parent (null for a member carried alone), so that the caller need not read it from every member.
+   *
+   * <p>At level 0, a community that is all that stayed of an old one, none of it moved, keeps its old parent
+   * without its children or sum being looked at ({@link #keptFamily}). A community the re-clustering did not
+   * touch is known to be such a remainder (its assignment is below {@code unaffected}), so only its first
+   * member and its parent are read ({@link #untouchedFamily}): a run that changes a few communities reads the
+   * members of those only, and each member's old parent is resolved only when asked ({@link OldParents}).
    *
    * @param match the members matched to {@code old}'s: each one's old index, and which moved
    * @param oldCommunityOf each member's community in {@code old}, -1 for a new one ({@link AffectedCommunities})
+   * @param unaffected assignments below it are old communities the re-clustering left alone, each exactly the
+   *     members of one old community that are members still (0: none is known to be)
    */
   static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, int[] oldCommunityOf,
-      int[] assignment, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,
-      TreeBuilder.IdSource ids, HierarchyState.Level nextOld, DraftNode[] parentOf) {
-    int[] newToOld = match.newToOld();
+      int[] assignment, int unaffected, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,
+      TreeBuilder.IdSource ids, HierarchyState.Level nextOld, String[] parentIds) {
     DraftNode[] mem = members.toArray(new DraftNode[0]);
-    DraftNode[] oldParent = oldParents(mem, newToOld, old, byId);
+    OldParents oldParent = new OldParents(mem, match.newToOld(), old, byId);
     Communities comms = Communities.of(assignment);
     long claimed = STAMPS.incrementAndGet();
     List<DraftNode> parents = new ArrayList<>();
     int[] stayed = parentLevel == 1 ? stayed(oldCommunityOf) : null;
+    boolean[] movedIn = parentLevel == 1 ? movedIn(match.moved(), oldCommunityOf, stayed.length) : null;
     // Communities in order of size, largest first, so the biggest overlap claims an old parent first.
     for (int k : comms.bySizeDescending()) {
       int from = comms.start[k];
@@ -56,20 +63,23 @@ final class ParentPreservation {
       if (size == 1) {
         int i = comms.members[from];
         DraftNode x = mem[i];
-        if (oldParent[i] != null && x.parent == oldParent[i]) {
+        DraftNode was = oldParent.of(i);
+        if (was != null && x.parent == was) {
           x.parent.children.remove(x);
           x.parent.structural = true;
           x.parent = null;
         }
         continue;
       }
-      DraftNode kept = stayed == null ? null
-          : keptFamily(comms, k, mem, oldParent, match.moved(), oldCommunityOf, stayed, claimed);
+      DraftNode kept = null;
+      if (stayed != null) {
+        kept = assignment[comms.members[from]] < unaffected
+            ? untouchedFamily(comms, k, mem, oldParent, match.moved(), oldCommunityOf, stayed, movedIn, claimed)
+            : keptFamily(comms, k, mem, oldParent, match.moved(), oldCommunityOf, stayed, claimed);
+      }
       if (kept != null) {
         kept.claimedBy = claimed;
-        for (int x = from; x < from + size; x++) {
-          parentOf[comms.members[x]] = kept;
-        }
+        name(parentIds, comms, k, kept);
         parents.add(kept);
         continue;
       }
@@ -82,9 +92,7 @@ final class ParentPreservation {
       if (!sameChildren(parent, comms, k, mem)) {
         adopt(parent, comms, k, mem);
       }
-      for (int x = from; x < from + size; x++) {
-        parentOf[comms.members[x]] = parent;
-      }
+      name(parentIds, comms, k, parent);
       float[] sum = draft.canonicalSum(parent);
       if (!Arrays.equals(sum, parent.sum)) {
         parent.sum = sum;
@@ -92,9 +100,10 @@ final class ParentPreservation {
       }
       parents.add(parent);
     }
-    // Old parents of this level that no community claimed lose their children (then get pruned).
-    for (DraftNode p : oldParent) {
-      if (p != null && p.claimedBy != claimed && !p.children.isEmpty()) {
+    // Old parents of this level that no community claimed lose their children (then get pruned). A community
+    // whose members' old parents were not asked for kept its own: the others are among those resolved.
+    for (DraftNode p : oldParent.resolved()) {
+      if (p.claimedBy != claimed && !p.children.isEmpty()) {
         for (DraftNode c : p.children) {
           c.parent = null;
         }
@@ -104,49 +113,109 @@ final class ParentPreservation {
     return nextMembers(mem, comms, parents, byId, nextOld);
   }
 
-  /**
-   * The parent each member had at this level (null when new or carried). Members of one old community share
-   * their parent id, so it is resolved once per old community: a member whose parent id equals the one
-   * resolved for its community (and which is not that parent itself) takes the same node.
-   */
-  private static DraftNode[] oldParents(DraftNode[] mem, int[] newToOld, HierarchyState.Level old,
-      Map<String, DraftNode> byId) {
-    int m = mem.length;
-    DraftNode[] out = new DraftNode[m];
-    String[] parentIds = old.parentIds();
-    String[] memberIds = old.memberIds();
-    int[] oldCommunity = old.assignment();
-    int communities = 0;
-    for (int c : oldCommunity) {
-      communities = Math.max(communities, c + 1);
+  /** Gives every member of community {@code k} its parent's id. */
+  private static void name(String[] parentIds, Communities comms, int k, DraftNode parent) {
+    String id = parent.id;
+    for (int x = comms.start[k]; x < comms.start[k + 1]; x++) {
+      parentIds[comms.members[x]] = id;
     }
-    String[] resolvedId = new String[communities];
-    DraftNode[] resolved = new DraftNode[communities];
-    for (int i = 0; i < m; i++) {
+  }
+
+  /**
+   * The parent each member had at this level (null when new or carried), resolved when first asked. Members of one
+   * old community share their parent id, so it is looked up once per old community: a member whose parent id equals
+   * the one resolved for its community (and which is not that parent itself) takes the same node.
+   */
+  private static final class OldParents {
+    private final DraftNode[] mem;
+    private final int[] newToOld;
+    private final String[] parentIds;
+    private final String[] memberIds;
+    private final int[] oldCommunity;
+    private final Map<String, DraftNode> byId;
+    private final DraftNode[] of;
+    private final boolean[] asked;
+    private final String[] resolvedId;
+    private final DraftNode[] resolved;
+    private final List<DraftNode> found = new ArrayList<>();
+
+    OldParents(DraftNode[] mem, int[] newToOld, HierarchyState.Level old, Map<String, DraftNode> byId) {
+      this.mem = mem;
+      this.newToOld = newToOld;
+      this.parentIds = old.parentIds();
+      this.memberIds = old.memberIds();
+      this.oldCommunity = old.assignment();
+      this.byId = byId;
+      this.of = new DraftNode[mem.length];
+      this.asked = new boolean[mem.length];
+      int communities = 0;
+      for (int c : oldCommunity) {
+        communities = Math.max(communities, c + 1);
+      }
+      this.resolvedId = new String[communities];
+      this.resolved = new DraftNode[communities];
+    }
+
+    DraftNode of(int i) {
+      if (!asked[i]) {
+        asked[i] = true;
+        of[i] = resolve(i);
+        if (of[i] != null) {
+          found.add(of[i]);
+        }
+      }
+      return of[i];
+    }
+
+    /** Every old parent resolved so far (a node may be listed more than once). */
+    List<DraftNode> resolved() {
+      return found;
+    }
+
+    private DraftNode resolve(int i) {
       int o = newToOld[i];
       if (o < 0) {
-        continue;
+        return null;
       }
       String pid = parentIds[o];
       if (pid == null) {
-        continue;
+        return null;
       }
       int c = oldCommunity[o];
       DraftNode known = c >= 0 ? resolved[c] : null;
       if (known != null && known != mem[i] && (pid == resolvedId[c] || pid.equals(resolvedId[c]))) {
-        out[i] = known; // ids are unique among the draft's nodes: not this member, so not carried
-        continue;
+        return known; // ids are unique among the draft's nodes: not this member, so not carried
       }
-      if (!pid.equals(memberIds[o])) {
-        DraftNode p = mem[i].parent; // usually still that parent: no lookup
-        out[i] = p != null && p.id.equals(pid) ? p : byId.get(pid);
-        if (c >= 0 && out[i] != null) {
-          resolvedId[c] = pid;
-          resolved[c] = out[i];
-        }
+      if (pid.equals(memberIds[o])) {
+        return null;
       }
+      DraftNode p = mem[i].parent; // usually still that parent: no lookup
+      DraftNode out = p != null && p.id.equals(pid) ? p : byId.get(pid);
+      if (c >= 0 && out != null) {
+        resolvedId[c] = pid;
+        resolved[c] = out;
+      }
+      return out;
     }
-    return out;
+  }
+
+  /**
+   * {@link #keptFamily} for a community the re-clustering left alone: it is exactly what stayed of its old
+   * community, so only whether a member moved, the parent and the first member are looked at. The members share
+   * their old parent as every old community's members do (the oracle records one parent per community), which
+   * the assertion checks against the full test.
+   */
+  private static DraftNode untouchedFamily(Communities comms, int k, DraftNode[] mem, OldParents oldParent,
+      boolean[] moved, int[] oldCommunity, int[] stayed, boolean[] movedIn, long claimed) {
+    int from = comms.start[k];
+    int first = comms.members[from];
+    int c = oldCommunity[first];
+    DraftNode p = c < 0 || movedIn[c] ? null : oldParent.of(first);
+    DraftNode kept = p == null || p.claimedBy == claimed || p.structural
+        || p.children.size() != comms.start[k + 1] - from || mem[first].parent != p ? null : p;
+    assert kept == keptFamily(comms, k, mem, oldParent, moved, oldCommunity, stayed, claimed)
+        : "community " + k + " (old community " + c + "): the full check keeps another parent";
+    return kept;
   }
 
   /**
@@ -157,24 +226,35 @@ final class ParentPreservation {
    * parent would have adopted it), the first member's parent is checked against the oracle's, and a leaf that did
    * not move has the embedding that is its sum.
    */
-  private static DraftNode keptFamily(Communities comms, int k, DraftNode[] mem, DraftNode[] oldParent,
+  private static DraftNode keptFamily(Communities comms, int k, DraftNode[] mem, OldParents oldParent,
       boolean[] moved, int[] oldCommunity, int[] stayed, long claimed) {
     int from = comms.start[k];
     int to = comms.start[k + 1];
     int first = comms.members[from];
     int c = oldCommunity[first];
-    DraftNode p = oldParent[first];
+    DraftNode p = oldParent.of(first);
     if (c < 0 || stayed[c] != to - from || p == null || p.claimedBy == claimed || p.structural
         || p.children.size() != to - from || mem[first].parent != p) {
       return null;
     }
     for (int x = from; x < to; x++) {
       int i = comms.members[x];
-      if (oldCommunity[i] != c || oldParent[i] != p || moved[i]) {
+      if (oldCommunity[i] != c || oldParent.of(i) != p || moved[i]) {
         return null;
       }
     }
     return p;
+  }
+
+  /** Per old community, whether a member that is a member still moved. */
+  private static boolean[] movedIn(boolean[] moved, int[] oldCommunityOf, int communities) {
+    boolean[] out = new boolean[communities];
+    for (int i = 0; i < moved.length; i++) {
+      if (moved[i] && oldCommunityOf[i] >= 0) {
+        out[oldCommunityOf[i]] = true;
+      }
+    }
+    return out;
   }
 
   /** Per old community, how many of its members are members still. */
@@ -196,21 +276,21 @@ final class ParentPreservation {
    * The old parent community {@code k} keeps: the unclaimed old parent of most of its members, ties to the
    * smaller id; null when none is left.
    */
-  private static DraftNode claimOldParent(Communities comms, int k, DraftNode[] oldParent,
+  private static DraftNode claimOldParent(Communities comms, int k, OldParents oldParent,
       long claimed) {
     int from = comms.start[k];
     int to = comms.start[k + 1];
-    DraftNode only = oldParent[comms.members[from]];
+    DraftNode only = oldParent.of(comms.members[from]);
     boolean oneOldParent = only != null;
     for (int x = from + 1; x < to && oneOldParent; x++) {
-      oneOldParent = oldParent[comms.members[x]] == only;
+      oneOldParent = oldParent.of(comms.members[x]) == only;
     }
     if (oneOldParent) { // the usual community: all of it under one old parent
       return only.claimedBy == claimed ? null : only;
     }
     Map<DraftNode, Integer> overlap = new LinkedHashMap<>();
     for (int x = from; x < to; x++) {
-      DraftNode p = oldParent[comms.members[x]];
+      DraftNode p = oldParent.of(comms.members[x]);
       if (p != null) {
         overlap.merge(p, 1, Integer::sum);
       }

@@ -13,6 +13,7 @@ import dev.setree.testing.SimpleTokenCounter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -39,6 +40,7 @@ class ParentPreservationTest {
     List<Fact> pool = Corpora.synthetic(200, seed + 1);
     int changedParents = 0;
     int newParents = 0;
+    int untouched = 0;
     for (int round = 0; round < 40; round++) {
       String ctx = "seed=" + seed + " round " + round;
       Scenario s = new Scenario(built.tree(), r, pool, round);
@@ -58,23 +60,31 @@ class ParentPreservationTest {
         int before = a.internal.size();
         List<DraftNode> nextA = ReferenceParentPreservation.regroup(a, membersA, newToOld,
             assignment.clone(), old, a.byId, lvl + 1, idsA, nextOld);
-        DraftNode[] parentOf = new DraftNode[membersB.size()];
+        String[] parentIds = new String[membersB.size()];
         int[] oldToNew = new int[old.size()];
         java.util.Arrays.fill(oldToNew, -1);
-        boolean[] moved = new boolean[newToOld.length]; // the new members (a leaf that stayed keeps its row)
+        // The new members moved; now and then a member that stayed is said to have moved with its row unchanged,
+        // as a leaf's ancestor may be, which must not change what is kept.
+        boolean[] moved = new boolean[newToOld.length];
         int[] oldCommunityOf = AffectedCommunities.oldCommunityOf(old, newToOld);
         for (int i = 0; i < moved.length; i++) {
-          moved[i] = newToOld[i] < 0;
+          moved[i] = newToOld[i] < 0 || r.nextInt(40) == 0;
           if (newToOld[i] >= 0) {
             oldToNew[newToOld[i]] = i;
           }
         }
+        // Half the rounds number the communities that are all that stayed of an old one first, as the
+        // re-clustering numbers those it leaves alone, and say so; the others say nothing of them.
+        int[] labels = assignment.clone();
+        int unaffected = round % 2 == 0 ? untouchedFirst(labels, oldCommunityOf) : 0;
+        untouched += unaffected;
         List<DraftNode> nextB = ParentPreservation.regroup(b, membersB, new LevelMatch(newToOld, oldToNew, moved),
-            oldCommunityOf, assignment.clone(), old, b.byId, lvl + 1, idsB, nextOld, parentOf);
+            oldCommunityOf, labels, unaffected, old, b.byId, lvl + 1, idsB, nextOld, parentIds);
         String at = ctx + " level " + lvl;
-        for (int i = 0; i < parentOf.length; i++) { // each member's parent, or null for one carried up alone
+        for (int i = 0; i < parentIds.length; i++) { // each member's parent, or null for one carried up alone
           DraftNode m = membersB.get(i);
-          assertTrue(parentOf[i] == null ? nextB.contains(m) : parentOf[i] == m.parent, at + ": parentOf " + m);
+          assertTrue(parentIds[i] == null ? nextB.contains(m)
+              : m.parent != null && parentIds[i].equals(m.parent.id), at + ": parent id of " + m);
         }
         assertEquals(ids(nextA), ids(nextB), at + ": next members");
         assertSameDrafts(a, b, at);
@@ -87,8 +97,8 @@ class ParentPreservationTest {
       }
     }
     // The rounds must have exercised the paths that change something, not only kept communities.
-    assertTrue(newParents > 0 && changedParents > 0, "seed=" + seed + ": " + newParents + " new parents, "
-        + changedParents + " changed");
+    assertTrue(newParents > 0 && changedParents > 0 && untouched > 0, "seed=" + seed + ": " + newParents
+        + " new parents, " + changedParents + " changed, " + untouched + " said untouched");
   }
 
   /** One round's mutations: leaves deleted and facts inserted, applied alike to every draft made. */
@@ -183,6 +193,42 @@ class ParentPreservationTest {
       out[i] = shuffle[out[i]];
     }
     return out;
+  }
+
+  /**
+   * Relabels {@code assignment} in place: the communities that are exactly the members that stayed of one old
+   * community get 0, 1, ... in order of their first member, the others the numbers after; returns how many there
+   * are of the first kind.
+   */
+  private static int untouchedFirst(int[] assignment, int[] oldCommunityOf) {
+    Map<Integer, Integer> stayed = new HashMap<>();
+    for (int c : oldCommunityOf) {
+      stayed.merge(c, 1, Integer::sum);
+    }
+    Map<Integer, Integer> size = new HashMap<>();
+    Map<Integer, Integer> oldOf = new HashMap<>();
+    Set<Integer> mixed = new HashSet<>();
+    for (int i = 0; i < assignment.length; i++) {
+      size.merge(assignment[i], 1, Integer::sum);
+      Integer was = oldOf.putIfAbsent(assignment[i], oldCommunityOf[i]);
+      if (oldCommunityOf[i] < 0 || was != null && was != oldCommunityOf[i]) {
+        mixed.add(assignment[i]);
+      }
+    }
+    Map<Integer, Integer> label = new LinkedHashMap<>();
+    for (int a : assignment) {
+      if (!mixed.contains(a) && size.get(a).equals(stayed.get(oldOf.get(a)))) {
+        label.putIfAbsent(a, label.size());
+      }
+    }
+    int untouched = label.size();
+    for (int a : assignment) {
+      label.putIfAbsent(a, label.size());
+    }
+    for (int i = 0; i < assignment.length; i++) {
+      assignment[i] = label.get(assignment[i]);
+    }
+    return untouched;
   }
 
   private static List<String> ids(List<DraftNode> nodes) {
