@@ -49,8 +49,11 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
    * 0, where every ancestor of a new leaf moves (an ancestor of n leaves by about one n-th of a leaf):
    * counting each as moved re-clustered its neighbourhood, re-formed communities and rewrote their summaries
    * up to the root for one new fact (ADR 0028).
+   *
+   * @param touched the only rows that may list a moved member or be one's ({@link KnnPatch#touched}), so that
+   *     only their edges are read; null: every row's
    */
-  static AffectedCommunities of(HierarchyState.Level old, LevelMatch match, KnnGraph knn) {
+  static AffectedCommunities of(HierarchyState.Level old, LevelMatch match, KnnGraph knn, int[] touched) {
     int m = match.newToOld().length;
     boolean[] moved = new boolean[m];
     for (int i = 0; i < m; i++) {
@@ -76,21 +79,35 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
         affected[old.assignment()[o]] = true;
       }
     }
-    for (int i = 0; i < m; i++) {
-      for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
-        int j = knn.neighbors()[e];
-        if (moved[i] && oldCommunityOf[j] >= 0) {
-          affected[oldCommunityOf[j]] = true;
-        }
-        if (moved[j] && oldCommunityOf[i] >= 0) {
-          affected[oldCommunityOf[i]] = true;
-        }
+    if (touched == null) {
+      for (int i = 0; i < m; i++) {
+        affectByRow(i, knn, moved, oldCommunityOf, affected);
       }
-      if (moved[i] && oldCommunityOf[i] >= 0) {
-        affected[oldCommunityOf[i]] = true;
+    } else {
+      for (int i : touched) {
+        affectByRow(i, knn, moved, oldCommunityOf, affected);
       }
     }
     return new AffectedCommunities(oldCommunityOf, Arrays.copyOf(order, count), affected);
+  }
+
+  /**
+   * Marks what row {@code i} affects: a moved member's own community and its neighbours', and the community of a
+   * member that lists a moved one.
+   */
+  private static void affectByRow(int i, KnnGraph knn, boolean[] moved, int[] oldCommunityOf, boolean[] affected) {
+    for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
+      int j = knn.neighbors()[e];
+      if (moved[i] && oldCommunityOf[j] >= 0) {
+        affected[oldCommunityOf[j]] = true;
+      }
+      if (moved[j] && oldCommunityOf[i] >= 0) {
+        affected[oldCommunityOf[i]] = true;
+      }
+    }
+    if (moved[i] && oldCommunityOf[i] >= 0) {
+      affected[oldCommunityOf[i]] = true;
+    }
   }
 
   /** Each member's community in {@code old} (-1 for a member new to the level), from its old index. */

@@ -111,7 +111,7 @@ final class IncrementalRebuild {
       progress.rows += patch.recomputed();
       steps.end("level " + lvl + " kNN");
       KnnGraph knn = patch.graph();
-      AffectedCommunities affected = AffectedCommunities.of(old, match, knn);
+      AffectedCommunities affected = AffectedCommunities.of(old, match, knn, patch.touched());
       Clustering clustering = recluster(old, affected, knn, members.size() <= TreeBuilder.rootArity(options));
       progress.reclustered += clustering.reclustered;
       int[] assignment = clustering.assignment;

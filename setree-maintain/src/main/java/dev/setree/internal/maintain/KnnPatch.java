@@ -16,8 +16,10 @@ import java.util.function.IntFunction;
  *
  * @param graph the patched graph over the level's new members
  * @param recomputed how many rows were recomputed in full
+ * @param touched when known, the only rows that may list a moved member or be a moved member's: every other row
+ *     is an unmoved member's old row under its old index, listing unmoved members only; null when not known
  */
-record KnnPatch(KnnGraph graph, int recomputed) {
+record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
   /** At most this many similarities to moved members are kept for reuse (64 MB). */
   private static final long SHARED_SIMILARITIES = 1L << 24;
 
@@ -137,7 +139,7 @@ record KnnPatch(KnnGraph graph, int recomputed) {
       top.writeSorted(neighbors, weights, i * k);
     }
     scanRows(scanned, centroids, m, dim, k, neighbors, weights);
-    return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed);
+    return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed, null);
   }
 
   /**

@@ -26,7 +26,8 @@ final class NearestMemberPatch {
    * Patches the oracle level {@code old}'s graph for the {@code m} members with {@code centroids} (the parameters
    * of {@link KnnPatch#patch}). With {@code appendedFirst}, when the level only gained members after its old ones
    * ({@link #onlyAppended}), every old row is copied at once and only the rows that can change are looked at:
-   * what the row-by-row patch writes, without a pass over every row (tested against it).
+   * what the row-by-row patch writes, without a pass over every row (tested against it); the patch then says which
+   * rows those are ({@link KnnPatch#touched}).
    */
   static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, int dim, boolean[] moved,
       int[] newToOld, int[] oldToNew, int maxK, IntFunction<int[]> near, boolean appendedFirst) {
@@ -51,13 +52,17 @@ final class NearestMemberPatch {
       // Every old row stays, translated to itself, unless a moved (new) member enters it.
       System.arraycopy(old.knnNeighbors(), 0, neighbors, 0, old.size() * k);
       System.arraycopy(old.knnWeights(), 0, weights, 0, old.size() * k);
+      int[] touched = new int[entering.size() + rows.movedIdx().size()];
+      int t = 0;
       for (Map.Entry<Integer, List<Integer>> e : entering.entrySet()) {
         patch.keptRow(e.getKey(), e.getKey());
+        touched[t++] = e.getKey();
       }
       for (int i : rows.movedIdx()) {
         patch.fullRow(i, -1, true);
+        touched[t++] = i;
       }
-      return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), rows.movedIdx().size());
+      return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), rows.movedIdx().size(), touched);
     }
     int recomputed = 0;
     for (int i = 0; i < m; i++) {
@@ -74,7 +79,7 @@ final class NearestMemberPatch {
       patch.fullRow(i, o, moved[i]);
       recomputed++;
     }
-    return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), recomputed);
+    return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), recomputed, null);
   }
 
   /**

@@ -30,7 +30,7 @@ class AffectedCommunitiesTest {
     int[] same = {0, 1, 2, 3, 4, 5};
     LevelMatch match = new LevelMatch(same, same, moved);
     KnnGraph knn = new KnnGraph(OFFSETS, newRows, new float[newRows.length]);
-    return new TreeSet<>(AffectedCommunities.of(old(), match, knn).ids());
+    return new TreeSet<>(AffectedCommunities.of(old(), match, knn, null).ids());
   }
 
   @Test
@@ -64,6 +64,6 @@ class AffectedCommunitiesTest {
     LevelMatch match =
         new LevelMatch(newToOld, oldToNew, new boolean[5]);
     KnnGraph knn = new KnnGraph(offsets, rows, new float[rows.length]);
-    assertEquals(Set.of(2), new TreeSet<>(AffectedCommunities.of(old(), match, knn).ids()));
+    assertEquals(Set.of(2), new TreeSet<>(AffectedCommunities.of(old(), match, knn, null).ids()));
   }
 }

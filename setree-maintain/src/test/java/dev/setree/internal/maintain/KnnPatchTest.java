@@ -146,7 +146,10 @@ class KnnPatchTest {
       }
       String[] ids = new String[n];
       Arrays.setAll(ids, i -> "m" + i);
-      HierarchyState.Level old = new HierarchyState.Level(ids, oldCentroids, ids, new int[n], oldGraph.offsets(),
+      int[] communities = new int[n];
+      int count = 1 + n / 6;
+      Arrays.setAll(communities, x -> r.nextInt(count));
+      HierarchyState.Level old = new HierarchyState.Level(ids, oldCentroids, ids, communities, oldGraph.offsets(),
           oldGraph.neighbors(), oldWeights, Double.NaN);
       int removed = variant == 2 ? r.nextInt(n) : -1;
       int adds = 1 + r.nextInt(4);
@@ -180,6 +183,12 @@ class KnnPatchTest {
       assertArrayEquals(rowByRow.graph().neighbors(), fast.graph().neighbors(), ctx + ": neighbours");
       assertArrayEquals(rowByRow.graph().weights(), fast.graph().weights(), ctx + ": weights");
       assertTrue(rowByRow.recomputed() == fast.recomputed(), ctx + ": rows recomputed");
+      // The rows the copy says it touched are all the affected communities need read.
+      LevelMatch match = new LevelMatch(newToOld, oldToNew, moved);
+      AffectedCommunities everyRow = AffectedCommunities.of(old, match, rowByRow.graph(), null);
+      AffectedCommunities touchedRows = AffectedCommunities.of(old, match, fast.graph(), fast.touched());
+      assertArrayEquals(everyRow.affected(), touchedRows.affected(), ctx + ": affected communities");
+      assertEquals(fast.touched() != null, NearestMemberPatch.onlyAppended(old, m, k, moved, oldToNew), ctx);
       boolean appended = NearestMemberPatch.onlyAppended(old, m, k, moved, oldToNew);
       assertEquals(variant < 2, appended, ctx + ": variant " + variant);
       copied += appended ? 1 : 0;
