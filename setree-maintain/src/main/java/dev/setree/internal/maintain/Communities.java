@@ -44,17 +44,23 @@ final class Communities {
     return new Communities(start, members);
   }
 
-  /** The communities by size, largest first; equal sizes in order of first appearance. */
-  int[] bySizeDescending() {
+  /**
+   * The communities by size, largest first, equal sizes in order of first appearance; without the communities
+   * {@code k} with {@code skip[k]}.
+   */
+  int[] bySizeDescending(boolean[] skip) {
     int count = count();
     long[] keyed = new long[count];
+    int n = 0;
     for (int k = 0; k < count; k++) {
-      keyed[k] = ((long) -(start[k + 1] - start[k]) << 32) | k;
+      if (!skip[k]) {
+        keyed[n++] = ((long) -(start[k + 1] - start[k]) << 32) | k;
+      }
     }
-    Arrays.sort(keyed);
-    int[] out = new int[count];
-    for (int k = 0; k < count; k++) {
-      out[k] = (int) keyed[k];
+    Arrays.sort(keyed, 0, n);
+    int[] out = new int[n];
+    for (int x = 0; x < n; x++) {
+      out[x] = (int) keyed[x];
     }
     return out;
   }

@@ -37,9 +37,10 @@ final class ParentPreservation {
    *
    * <p>At level 0, a community that is all that stayed of an old one, none of it moved, keeps its old parent
    * without its children or sum being looked at ({@link #keptFamily}). A community the re-clustering did not
-   * touch is known to be such a remainder (its assignment is below {@code unaffected}), so only its first
-   * member and its parent are read ({@link #untouchedFamily}): a run that changes a few communities reads the
-   * members of those only, and each member's old parent is resolved only when asked ({@link OldParents}).
+   * touch is known to be such a remainder (its assignment is below {@code unaffected}): those are looked at first,
+   * in order of their first member, and only their first member and its parent are read ({@link #untouchedFamily}).
+   * A run that changes a few communities reads the members of those only, and sorts only those by size; each
+   * member's old parent is resolved only when asked ({@link OldParents}).
    *
    * @param match the members matched to {@code old}'s: each one's old index, and which moved
    * @param oldCommunityOf each member's community in {@code old}, -1 for a new one ({@link AffectedCommunities})
@@ -55,9 +56,30 @@ final class ParentPreservation {
     long claimed = STAMPS.incrementAndGet();
     List<DraftNode> parents = new ArrayList<>();
     int[] stayed = parentLevel == 1 ? stayed(oldCommunityOf) : null;
-    boolean[] movedIn = parentLevel == 1 ? movedIn(match.moved(), oldCommunityOf, stayed.length) : null;
-    // Communities in order of size, largest first, so the biggest overlap claims an old parent first.
-    for (int k : comms.bySizeDescending()) {
+    boolean[] done = new boolean[comms.count()];
+    if (parentLevel == 1 && unaffected > 0) {
+      // The communities the re-clustering left alone first, in order of their first member, which is the order of
+      // the arrays read: each keeps its parent when the family is whole. No other community can claim that parent
+      // (only its old community's members had it, and they are all here), so the order of claims is unchanged.
+      boolean[] movedIn = movedIn(match.moved(), oldCommunityOf, stayed.length);
+      for (int k = 0; k < comms.count(); k++) {
+        int first = comms.members[comms.start[k]];
+        if (comms.start[k + 1] - comms.start[k] > 1 && assignment[first] < unaffected) {
+          DraftNode kept = untouchedFamily(comms, k, mem, old.parentIds(), match, oldCommunityOf, movedIn, claimed);
+          assert kept == keptFamily(comms, k, mem, oldParent, match.moved(), oldCommunityOf, stayed, claimed)
+              : "community " + k + ": the full check keeps another parent";
+          if (kept != null) {
+            kept.claimedBy = claimed;
+            name(parentIds, comms, k, kept);
+            parents.add(kept);
+            done[k] = true;
+          }
+        }
+      }
+      assert noOtherClaim(comms, done, oldParent, claimed);
+    }
+    // The other communities in order of size, largest first, so the biggest overlap claims an old parent first.
+    for (int k : comms.bySizeDescending(done)) {
       int from = comms.start[k];
       int size = comms.start[k + 1] - from;
       if (size == 1) {
@@ -71,12 +93,8 @@ final class ParentPreservation {
         }
         continue;
       }
-      DraftNode kept = null;
-      if (stayed != null) {
-        kept = assignment[comms.members[from]] < unaffected
-            ? untouchedFamily(comms, k, mem, oldParent, match.moved(), oldCommunityOf, stayed, movedIn, claimed)
-            : keptFamily(comms, k, mem, oldParent, match.moved(), oldCommunityOf, stayed, claimed);
-      }
+      DraftNode kept = stayed == null ? null
+          : keptFamily(comms, k, mem, oldParent, match.moved(), oldCommunityOf, stayed, claimed);
       if (kept != null) {
         kept.claimedBy = claimed;
         name(parentIds, comms, k, kept);
@@ -201,21 +219,41 @@ final class ParentPreservation {
 
   /**
    * {@link #keptFamily} for a community the re-clustering left alone: it is exactly what stayed of its old
-   * community, so only whether a member moved, the parent and the first member are looked at. The members share
-   * their old parent as every old community's members do (the oracle records one parent per community), which
-   * the assertion checks against the full test.
+   * community, so only whether a member moved, the first member and its parent are looked at. The first member's
+   * parent is its old one when its id is the one recorded (the same string when a run recorded it: no characters
+   * compared). The members share their old parent as every old community's members do (the oracle records one
+   * parent per community); the caller checks it against the full test under assertions.
    */
-  private static DraftNode untouchedFamily(Communities comms, int k, DraftNode[] mem, OldParents oldParent,
-      boolean[] moved, int[] oldCommunity, int[] stayed, boolean[] movedIn, long claimed) {
+  private static DraftNode untouchedFamily(Communities comms, int k, DraftNode[] mem, String[] oldParentIds,
+      LevelMatch match, int[] oldCommunity, boolean[] movedIn, long claimed) {
     int from = comms.start[k];
     int first = comms.members[from];
     int c = oldCommunity[first];
-    DraftNode p = c < 0 || movedIn[c] ? null : oldParent.of(first);
-    DraftNode kept = p == null || p.claimedBy == claimed || p.structural
-        || p.children.size() != comms.start[k + 1] - from || mem[first].parent != p ? null : p;
-    assert kept == keptFamily(comms, k, mem, oldParent, moved, oldCommunity, stayed, claimed)
-        : "community " + k + " (old community " + c + "): the full check keeps another parent";
-    return kept;
+    if (c < 0 || movedIn[c]) {
+      return null;
+    }
+    String pid = oldParentIds[match.newToOld()[first]];
+    DraftNode p = mem[first].parent;
+    return p == null || pid == null || p.id != pid && !p.id.equals(pid) || p.claimedBy == claimed || p.structural
+        || p.children.size() != comms.start[k + 1] - from ? null : p;
+  }
+
+  /**
+   * Whether no member of a community not yet given a parent had an old parent that a community left alone kept
+   * (claimed by then): the condition under which keeping those first leaves every claim as the order by size makes
+   * it. Throws otherwise (called under assertions).
+   */
+  private static boolean noOtherClaim(Communities comms, boolean[] done, OldParents oldParent, long claimed) {
+    for (int k = 0; k < comms.count(); k++) {
+      for (int x = comms.start[k]; x < comms.start[k + 1] && !done[k]; x++) {
+        DraftNode q = oldParent.of(comms.members[x]);
+        if (q != null && q.claimedBy == claimed) {
+          throw new AssertionError("member " + comms.members[x] + " of community " + k + " had the parent "
+              + q.id + ", kept by a community left alone");
+        }
+      }
+    }
+    return true;
   }
 
   /**
