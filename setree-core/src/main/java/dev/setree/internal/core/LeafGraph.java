@@ -122,8 +122,9 @@ final class LeafGraph {
     boolean[] changed = new boolean[n];
     boolean[] affected = new boolean[n];
     int changes = 0;
+    boolean[] inPlace = KnnRowChanges.inPlace(level, l1); // the old rows' changes, in bulk; null: row by row
     for (int i = 0; i < n; i++) {
-      if (i >= n0 || !sameRow(level, i, l1, i)) {
+      if (i >= n0 || (inPlace != null ? inPlace[i] : !sameRow(level, i, l1, i))) {
         changed[i] = true;
         changes++;
         affected[i] = true;
