@@ -93,7 +93,9 @@ final class OracleRows {
     return bytes;
   }
 
-  /** How many leading ids {@code a} and {@code b} share (the same strings, when a run copied them: no characters read). */
+  /**
+   * How many leading ids {@code a} and {@code b} share (the same strings when a run copied them: no characters read).
+   */
   private static int samePrefix(String[] a, String[] b) {
     int n = Math.min(a.length, b.length);
     int i = 0;

@@ -97,7 +97,7 @@ class OracleRowsDiffTest {
         neighbors, weights, Double.NaN);
   }
 
-  /** {@code b} with the parents, weights and centroids of the members it shares with {@code a}, the first {@code kept}. */
+  /** {@code b} with the parents, weights and centroids of its first {@code kept} members, which are {@code a}'s. */
   private static HierarchyState.Level sameRowsAs(HierarchyState.Level a, int[] oldToNew, HierarchyState.Level b,
       int kept) {
     String[] parents = b.parentIds().clone();
