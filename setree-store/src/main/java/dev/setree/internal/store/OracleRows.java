@@ -94,18 +94,6 @@ final class OracleRows {
   }
 
   /**
-   * How many leading ids {@code a} and {@code b} share (the same strings when a run copied them: no characters read).
-   */
-  private static int samePrefix(String[] a, String[] b) {
-    int n = Math.min(a.length, b.length);
-    int i = 0;
-    while (i < n && a[i].equals(b[i])) {
-      i++;
-    }
-    return i;
-  }
-
-  /**
    * What differs between the oracle the tables hold and another, per level, found from the two alone (no
    * database access), so that it can be worked out before the write transaction.
    *
@@ -136,12 +124,15 @@ final class OracleRows {
       Arrays.fill(oldToNew, -1);
       int[] newToOld = new int[l.size()];
       // When the level starts with every old member in its place (members only added: the usual run), the others
-      // are new, a level listing each member once: none is looked up, and the old level's index is not built.
-      int kept = old == null ? 0 : samePrefix(old.memberIds(), l.memberIds());
+      // are new, a level listing each member once: none is looked up, and the old level's index is not built. The
+      // ids are the same strings when a run copied them: no characters compared.
+      int kept = oldToNew.length;
+      boolean appended = old != null && l.size() >= kept
+          && Arrays.equals(old.memberIds(), 0, kept, l.memberIds(), 0, kept);
       MemberMatch match = new MemberMatch(old);
       for (int i = 0; i < l.size(); i++) {
-        newToOld[i] = kept == oldToNew.length ? (i < kept ? i : -1) : match.oldIndexOf(l.memberIds()[i]);
-        assert kept < oldToNew.length || newToOld[i] == new MemberMatch(old).oldIndexOf(l.memberIds()[i])
+        newToOld[i] = appended ? (i < kept ? i : -1) : match.oldIndexOf(l.memberIds()[i]);
+        assert !appended || newToOld[i] == new MemberMatch(old).oldIndexOf(l.memberIds()[i])
             : "level " + level + ": member " + l.memberIds()[i] + " matched to " + newToOld[i];
         if (newToOld[i] >= 0) {
           oldToNew[newToOld[i]] = i;
