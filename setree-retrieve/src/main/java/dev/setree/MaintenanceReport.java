@@ -32,8 +32,9 @@ import java.util.Objects;
  *     rebuild ({@code embed}, {@code draft}, {@code check}, per level {@code i} {@code level i match},
  *     {@code level i kNN}, {@code level i clusters} and {@code level i parents}, then {@code rebuild}; or
  *     {@code clustering}; then {@code sums}, {@code summaries}, {@code freeze}), then {@code plan} (the save
- *     worked out), {@code save} (the write) and {@code install} (the next snapshot); what {@code setree bench
- *     insert} reports step by step. Steps not listed (reading the committed state, the BM25 index's cached copy)
+ *     worked out), {@code save} (the write) and {@code install} (the next snapshot; its walk tables and
+ *     nearest-leaf index are derived beside the save, on another thread, and only waited for here); what
+ *     {@code setree bench insert} reports step by step. Steps not listed (reading the committed state, the BM25 index's cached copy)
  *     make the rest of {@code totalNanos}
  */
 public record MaintenanceReport(String path, int mutations, int inserted, int deleted, int skipped,

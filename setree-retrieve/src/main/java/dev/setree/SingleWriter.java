@@ -19,6 +19,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -48,6 +55,12 @@ final class SingleWriter implements AutoCloseable {
   /** Runs computed ahead that were saved, and that were dropped because another writer committed first. */
   private final AtomicInteger aheadSaved = new AtomicInteger();
   private final AtomicInteger aheadDropped = new AtomicInteger();
+  /** Derives each run's next snapshot beside its save ({@link #deriveBeside}); its thread starts on first use. */
+  private final ExecutorService deriver = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "setree-derive");
+    t.setDaemon(true);
+    return t;
+  });
 
   /**
    * A maintenance run computed in the quiet window (docs/adr/0032): from {@code base}, this process's snapshot
@@ -154,11 +167,18 @@ final class SingleWriter implements AutoCloseable {
           plan = store.planChanges(base.tree(), base.hierarchy(), r.tree(), r.hierarchy(), r.changes());
         }
         long s1 = System.nanoTime();
-        long generation = store.saveChanges(plan, base.generation(), seqs);
+        Future<Snapshot.Derived> following = deriveBeside(base, r);
+        long generation;
+        try {
+          generation = store.saveChanges(plan, base.generation(), seqs);
+        } catch (RuntimeException | Error e) {
+          following.cancel(false);
+          throw e;
+        }
         long s2 = System.nanoTime();
         long saveNanos = s2 - s0 + planNanos;
         long saveBytes = store.lastSaveBytes();
-        state.install(base.next(r.tree(), r.hierarchy(), generation, r.changes()));
+        state.install(base.next(r.tree(), r.hierarchy(), generation, r.changes(), await(following, base, r)));
         Instant visibleAt = Instant.now();
         Map<String, Long> steps = new LinkedHashMap<>(r.stepNanos());
         steps.put("plan", planNanos + (s1 - s0));
@@ -185,6 +205,43 @@ final class SingleWriter implements AutoCloseable {
     List<Mutation> since = batch.subList(done.seqs().length, batch.size());
     return first.then(maintainer.run(first.tree(), first.hierarchy(), since,
         () -> base.neighbours().next(first.tree(), first.hierarchy())));
+  }
+
+  /**
+   * Starts deriving, on the deriver thread, what the snapshot after {@code base} with {@code r}'s result will
+   * derive on install ({@link StateFollower#derive}): it reads only the two immutable states, so on two cores it
+   * runs while the save waits for the disk, instead of after it. A closed deriver leaves it to the install.
+   */
+  private Future<Snapshot.Derived> deriveBeside(Snapshot base, Maintainer.Result r) {
+    try {
+      return deriver.submit(() -> state.derive(base, r.tree(), r.hierarchy()));
+    } catch (RejectedExecutionException e) {
+      return CompletableFuture.completedFuture(base.following(r.tree(), r.hierarchy()));
+    }
+  }
+
+  /**
+   * The state {@link #deriveBeside} derived, waited for without giving up on an interrupt (the derivation is
+   * short; the interrupt is kept). If it failed, the same state not derived yet: the install derives it, and
+   * a failure shows there, in the run, as it did before the derivation moved beside the save.
+   */
+  private static Snapshot.Derived await(Future<Snapshot.Derived> following, Snapshot base, Maintainer.Result r) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return following.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException | CancellationException e) {
+          return base.following(r.tree(), r.hierarchy());
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**
@@ -301,6 +358,7 @@ final class SingleWriter implements AutoCloseable {
   /** Closes the LLM summariser this writer made, if any. */
   @Override
   public void close() {
+    deriver.shutdown();
     if (ownedLlm != null) {
       ownedLlm.close();
     }

@@ -115,6 +115,18 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
       return s;
     }
 
+    /**
+     * Derives the walk's tables in {@code format} and, when {@code approximate}, the nearest-leaf index: what
+     * {@link Snapshot#prepare} derives, without the BM25 index. Returns this.
+     */
+    Derived prepare(ContextFormat format, boolean approximate) {
+      walkTables(format);
+      if (approximate) {
+        neighbours();
+      }
+      return this;
+    }
+
     LeafNeighbours neighbours() {
       LeafNeighbours n = neighbours;
       if (n == null) {
@@ -136,12 +148,9 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
    * run does not pay for it: called by the thread that installs the snapshot.
    */
   Snapshot prepare(ContextFormat format, boolean approximate) {
-    walkTables(format);
+    derived.prepare(format, approximate);
     if (bm25.isDone()) { // else the first retrieve waits for it, and prepares it
       lexical().prepare();
-    }
-    if (approximate) {
-      neighbours();
     }
     return this;
   }
@@ -186,9 +195,26 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
    * change. {@code changes} is the run's change log, or null: the leaves it says are kept are not compared.
    */
   Snapshot next(Tree next, HierarchyState nextHierarchy, long nextGeneration, TreeChanges changes) {
+    return next(next, nextHierarchy, nextGeneration, changes, following(next, nextHierarchy));
+  }
+
+  /**
+   * What the snapshot after this one, of {@code next} and {@code nextHierarchy}, derives, not derived yet: its
+   * nearest-leaf index will follow this snapshot's. Deriving it ({@link Derived#prepare}) reads only the two
+   * immutable states, so it may run beside the save of {@code next}, before the snapshot exists.
+   */
+  Derived following(Tree next, HierarchyState nextHierarchy) {
+    return new Derived(next, nextHierarchy, derived.derivedNeighbours());
+  }
+
+  /** As {@link #next(Tree, HierarchyState, long, TreeChanges)}, with its derived state {@link #following} made. */
+  Snapshot next(Tree next, HierarchyState nextHierarchy, long nextGeneration, TreeChanges changes,
+      Derived following) {
+    if (following.tree != next || following.hierarchy != nextHierarchy) {
+      throw new IllegalArgumentException("the derived state is of another tree");
+    }
     if (next == tree) {
-      return new Snapshot(tree, nextHierarchy, nextGeneration, bm25, idByText,
-          new Derived(tree, nextHierarchy, derived.derivedNeighbours()));
+      return new Snapshot(tree, nextHierarchy, nextGeneration, bm25, idByText, following);
     }
     // The leaf diff, once: leaves gone (or whose text changed) and leaves new (or whose text changed).
     // The leaves the log keeps are neither; nor is a leaf at the same index with the same id and text (checked
@@ -217,8 +243,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
       }
     }
     return new Snapshot(next, nextHierarchy, nextGeneration, bm25.next(tree, gone, next, added, inPlace),
-        idByText.next(tree, gone, next, added),
-        new Derived(next, nextHierarchy, derived.derivedNeighbours()));
+        idByText.next(tree, gone, next, added), following);
   }
 
   /** Whether leaf {@code v} of both trees has the same id and text (so neither tree has it elsewhere). */

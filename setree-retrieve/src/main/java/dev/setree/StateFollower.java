@@ -1,6 +1,7 @@
 package dev.setree;
 
 import dev.setree.internal.core.ContextFormat;
+import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeStore;
 import dev.setree.internal.store.LexicalCache;
@@ -163,6 +164,16 @@ final class StateFollower {
   /** Derives the walk's tables (and the nearest-leaf index where retrieves will use it) off the query path. */
   private Snapshot prepared(Snapshot s) {
     return s.prepare(format, RetrieveOptions.defaults().approximate(config, s.tree().leafCount()));
+  }
+
+  /**
+   * Derives what {@link #install} would derive of the snapshot after {@code base} with {@code next} and
+   * {@code nextHierarchy} (the walk's tables and, where retrieves use it, the nearest-leaf index), before that
+   * snapshot exists: for {@link Snapshot#next(Tree, HierarchyState, long, TreeChanges, Snapshot.Derived)}.
+   */
+  Snapshot.Derived derive(Snapshot base, Tree next, HierarchyState nextHierarchy) {
+    return base.following(next, nextHierarchy)
+        .prepare(format, RetrieveOptions.defaults().approximate(config, next.leafCount()));
   }
 
   /** Replaces the snapshot unless it is already at this generation or a newer one. */

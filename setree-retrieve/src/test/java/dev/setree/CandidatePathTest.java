@@ -70,6 +70,31 @@ class CandidatePathTest {
     assertLeafScoresEqualLucene(after);
   }
 
+  /**
+   * A maintenance run installs its snapshot with the nearest-leaf index already derived (beside the save) and
+   * derived for the run's tree: the new fact's embedding finds the new leaf first, at its index in that tree.
+   */
+  @Test
+  void runInstallsTheNearestLeafIndexOfItsTree() throws Exception {
+    try (SETree s = SETree.open(dir.resolve("derived.db"), config(RetrievePath.APPROXIMATE))) {
+      s.build(Corpora.synthetic(300, 5), BuildProgress.NONE);
+      Snapshot before = s.currentSnapshot();
+      String text = "Rosa repairs antique clocks in Lisbon";
+      s.insert(Fact.of("new-2", text));
+      s.awaitMaintenance().get();
+      Snapshot after = s.currentSnapshot();
+      assertTrue(after != before && after.tree() != before.tree());
+      LeafNeighbours installed = after.derived().derivedNeighbours();
+      assertTrue(installed != null, "the index is derived before the snapshot is installed");
+      float[] q = new HashEmbedder(48).embed(text);
+      LeafNeighbours.Hits hits = installed.search(q, 5, 100);
+      assertEquals(after.tree().indexOf("new-2"), hits.leaves()[0]);
+      for (int i = 0; i < hits.size(); i++) {
+        assertEquals(after.tree().embeddingDot(hits.leaves()[i], q), hits.cosines()[i], 1e-6f);
+      }
+    }
+  }
+
   private static void assertLeafScoresEqualLucene(Snapshot s) {
     int n = s.tree().leafCount();
     int matched = 0;

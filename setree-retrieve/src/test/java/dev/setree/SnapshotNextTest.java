@@ -134,6 +134,18 @@ class SnapshotNextTest {
     assertEquals(true, after.bm25().isDone());
   }
 
+  /** The derived state given to the next snapshot must be of its tree and oracle. */
+  @Test
+  void derivedStateOfAnotherTreeIsRefused() {
+    Snapshot s = Snapshot.of(tree(List.of("l0", "l1"), List.of("alpha", "beta")));
+    Tree t = tree(List.of("l0", "l1", "l2"), List.of("alpha", "beta", "gamma"));
+    Tree other = tree(List.of("l0", "l2"), List.of("alpha", "gamma"));
+    HierarchyState h = HierarchyState.empty();
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> s.next(t, h, 2, null, s.following(other, h)));
+    assertEquals(t, s.next(t, h, 2, null, s.following(t, h)).tree());
+  }
+
   /** Every leaf's norm and term frequencies (each word as the analyser indexes it) are the same in both. */
   private static void assertSameForwardIndex(LeafTerms expected, LeafTerms actual, int leaves, String ctx) {
     for (int v = 0; v < leaves; v++) {
