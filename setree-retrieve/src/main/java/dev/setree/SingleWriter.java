@@ -304,7 +304,7 @@ final class SingleWriter implements AutoCloseable {
         return;
       }
     }
-    maintainer.prepare(base.tree(), stop);
+    maintainer.prepare(base.tree(), base.hierarchy(), stop);
   }
 
   /**
@@ -315,7 +315,8 @@ final class SingleWriter implements AutoCloseable {
    * @param stop turns true when the writer closes: the copy is then given up
    */
   void copyTreeAhead(BooleanSupplier stop) {
-    maintainer.prepare(state.snapshot().tree(), stop);
+    Snapshot s = state.snapshot();
+    maintainer.prepare(s.tree(), s.hierarchy(), stop);
   }
 
   /** How many runs continued from a draft copied ahead of them, on open or by the previous run (for tests). */

@@ -37,6 +37,8 @@ final class DraftTree {
   private int keptLeaves;
   /** Per level above the leaves, its rows as the last run recorded them ({@link RecordedRows}), or null. */
   private final List<RecordedRows> recordedRows = new ArrayList<>();
+  /** Per level above the leaves, the integer mirror of its rows ({@link IntegerRows}), or null. */
+  private final List<IntegerRows> integerRows = new ArrayList<>();
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
   /** The internal nodes' rows, shared by the trees this draft freezes (ADR 0036). */
@@ -96,12 +98,34 @@ final class DraftTree {
     recordedRows.set(level, rows);
   }
 
-  /** Forgets the records ({@link #recordRows}) that are not the rows of {@code levels}, the hierarchy a run made. */
+  /** The integer mirror of level {@code level}'s rows as a run over this draft last kept it, or null. */
+  IntegerRows integerRows(int level) {
+    return level < integerRows.size() ? integerRows.get(level) : null;
+  }
+
+  /** Keeps {@code rows} as the integer mirror of level {@code level}'s rows (null forgets it). */
+  void keepIntegerRows(int level, IntegerRows rows) {
+    while (integerRows.size() <= level) {
+      integerRows.add(null);
+    }
+    integerRows.set(level, rows);
+  }
+
+  /**
+   * Forgets the records ({@link #recordRows}) and integer mirrors ({@link #keepIntegerRows}) that are not of the
+   * rows of {@code levels}, the hierarchy a run made.
+   */
   void keepRecordedRowsOf(List<dev.setree.internal.core.HierarchyState.Level> levels) {
     for (int l = 0; l < recordedRows.size(); l++) {
       RecordedRows r = recordedRows.get(l);
       if (r != null && (l >= levels.size() || r.rows() != levels.get(l).centroids())) {
         recordedRows.set(l, null); // else it would keep an old level's rows alive
+      }
+    }
+    for (int l = 0; l < integerRows.size(); l++) {
+      IntegerRows r = integerRows.get(l);
+      if (r != null && (l >= levels.size() || !r.mirrors(levels.get(l).centroids()))) {
+        integerRows.set(l, null);
       }
     }
   }

@@ -49,12 +49,19 @@ final class KeptDraft {
    * {@code cancelled} says so.
    */
   void prepare(Tree base, java.util.function.BooleanSupplier cancelled) {
+    prepare(base, cancelled, d -> { });
+  }
+
+  /** As {@link #prepare(Tree, java.util.function.BooleanSupplier)}; {@code also} is done to a new copy first. */
+  void prepare(Tree base, java.util.function.BooleanSupplier cancelled,
+      java.util.function.Consumer<DraftTree> also) {
     synchronized (this) {
       if (base == frozen) {
         return;
       }
     }
     DraftTree d = DraftTree.of(base, cancelled); // outside the lock: a copy of every node
+    also.accept(d);
     synchronized (this) {
       if (base != frozen) {
         draft = d;

@@ -49,8 +49,24 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
    */
   static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, int dim, boolean[] moved,
       int[] newToOld, int[] oldToNew, int maxK, boolean exact, IntFunction<int[]> near) {
+    return patch(old, m, centroids, dim, moved, newToOld, oldToNew, maxK, exact, near, null);
+  }
+
+  /**
+   * As {@link #patch(HierarchyState.Level, int, float[], int, boolean[], int[], int[], int, boolean,
+   * IntFunction)}; on an exact level with {@code integers}, the mirror of {@code centroids}, the scans of the level
+   * (each moved member's similarities, each row recomputed in full) compute a float dot product only where the
+   * integer one cannot decide ({@link IntegerRows}): the same graph, bit for bit.
+   *
+   * @param integers the mirror of {@code centroids}, or null
+   */
+  static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, int dim, boolean[] moved,
+      int[] newToOld, int[] oldToNew, int maxK, boolean exact, IntFunction<int[]> near, IntegerRows integers) {
     if (!exact && near != null) {
       return NearestMemberPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, maxK, near, true);
+    }
+    if (integers != null && !integers.mirrors(centroids)) {
+      throw new IllegalArgumentException("the integer rows mirror other centroids");
     }
     Rows rows = Rows.of(m, dim, moved, maxK);
     int k = rows.k();
@@ -58,25 +74,7 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
     int[] neighbors = rows.neighbors();
     float[] weights = rows.weights();
     List<Integer> movedIdx = rows.movedIdx();
-    // Each moved member's similarity to every member, computed once: its own row's exact query and every
-    // kept row's admission test need the same dot products (same operands in the same order: bit for bit).
-    float[][] simToMoved = new float[m][];
-    // One row is scanned here, in a loop of its own: in ExactKnn.similarities, two members at a time or one, it
-    // took 2.6-2.9 against 2.0-2.4 ms a run at 10,000 leaves (docs/benchmarks.md, "Five passes narrowed").
-    if (movedIdx.size() == 1) {
-      int j = movedIdx.get(0);
-      float[] sims = new float[m];
-      for (int c = 0; c < m; c++) {
-        sims[c] = Vectors.dot(centroids, c * dim, centroids, j * dim, dim);
-      }
-      simToMoved[j] = sims;
-    } else if ((long) movedIdx.size() * m <= SHARED_SIMILARITIES) {
-      int[] mv = movedIdx.stream().mapToInt(Integer::intValue).toArray();
-      float[][] sims = ExactKnn.similarities(centroids, m, dim, mv); // one pass over the level for all of them
-      for (int x = 0; x < mv.length; x++) {
-        simToMoved[mv[x]] = sims[x];
-      }
-    }
+    MovedSimilarities simToMoved = MovedSimilarities.of(centroids, m, dim, movedIdx, integers);
     // Whether the members that stayed kept their relative order (the rebuild keeps it): then an index tie-break
     // between two of them goes the same way before and after.
     boolean keptOrder = true;
@@ -108,8 +106,8 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
               weights)) {
         continue;
       }
-      if (full && simToMoved[i] != null) { // ExactKnn.query's scan, on the similarities computed above
-        writeTop(simToMoved[i], m, i, k, neighbors, weights);
+      if (full && simToMoved.ofRow(i)) { // ExactKnn.query's scan, on the similarities computed above
+        simToMoved.writeNearest(i, k, neighbors, weights);
         recomputed++;
         continue;
       }
@@ -130,7 +128,7 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
       }
       for (int j : movedIdx) {
         if (j != i) {
-          float s = simToMoved[j] != null ? simToMoved[j][i] : Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
+          float s = simToMoved.get(j, i);
           if (top.accepts(s, j)) {
             top.insert(s, j);
           }
@@ -138,8 +136,110 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
       }
       top.writeSorted(neighbors, weights, i * k);
     }
-    scanRows(scanned, centroids, m, dim, k, neighbors, weights);
+    if (integers != null) {
+      float[] approx = new float[m];
+      for (int i : scanned) {
+        integers.approximate(i, approx);
+        integers.nearest(i, approx, centroids, k, neighbors, weights);
+      }
+    } else {
+      scanRows(scanned, centroids, m, dim, k, neighbors, weights);
+    }
     return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed, null);
+  }
+
+  /**
+   * Each moved member's similarity ({@link Vectors#dot}, bit for bit) to any member, computed once: its own row's
+   * exact query and every kept row's admission test need the same dot products. Without a mirror, one float pass
+   * over the level gives them all (per moved member, while they fit {@link #SHARED_SIMILARITIES}; beyond, each
+   * is computed when asked). With an {@link IntegerRows} mirror, one integer pass gives their bounds, and a float
+   * dot product is computed only when a bound cannot decide, then kept.
+   */
+  static final class MovedSimilarities {
+    private final float[] centroids;
+    private final int dim;
+    private final int m;
+    private final IntegerRows integers;
+    /** Per moved member, its similarities (NaN: not computed yet, with a mirror); null for other members. */
+    private final float[][] exact;
+    /** Per moved member, with a mirror, its integer approximations; else null. */
+    private final float[][] approx;
+
+    private MovedSimilarities(float[] centroids, int m, int dim, IntegerRows integers) {
+      this.centroids = centroids;
+      this.dim = dim;
+      this.m = m;
+      this.integers = integers;
+      this.exact = new float[m][];
+      this.approx = integers == null ? null : new float[m][];
+    }
+
+    static MovedSimilarities of(float[] centroids, int m, int dim, List<Integer> movedIdx, IntegerRows integers) {
+      MovedSimilarities s = new MovedSimilarities(centroids, m, dim, integers);
+      if ((long) movedIdx.size() * m > SHARED_SIMILARITIES) {
+        return s; // each one computed when asked
+      }
+      if (integers != null) {
+        for (int j : movedIdx) {
+          s.approx[j] = new float[m];
+          integers.approximate(j, s.approx[j]);
+          s.exact[j] = new float[m];
+          java.util.Arrays.fill(s.exact[j], Float.NaN);
+        }
+      } else if (movedIdx.size() == 1) {
+        // One row is scanned here, in a loop of its own: in ExactKnn.similarities, two members at a time or one,
+        // it took 2.6-2.9 against 2.0-2.4 ms a run at 10,000 leaves (docs/benchmarks.md, "Five passes narrowed").
+        int j = movedIdx.get(0);
+        float[] sims = new float[m];
+        for (int c = 0; c < m; c++) {
+          sims[c] = Vectors.dot(centroids, c * dim, centroids, j * dim, dim);
+        }
+        s.exact[j] = sims;
+      } else {
+        int[] mv = movedIdx.stream().mapToInt(Integer::intValue).toArray();
+        float[][] sims = ExactKnn.similarities(centroids, m, dim, mv); // one pass over the level for all of them
+        for (int x = 0; x < mv.length; x++) {
+          s.exact[mv[x]] = sims[x];
+        }
+      }
+      return s;
+    }
+
+    /** Whether moved member {@code j}'s similarities were prepared (its row is then written by them). */
+    boolean ofRow(int j) {
+      return exact[j] != null;
+    }
+
+    /** The similarity of moved member {@code j} and member {@code c}. */
+    float get(int j, int c) {
+      float[] e = exact[j];
+      if (e == null) {
+        return Vectors.dot(centroids, c * dim, centroids, j * dim, dim);
+      }
+      float s = e[c];
+      if (s != s) { // not computed yet
+        s = Vectors.dot(centroids, c * dim, centroids, j * dim, dim);
+        e[c] = s;
+      }
+      return s;
+    }
+
+    /** Whether moved member {@code j} is more similar to member {@code c} than {@code w} of member {@code wi}. */
+    boolean beats(int j, int c, float w, int wi) {
+      if (approx != null && approx[j] != null && approx[j][c] + integers.bound(j, c) < w) {
+        return false; // its similarity is below w
+      }
+      return ExactKnn.TopK.better(get(j, c), j, w, wi);
+    }
+
+    /** Writes moved member {@code j}'s k nearest members, as a scan of the level finds them ({@link #ofRow}). */
+    void writeNearest(int j, int k, int[] neighbors, float[] weights) {
+      if (approx != null) {
+        integers.nearest(j, approx[j], centroids, k, neighbors, weights);
+      } else {
+        writeTop(exact[j], m, j, k, neighbors, weights);
+      }
+    }
   }
 
   /**
@@ -188,7 +288,8 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
    * the moved members come from {@code simToMoved} where it holds them (it may be null), else are computed.
    */
   static boolean keepRow(HierarchyState.Level old, int from, int k, int i, int[] oldToNew,
-      List<Integer> movedIdx, float[][] simToMoved, float[] centroids, int dim, int[] neighbors, float[] weights) {
+      List<Integer> movedIdx, MovedSimilarities simToMoved, float[] centroids, int dim, int[] neighbors,
+      float[] weights) {
     int[] nb = old.knnNeighbors();
     float[] w = old.knnWeights();
     for (int e = from + 1; e < from + k; e++) {
@@ -200,9 +301,9 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
     int lastI = oldToNew[nb[from + k - 1]];
     for (int j : movedIdx) {
       if (j != i) {
-        float s = simToMoved != null && simToMoved[j] != null ? simToMoved[j][i]
-            : Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
-        if (ExactKnn.TopK.better(s, j, lastW, lastI)) {
+        boolean beats = simToMoved != null ? simToMoved.beats(j, i, lastW, lastI)
+            : ExactKnn.TopK.better(Vectors.dot(centroids, i * dim, centroids, j * dim, dim), j, lastW, lastI);
+        if (beats) {
           return false;
         }
       }
@@ -226,7 +327,7 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
    * bit (the stored row is then not this level's exact row).
    */
   private static boolean narrowRow(HierarchyState.Level old, int o, int i, int k, float[] centroids, int dim,
-      boolean[] moved, int[] oldToNew, boolean keptOrder, List<Integer> movedIdx, float[][] simToMoved,
+      boolean[] moved, int[] oldToNew, boolean keptOrder, List<Integer> movedIdx, MovedSimilarities simToMoved,
       int[] neighbors, float[] weights) {
     int from = old.knnOffsets()[o];
     int to = old.knnOffsets()[o + 1];
@@ -259,7 +360,7 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
     }
     for (int j : movedIdx) {
       if (j != i) {
-        float s = simToMoved[j] != null ? simToMoved[j][i] : Vectors.dot(centroids, j * dim, centroids, i * dim, dim);
+        float s = simToMoved.get(j, i);
         if (top.accepts(s, j)) {
           top.insert(s, j);
         }

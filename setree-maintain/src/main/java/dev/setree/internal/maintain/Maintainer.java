@@ -41,6 +41,8 @@ public final class Maintainer {
   private final int faithfulnessThreshold;
   /** The last run's draft, continued by a run over the tree it produced. */
   private final KeptDraft kept = new KeptDraft();
+  /** The fewest members of an exact level above the leaves scanned in integers first ({@link IntegerRows}). */
+  private int integerRowsMin = IncrementalRebuild.INTEGER_ROWS_MIN;
 
   /**
    * @param faithfulnessThreshold nodes on a changed path whose faithfulness is below it are re-summarised
@@ -52,6 +54,15 @@ public final class Maintainer {
     this.summarizer = summarizer;
     this.options = options;
     this.faithfulnessThreshold = faithfulnessThreshold;
+  }
+
+  /**
+   * Scans in integers first every exact level above the leaves of at least {@code members} members, instead of
+   * {@link IncrementalRebuild#INTEGER_ROWS_MIN}: for tests, on levels small enough to build quickly. Returns this.
+   */
+  Maintainer integerRowsFrom(int members) {
+    this.integerRowsMin = members;
+    return this;
   }
 
   /**
@@ -198,7 +209,7 @@ public final class Maintainer {
       reclustered = leaves;
       steps.end("clustering");
     } else {
-      IncrementalRebuild.Outcome o = new IncrementalRebuild(options).run(draft, oracle, ids,
+      IncrementalRebuild.Outcome o = new IncrementalRebuild(options, integerRowsMin).run(draft, oracle, ids,
           nearestMembers(tree, oracle, nearest), cancelled, steps);
       next = new HierarchyState(List.copyOf(o.levels()));
       steps.end("rebuild"); // what followed the last level rebuilt: a clean check, a new level, the root
@@ -265,6 +276,31 @@ public final class Maintainer {
    */
   public void prepare(Tree tree, BooleanSupplier cancelled) {
     kept.prepare(tree, cancelled);
+  }
+
+  /**
+   * As {@link #prepare(Tree, BooleanSupplier)}, and a new copy also gets the integer mirrors of {@code oracle}'s
+   * exact levels that its first run will scan in integers ({@link IntegerRows}): rounding a level of 6,244 rows,
+   * and a first integer pass over it, took the first run after open 20-130 ms more in the interpreter.
+   */
+  public void prepare(Tree tree, HierarchyState oracle, BooleanSupplier cancelled) {
+    kept.prepare(tree, cancelled, d -> mirrorLevels(d, oracle));
+  }
+
+  /** Keeps in {@code d} the integer mirror of each of {@code oracle}'s levels a run would scan in integers. */
+  private void mirrorLevels(DraftTree d, HierarchyState oracle) {
+    for (int lvl = 1; lvl < oracle.levels().size(); lvl++) {
+      HierarchyState.Level l = oracle.levels().get(lvl);
+      int m = l.size();
+      if (m >= integerRowsMin && m <= options.exactKnnLimit() && l.centroids() != null
+          && l.centroids().length >= m * d.dim) {
+        IntegerRows mirror = IntegerRows.of(l.centroids(), m, d.dim);
+        if (mirror != null) {
+          mirror.approximate(0, new float[m]); // compiled now, not in the first run
+        }
+        d.keepIntegerRows(lvl, mirror);
+      }
+    }
   }
 
   /** How many runs continued from a draft kept or prepared for them rather than a new copy (for tests). */

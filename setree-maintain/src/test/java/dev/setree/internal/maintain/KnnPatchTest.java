@@ -106,7 +106,13 @@ class KnnPatchTest {
       KnnGraph scratch = ExactKnn.allPairs(centroids, m, dim, k);
       KnnPatch withShortcut = KnnPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, true);
       KnnPatch without = KnnPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, false);
-      for (KnnPatch p : List.of(withShortcut, without)) {
+      // Scanned in integers first, with a mirror rounded anew and one followed from the old level's.
+      KnnPatch integers = KnnPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, true, null,
+          IntegerRows.of(centroids, m, dim));
+      KnnPatch followed = KnnPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, true, null,
+          IntegerRows.follow(IntegerRows.of(oldCentroids, n, dim), oldCentroids, centroids, m, dim, newToOld,
+              moved));
+      for (KnnPatch p : List.of(withShortcut, without, integers, followed)) {
         assertArrayEquals(scratch.offsets(), p.graph().offsets(), ctx);
         assertArrayEquals(scratch.neighbors(), p.graph().neighbors(), ctx + ": neighbours");
         assertArrayEquals(scratch.weights(), p.graph().weights(), ctx + ": weights");

@@ -347,8 +347,10 @@ class MaintainerTest {
     List<Mutation> batch = List.of(insert("p1", "Anna plants tulips by the gate"), delete("f3"));
     Maintainer copying = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
     Maintainer.Result expected = copying.run(built.tree(), built.hierarchy(), batch);
-    Maintainer prepared = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
-    prepared.prepare(built.tree(), () -> false);
+    // The prepared draft also gets the integer mirrors of the oracle's exact levels, which its run follows.
+    Maintainer prepared = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60)
+        .integerRowsFrom(0);
+    prepared.prepare(built.tree(), built.hierarchy(), () -> false);
     prepared.prepare(built.tree(), () -> true); // a second call keeps the draft it made, and copies nothing
     Maintainer.Result actual = prepared.run(built.tree(), built.hierarchy(), batch);
     assertEquals(1, prepared.draftsReused());
@@ -395,7 +397,8 @@ class MaintainerTest {
 
   /**
    * A maintainer that continues each run from its previous run's draft produces, over a random sequence of
-   * insert and delete batches, the very trees and oracles of maintainers that copy each tree into a new draft.
+   * insert and delete batches, the very trees and oracles of maintainers that copy each tree into a new draft;
+   * it also scans its exact levels in integers first ({@link IntegerRows}), the copies in floats.
    */
   @Test
   void keptDraftGivesWhatANewDraftGives() {
@@ -413,7 +416,10 @@ class MaintainerTest {
     List<Fact> base = Corpora.synthetic(1500, seed);
     BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
         .build(base, BuildProgress.NONE);
-    Maintainer continuing = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    // The continuing one also scans every exact level above the leaves in integers first, its mirrors followed
+    // from run to run (IntegerRows); the copies scan in floats.
+    Maintainer continuing = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60)
+        .integerRowsFrom(0);
     Tree tree = built.tree();
     HierarchyState oracle = built.hierarchy();
     List<String> present = new ArrayList<>();
