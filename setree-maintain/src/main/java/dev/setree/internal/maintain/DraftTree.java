@@ -37,7 +37,7 @@ final class DraftTree {
   private int keptLeaves;
   /** Per level above the leaves, its rows as the last run recorded them ({@link RecordedRows}), or null. */
   private final List<RecordedRows> recordedRows = new ArrayList<>();
-  /** Per level above the leaves, the integer mirror of its rows ({@link IntegerRows}), or null. */
+  /** Per level, the integer mirror of its rows ({@link IntegerRows}), or null. */
   private final List<IntegerRows> integerRows = new ArrayList<>();
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;

@@ -40,19 +40,19 @@ final class IncrementalRebuild {
   private final LeidenClustering leiden;
 
   /**
-   * The fewest members of an exact level above the leaves whose kNN patch scans it in integers first
-   * ({@link IntegerRows}): a float scan of 1,024 members of 384 dimensions takes about 0.2 ms.
+   * The fewest members of an exact level whose kNN patch scans it in integers first ({@link IntegerRows}): a float
+   * scan of 1,024 members of 384 dimensions takes about 0.2 ms.
    */
   static final int INTEGER_ROWS_MIN = 1024;
 
-  /** The fewest members of an exact level above the leaves scanned in integers first. */
+  /** The fewest members of an exact level scanned in integers first. */
   private final int integerRowsMin;
 
   IncrementalRebuild(BuildOptions options) {
     this(options, INTEGER_ROWS_MIN);
   }
 
-  /** A rebuild whose exact levels above the leaves of at least {@code integerRowsMin} members scan in integers. */
+  /** A rebuild whose exact levels of at least {@code integerRowsMin} members are scanned in integers first. */
   IncrementalRebuild(BuildOptions options, int integerRowsMin) {
     this.options = options;
     this.integerRowsMin = integerRowsMin;
@@ -121,8 +121,8 @@ final class IncrementalRebuild {
           return now;
         };
       }
-      // An exact level above the leaves large enough for its scans to cost is scanned in integers first.
-      IntegerRows integers = exact && lvl > 0 && members.size() >= integerRowsMin
+      // An exact level large enough for its scans to cost is scanned in integers first.
+      IntegerRows integers = exact && members.size() >= integerRowsMin
           ? IntegerRows.follow(draft.integerRows(lvl), old.centroids(), centroids, members.size(), draft.dim,
               match.newToOld(), match.moved())
           : null;

@@ -41,7 +41,7 @@ public final class Maintainer {
   private final int faithfulnessThreshold;
   /** The last run's draft, continued by a run over the tree it produced. */
   private final KeptDraft kept = new KeptDraft();
-  /** The fewest members of an exact level above the leaves scanned in integers first ({@link IntegerRows}). */
+  /** The fewest members of an exact level scanned in integers first ({@link IntegerRows}). */
   private int integerRowsMin = IncrementalRebuild.INTEGER_ROWS_MIN;
 
   /**
@@ -57,7 +57,7 @@ public final class Maintainer {
   }
 
   /**
-   * Scans in integers first every exact level above the leaves of at least {@code members} members, instead of
+   * Scans in integers first every exact level of at least {@code members} members, instead of
    * {@link IncrementalRebuild#INTEGER_ROWS_MIN}: for tests, on levels small enough to build quickly. Returns this.
    */
   Maintainer integerRowsFrom(int members) {
@@ -289,7 +289,7 @@ public final class Maintainer {
 
   /** Keeps in {@code d} the integer mirror of each of {@code oracle}'s levels a run would scan in integers. */
   private void mirrorLevels(DraftTree d, HierarchyState oracle) {
-    for (int lvl = 1; lvl < oracle.levels().size(); lvl++) {
+    for (int lvl = 0; lvl < oracle.levels().size(); lvl++) {
       HierarchyState.Level l = oracle.levels().get(lvl);
       int m = l.size();
       if (m >= integerRowsMin && m <= options.exactKnnLimit() && l.centroids() != null
