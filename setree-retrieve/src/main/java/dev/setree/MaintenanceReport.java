@@ -34,8 +34,8 @@ import java.util.Objects;
  *     {@code clustering}; then {@code sums}, {@code summaries}, {@code freeze}), then {@code plan} (the save
  *     worked out), {@code save} (the write) and {@code install} (the next snapshot; its walk tables and
  *     nearest-leaf index are derived beside the save, on another thread, and only waited for here); what
- *     {@code setree bench insert} reports step by step. Steps not listed (reading the committed state, the BM25 index's cached copy)
- *     make the rest of {@code totalNanos}
+ *     {@code setree bench insert} reports step by step. Steps not listed (reading the committed state, the BM25
+ *     index's cached copy) make the rest of {@code totalNanos}
  */
 public record MaintenanceReport(String path, int mutations, int inserted, int deleted, int skipped,
     int dirtyLevels, int reclusteredMembers, int summarized, long rebuildNanos, long totalNanos,

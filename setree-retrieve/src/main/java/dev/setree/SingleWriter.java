@@ -356,7 +356,7 @@ final class SingleWriter implements AutoCloseable {
         config.topSummaryTokens(), config.summaryTokens());
   }
 
-  /** Closes the LLM summariser this writer made, if any. */
+  /** Stops the deriver thread ({@link #deriveBeside}) and closes the LLM summariser this writer made, if any. */
   @Override
   public void close() {
     deriver.shutdown();
