@@ -35,8 +35,11 @@ final class DraftFreeze {
     this.kept = kept;
   }
 
-  /** The result: the tree, and the ids of the nodes whose rows may differ from the base's (in no order). */
-  record Frozen(Tree tree, String[] changed) {}
+  /**
+   * The result: the tree, the ids of the nodes whose rows may differ from the base's (in no order), and the
+   * internal nodes in the tree's order.
+   */
+  record Frozen(Tree tree, String[] changed, List<DraftNode> internal) {}
 
   /**
    * Freezes {@code d}: leaves in order, then internal nodes by level and creation order, root last. Leaves each
@@ -113,7 +116,7 @@ final class DraftFreeze {
     assert keptLeavesFrozen(order, from, parent);
     Tree tree = new Tree(dim, leafCount, ids, texts, times, kinds, tokens, level, parent, d.leafRows(),
         d.internalRows.freeze(inner), faith, sources, loss, base != null && kept == base.leafCount() ? base : null);
-    return new Frozen(tree, changed.toArray(new String[0]));
+    return new Frozen(tree, changed.toArray(new String[0]), inner);
   }
 
   /**

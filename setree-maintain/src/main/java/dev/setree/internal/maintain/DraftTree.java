@@ -260,12 +260,14 @@ final class DraftTree {
   }
 
   /**
-   * Sets every node's creation order to its index in the snapshot {@link #toTree} last froze, and the next
-   * node's after them: the orders {@link #of} gives a copy of that snapshot. Clears the leaves' flags in the
-   * same pass. The leaves that freeze kept in place (its log's {@link TreeChanges#leafPrefix}) are skipped: a
-   * copy's and a settled draft's leaves have their index as their order already (ADR 0034).
+   * Sets every leaf's creation order to its index in the snapshot {@link #toTree} last froze, and the next
+   * node's after every node's: with the internal nodes' orders set to their indexes too (the caller does that in
+   * its own pass over them, {@link KeptDraft}), the orders {@link #of} gives a copy of that snapshot. Clears the
+   * leaves' flags in the same pass. The leaves that freeze kept in place (its log's
+   * {@link TreeChanges#leafPrefix}) are skipped: a copy's and a settled draft's leaves have their index as their
+   * order already (ADR 0034).
    */
-  void renumberByIndex() {
+  void renumberLeavesByIndex() {
     int kept = changes == null ? 0 : changes.leafPrefix();
     assert ordered(kept) : "a kept leaf whose order is not its index";
     for (int i = kept; i < leaves.size(); i++) {
@@ -273,9 +275,6 @@ final class DraftTree {
       n.order = n.index;
       n.structural = false;
       n.centroidChanged = false;
-    }
-    for (DraftNode n : internal) {
-      n.order = n.index;
     }
     nextOrder = leaves.size() + internal.size();
   }
@@ -302,6 +301,8 @@ final class DraftTree {
     // The leading leaves that are still the base's at the same indexes: the log says so to its readers.
     int kept = base == null ? 0 : Math.min(keptLeaves, base.leafCount());
     DraftFreeze.Frozen frozen = DraftFreeze.freeze(this, base, kept);
+    internal.clear(); // the same nodes, now in the tree's order: a kept draft's settle needs them so
+    internal.addAll(frozen.internal());
     changes = base == null ? null : new TreeChanges(base, frozen.changed(), kept);
     base = frozen.tree();
     keptLeaves = leaves.size();

@@ -2,6 +2,7 @@ package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.Tree;
 import java.util.Comparator;
+import java.util.List;
 
 /**
  * The draft a maintenance run ended with, kept for the next run: when that run starts from the very tree the
@@ -97,9 +98,10 @@ final class KeptDraft {
    * order, which the last settle made their old index order).
    */
   private static void settle(DraftTree d, Tree tree) {
-    d.renumberByIndex(); // and clears the leaves' flags
-    d.internal.sort(Comparator.comparingInt(n -> n.index));
-    for (DraftNode n : d.internal) {
+    d.renumberLeavesByIndex(); // and clears the leaves' flags
+    assert inIndexOrder(d.internal) : "the internal nodes are not in the order toTree left them in";
+    for (DraftNode n : d.internal) { // in the tree's order already: toTree leaves them so
+      n.order = n.index;
       n.structural = false;
       n.centroidChanged = false;
       if (n.childAdded && !inOrder(n)) {
@@ -111,6 +113,16 @@ final class KeptDraft {
     if (d.leaves.size() != tree.leafCount() || d.leaves.size() + d.internal.size() != tree.size()) {
       throw new IllegalStateException("the draft does not hold the tree it was frozen into");
     }
+  }
+
+  /** Whether {@code nodes} are in the order of their indexes (checked under assertions). */
+  private static boolean inIndexOrder(List<DraftNode> nodes) {
+    for (int i = 1; i < nodes.size(); i++) {
+      if (nodes.get(i - 1).index >= nodes.get(i).index) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether {@code n}'s children are in the order of their indexes. */
