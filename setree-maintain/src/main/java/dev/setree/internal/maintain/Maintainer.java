@@ -41,6 +41,16 @@ public final class Maintainer {
   private final int faithfulnessThreshold;
   /** The last run's draft, continued by a run over the tree it produced. */
   private final KeptDraft kept = new KeptDraft();
+  /**
+   * The tree and oracle this maintainer's last incremental or full run made, and a number no internal id of that
+   * tree exceeds; null before. A run over them skips two passes over every node: the check that the oracle's
+   * level 0 lists the tree's leaves, and the search for the highest internal id.
+   */
+  private volatile Made made;
+
+  /** See {@link #made}. */
+  private record Made(Tree tree, HierarchyState oracle, long idBound) {}
+
   /** The fewest members of an exact level scanned in integers first ({@link IntegerRows}). */
   private int integerRowsMin = IncrementalRebuild.INTEGER_ROWS_MIN;
 
@@ -178,13 +188,19 @@ public final class Maintainer {
       draft.addLeaf(f.id(), f.text(), f.time(), emb[i], counter.count(f.text()));
     }
     steps.end("draft");
-    TreeBuilder.IdSource ids = TreeBuilder.IdSource.after(tree);
+    Made last = made;
+    boolean ours = last != null && last.tree() == tree && last.oracle() == oracle;
+    TreeBuilder.IdSource ids = ours ? TreeBuilder.IdSource.afterAtMost(tree, last.idBound())
+        : TreeBuilder.IdSource.after(tree);
     String path;
     HierarchyState next;
     int dirty = 0;
     int reclustered = 0;
     int leaves = draft.leaves.size();
-    boolean incremental = leaves > 1 && tree.leafCount() >= 2 && !oracle.isEmpty() && oracleMatches(tree, oracle);
+    // A tree and oracle this maintainer made together match by construction (checked under assertions).
+    assert !ours || oracle.isEmpty() || oracleMatches(tree, oracle) : "a run's own tree and oracle do not match";
+    boolean incremental = leaves > 1 && tree.leafCount() >= 2 && !oracle.isEmpty()
+        && (ours || oracleMatches(tree, oracle));
     steps.end("check");
     if (leaves == 0) {
       return new Result(Tree.empty(tree.isEmpty() ? embedder.dimension() : tree.dimension()),
@@ -228,6 +244,7 @@ public final class Maintainer {
     Tree frozen = draft.toTree();
     kept.keep(draft, frozen);
     steps.end("freeze");
+    made = new Made(frozen, next, ids.peek() - 1);
     return new Result(frozen, next, path, inserts.size(), deletes.size(), skipped, dirty, reclustered,
         sr.summarized(), System.nanoTime() - t0, steps.nanos(), draft.changes());
   }

@@ -125,6 +125,24 @@ public final class TreeBuilder {
       return INTERNAL_ID_PREFIX + (next++);
     }
 
+    /** The number the next id will carry: above every number given so far and every one it started after. */
+    long peek() {
+      return next;
+    }
+
+    /**
+     * As {@link #after}, for a tree no internal id of which carries a number above {@code bound}, looked up once
+     * ({@code bound}'s id): when the tree holds it, the source continues after it without reading every internal
+     * node's id (about 7,000 at 50,000 leaves, a cache miss or two each); else as {@link #after}.
+     */
+    static IdSource afterAtMost(dev.setree.internal.core.Tree tree, long bound) {
+      if (bound >= 0 && tree.indexOf(INTERNAL_ID_PREFIX + bound) >= tree.leafCount()) {
+        assert after(tree).next == bound + 1 : "an internal id above " + bound;
+        return new IdSource(bound + 1);
+      }
+      return after(tree);
+    }
+
     /**
      * An id source continuing after the highest internal id among the ids of {@code tree}'s nodes. Reads the
      * internal nodes' ids only: no leaf id carries {@value #INTERNAL_ID_PREFIX} (a build, the intake of a
