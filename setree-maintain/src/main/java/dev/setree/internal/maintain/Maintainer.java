@@ -42,7 +42,7 @@ public final class Maintainer {
   /** The last run's draft, continued by a run over the tree it produced. */
   private final KeptDraft kept = new KeptDraft();
   /**
-   * The tree and oracle this maintainer's last incremental or full run made, and a number no internal id of that
+   * The tree and oracle this maintainer's last run that made a tree made, and a number no internal id of that
    * tree exceeds; null before. A run over them skips two passes over every node: the check that the oracle's
    * level 0 lists the tree's leaves, and the search for the highest internal id.
    */
