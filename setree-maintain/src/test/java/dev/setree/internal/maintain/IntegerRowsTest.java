@@ -143,16 +143,9 @@ class IntegerRowsTest {
 
   /** {@code m} random rows of {@code dim} components and the given norm. */
   private static float[] rows(Random r, int m, int dim, float norm) {
-    float[] out = new float[m * dim];
-    for (int i = 0; i < m; i++) {
-      float[] v = new float[dim];
-      for (int d = 0; d < dim; d++) {
-        v[d] = (float) r.nextGaussian();
-      }
-      Vectors.normalize(v);
-      for (int d = 0; d < dim; d++) {
-        out[i * dim + d] = v[d] * norm;
-      }
+    float[] out = ExactKnnTest.randomUnit(m, dim, r);
+    for (int x = 0; x < out.length; x++) {
+      out[x] *= norm;
     }
     return out;
   }
