@@ -176,7 +176,7 @@ final class OracleRowReader {
         }
         System.arraycopy(knnW[level][i], 0, weights, offsets[i], knnW[level][i].length);
       }
-      int[] assignment = r.assignment != null ? r.assignment : OracleRows.derivedAssignment(parents[level]);
+      int[] assignment = r.assignment != null ? r.assignment : DerivedAssignment.of(parents[level]);
       if (assignment.length != r.count) {
         throw bad(file, level, "has " + assignment.length + " assignments for " + r.count + " members");
       }

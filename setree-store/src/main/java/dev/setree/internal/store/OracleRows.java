@@ -8,9 +8,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Writes the hierarchy oracle in format version 2: a {@code levels} row per clustering level and a
@@ -77,7 +75,7 @@ final class OracleRows {
         PreparedStatement mem = c.prepareStatement(UPSERT_MEMBER)) {
       for (int level = 0; level < h.levels().size(); level++) {
         HierarchyState.Level l = h.levels().get(level);
-        bytes += bindLevel(lv, 1, level, l);
+        bytes += bindLevel(lv, 1, level, l, tree);
         lv.addBatch();
         for (int i = 0; i < l.size(); i++) {
           bytes += bindMember(mem, tree, level, l, i);
@@ -175,10 +173,10 @@ final class OracleRows {
         PreparedStatement delMem = c.prepareStatement("DELETE FROM members WHERE level = ? AND member_id = ?")) {
       for (LevelDiff ld : d.levels()) {
         if (ld.row() == 1) {
-          bytes += bindLevel(insLevel, 1, ld.level(), ld.l());
+          bytes += bindLevel(insLevel, 1, ld.level(), ld.l(), d.afterTree());
           insLevel.addBatch();
         } else if (ld.row() == 2) {
-          bytes += bindLevel(updLevel, 0, ld.level(), ld.l());
+          bytes += bindLevel(updLevel, 0, ld.level(), ld.l(), d.afterTree());
           updLevel.addBatch();
         }
         for (int i : ld.upserts()) {
@@ -237,7 +235,7 @@ final class OracleRows {
   private static boolean sameLevel(HierarchyState.Level a, HierarchyState.Level b, int level) {
     return Double.doubleToLongBits(a.resolution()) == Double.doubleToLongBits(b.resolution())
         && Arrays.equals(a.memberIds(), b.memberIds())
-        && Arrays.equals(storedAssignment(a), storedAssignment(b));
+        && Arrays.equals(DerivedAssignment.stored(a, null), DerivedAssignment.stored(b, null));
   }
 
   /**
@@ -272,58 +270,13 @@ final class OracleRows {
     return level == 0 || NodeRows.rowEquals(a.centroids(), o * dim, b.centroids(), i * dim, dim);
   }
 
-  /** The assignment as stored: null when it is derivable from the parent ids. */
-  private static int[] storedAssignment(HierarchyState.Level l) {
-    return derivable(l.parentIds(), l.assignment()) ? null : l.assignment();
-  }
-
-  /**
-   * Whether {@code assignment} equals {@link #derivedAssignment} of {@code parentIds}, checked without numbering
-   * every member's parent id through a map (a level of 50,000 members was a run's largest map): the numbers
-   * are dense in order of first appearance, the members of one community have its first member's parent id,
-   * and no two communities have the same one.
-   */
-  static boolean derivable(String[] parentIds, int[] assignment) {
-    if (assignment == null || assignment.length != parentIds.length) {
-      return false;
-    }
-    String[] parentOf = new String[assignment.length]; // by community: its first member's parent id
-    int communities = 0;
-    for (int i = 0; i < assignment.length; i++) {
-      int c = assignment[i];
-      if (c < 0 || c > communities) {
-        return false;
-      }
-      if (c == communities) {
-        parentOf[communities++] = parentIds[i];
-      } else if (!java.util.Objects.equals(parentIds[i], parentOf[c])) {
-        return false;
-      }
-    }
-    java.util.Set<String> distinct = new java.util.HashSet<>(2 * communities);
-    for (int c = 0; c < communities; c++) {
-      if (!distinct.add(parentOf[c])) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Dense community numbers in order of first appearance of the parent ids. */
-  static int[] derivedAssignment(String[] parentIds) {
-    Map<String, Integer> number = new HashMap<>();
-    int[] out = new int[parentIds.length];
-    for (int i = 0; i < parentIds.length; i++) {
-      out[i] = number.computeIfAbsent(parentIds[i], k -> number.size());
-    }
-    return out;
-  }
 
   /**
    * Binds a levels row. For an INSERT ({@code first} = 1) the level comes first; for an UPDATE
-   * ({@code first} = 0) it is the last parameter.
+   * ({@code first} = 0) it is the last parameter. {@code tree} is the tree saved with it, whose nodes the parent
+   * ids name ({@link DerivedAssignment#holds}).
    */
-  private static long bindLevel(PreparedStatement ps, int first, int level, HierarchyState.Level l)
+  private static long bindLevel(PreparedStatement ps, int first, int level, HierarchyState.Level l, Tree tree)
       throws SQLException {
     int k = 1;
     if (first == 1) {
@@ -333,7 +286,7 @@ final class OracleRows {
     long bytes = 0;
     byte[] members = level == 0 ? null : Blobs.strings(l.memberIds());
     setBlob(ps, k++, members);
-    int[] assignment = storedAssignment(l);
+    int[] assignment = DerivedAssignment.stored(l, tree);
     byte[] a = assignment == null ? null : Blobs.ints(assignment);
     setBlob(ps, k++, a);
     bytes += (members == null ? 0 : members.length) + (a == null ? 0 : a.length);

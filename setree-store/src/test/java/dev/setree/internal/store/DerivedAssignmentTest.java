@@ -22,7 +22,7 @@ class DerivedAssignmentTest {
       for (int i = 0; i < n; i++) {
         parentIds[i] = new String("_n" + r.nextInt(parents)); // equal ids, not always the same object
       }
-      int[] assignment = OracleRows.derivedAssignment(parentIds);
+      int[] assignment = DerivedAssignment.of(parentIds);
       switch (r.nextInt(5)) {
         case 0 -> assignment[r.nextInt(n)] = r.nextInt(parents + 1); // maybe another community
         case 1 -> { // two communities' numbers swapped
@@ -35,19 +35,56 @@ class DerivedAssignmentTest {
         case 2 -> assignment[r.nextInt(n)] = -1;
         default -> { } // as derived
       }
-      boolean expected = Arrays.equals(OracleRows.derivedAssignment(parentIds), assignment);
-      assertEquals(expected, OracleRows.derivable(parentIds, assignment),
+      boolean expected = Arrays.equals(DerivedAssignment.of(parentIds), assignment);
+      assertEquals(expected, DerivedAssignment.holds(parentIds, assignment),
           Arrays.toString(parentIds) + " " + Arrays.toString(assignment));
       derivable += expected ? 1 : 0;
     }
     assertTrue(derivable > 1_000 && derivable < 2_900, "both answers were tried: " + derivable);
   }
 
+  /**
+   * With the tree the parent ids name, the parents are told apart by node: the same answers, also when an id is an
+   * equal copy of a node's, or no node's at all (the check falls back to a set).
+   */
+  @Test
+  void theCheckByNodesAgreesWithTheCheckByIds() {
+    dev.setree.internal.core.Tree tree = RandomTrees.tree(5, 60, 4, "p");
+    Random r = new Random(13);
+    int byNodes = 0;
+    for (int round = 0; round < 3_000; round++) {
+      int n = 1 + r.nextInt(40);
+      int parents = 1 + r.nextInt(n);
+      boolean foreign = r.nextInt(4) == 0; // one parent id that is no node of the tree
+      String[] ids = new String[parents];
+      for (int p = 0; p < parents; p++) {
+        int v = r.nextInt(tree.size());
+        ids[p] = r.nextBoolean() ? tree.id(v) : new String(tree.id(v)); // an equal copy, not the same object
+      }
+      if (foreign) {
+        ids[r.nextInt(parents)] = "no node";
+      }
+      String[] parentIds = new String[n];
+      for (int i = 0; i < n; i++) {
+        parentIds[i] = ids[r.nextInt(parents)];
+      }
+      int[] assignment = DerivedAssignment.of(parentIds);
+      if (r.nextBoolean()) {
+        assignment[r.nextInt(n)] = r.nextInt(parents + 1);
+      }
+      boolean expected = DerivedAssignment.holds(parentIds, assignment);
+      assertEquals(expected, DerivedAssignment.holds(parentIds, assignment, tree),
+          Arrays.toString(parentIds) + " " + Arrays.toString(assignment));
+      byNodes += expected && !foreign ? 1 : 0;
+    }
+    assertTrue(byNodes > 300, "too few derivable levels decided by nodes: " + byNodes);
+  }
+
   @Test
   void twoCommunitiesUnderOneParentAreNotDerivable() {
-    assertFalse(OracleRows.derivable(new String[] {"p", "p"}, new int[] {0, 1}));
-    assertFalse(OracleRows.derivable(new String[] {"p", "q"}, new int[] {0, 0}));
-    assertFalse(OracleRows.derivable(new String[] {"p"}, null));
-    assertTrue(OracleRows.derivable(new String[] {"p", "q", "p"}, new int[] {0, 1, 0}));
+    assertFalse(DerivedAssignment.holds(new String[] {"p", "p"}, new int[] {0, 1}));
+    assertFalse(DerivedAssignment.holds(new String[] {"p", "q"}, new int[] {0, 0}));
+    assertFalse(DerivedAssignment.holds(new String[] {"p"}, null));
+    assertTrue(DerivedAssignment.holds(new String[] {"p", "q", "p"}, new int[] {0, 1, 0}));
   }
 }

@@ -1,0 +1,94 @@
+package dev.setree.internal.store;
+
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Tree;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A level's assignment when it is left out of the {@code levels} row: dense community numbers in order of first
+ * appearance of the members' parent ids ({@link #of}), and the check that a level's assignment is exactly that
+ * ({@link #holds}), so that the save can leave it out (docs/store-format.md).
+ */
+final class DerivedAssignment {
+  private DerivedAssignment() {}
+
+  /**
+   * The assignment of {@code l} as stored: null when it is derivable from the parent ids ({@link #holds}).
+   *
+   * @param tree the tree saved with it, whose nodes the parent ids name, or null
+   */
+  static int[] stored(HierarchyState.Level l, Tree tree) {
+    return holds(l.parentIds(), l.assignment(), tree) ? null : l.assignment();
+  }
+
+  /**
+   * Whether {@code assignment} equals {@link #of} of {@code parentIds}, checked without numbering
+   * every member's parent id through a map (a level of 50,000 members was a run's largest map): the numbers
+   * are dense in order of first appearance, the members of one community have its first member's parent id,
+   * and no two communities have the same one.
+   */
+  static boolean holds(String[] parentIds, int[] assignment) {
+    return holds(parentIds, assignment, null);
+  }
+
+  /**
+   * As {@link #holds(String[], int[])}; with {@code tree}, whose node ids the parent ids usually are, the
+   * communities' parents are told apart by their nodes (ids are unique in a tree), each looked for just after the
+   * previous one first: a set of 6,244 parent ids, one look at each id string all over the heap, was built in
+   * every save at 50,000 leaves. A parent id that is no node of the tree falls back to the set.
+   */
+  static boolean holds(String[] parentIds, int[] assignment, Tree tree) {
+    if (assignment == null || assignment.length != parentIds.length) {
+      return false;
+    }
+    String[] parentOf = new String[assignment.length]; // by community: its first member's parent id
+    int communities = 0;
+    for (int i = 0; i < assignment.length; i++) {
+      int c = assignment[i];
+      if (c < 0 || c > communities) {
+        return false;
+      }
+      if (c == communities) {
+        parentOf[communities++] = parentIds[i];
+      } else if (!java.util.Objects.equals(parentIds[i], parentOf[c])) {
+        return false;
+      }
+    }
+    if (tree != null) {
+      boolean[] seen = new boolean[tree.size()];
+      int at = -1;
+      boolean allNodes = true;
+      for (int c = 0; c < communities && allNodes; c++) {
+        at = tree.indexOf(parentOf[c], at + 1);
+        if (at >= 0 && seen[at]) {
+          return false;
+        }
+        allNodes = at >= 0;
+        if (allNodes) {
+          seen[at] = true;
+        }
+      }
+      if (allNodes) {
+        return true;
+      }
+    }
+    java.util.Set<String> distinct = new java.util.HashSet<>(2 * communities);
+    for (int c = 0; c < communities; c++) {
+      if (!distinct.add(parentOf[c])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Dense community numbers in order of first appearance of the parent ids. */
+  static int[] of(String[] parentIds) {
+    Map<String, Integer> number = new HashMap<>();
+    int[] out = new int[parentIds.length];
+    for (int i = 0; i < parentIds.length; i++) {
+      out[i] = number.computeIfAbsent(parentIds[i], k -> number.size());
+    }
+    return out;
+  }
+}
