@@ -66,6 +66,7 @@ final class IntegerRows {
     for (int i = 0; i < m && inPlace; i++) {
       inPlace = newToOld[i] == i || newToOld[i] < 0;
     }
+    int lastRows = last.rows; // read before an in-place follow changes it
     IntegerRows next;
     if (inPlace) {
       next = last;
@@ -81,7 +82,7 @@ final class IntegerRows {
     next.source = rows;
     for (int i = 0; i < m; i++) {
       int o = newToOld[i];
-      if (o >= 0 && !moved[i] && o < last.rows) {
+      if (o >= 0 && !moved[i] && o < lastRows) {
         if (next != last) {
           System.arraycopy(last.q, o * dim, next.q, i * dim, dim);
           next.l1[i] = last.l1[o];

@@ -46,14 +46,9 @@ final class KeptDraft {
   /**
    * Makes sure a run over {@code base} finds a draft of it: copies {@code base} into a new draft now unless one
    * is kept for it. Lets the writer do the copy ahead of the run (on open, or while it waits for a quiet window).
-   * Given up, keeping nothing new, with a {@link java.util.concurrent.CancellationException} once
-   * {@code cancelled} says so.
+   * {@code also} is done to a new copy before it is kept. Given up, keeping nothing new, with a
+   * {@link java.util.concurrent.CancellationException} once {@code cancelled} says so.
    */
-  void prepare(Tree base, java.util.function.BooleanSupplier cancelled) {
-    prepare(base, cancelled, d -> { });
-  }
-
-  /** As {@link #prepare(Tree, java.util.function.BooleanSupplier)}; {@code also} is done to a new copy first. */
   void prepare(Tree base, java.util.function.BooleanSupplier cancelled,
       java.util.function.Consumer<DraftTree> also) {
     synchronized (this) {

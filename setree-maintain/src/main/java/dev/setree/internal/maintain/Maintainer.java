@@ -285,20 +285,14 @@ public final class Maintainer {
     return v >= 0 && v < tree.leafCount();
   }
 
+
   /**
    * Copies {@code tree} into the draft a run over it will continue from, unless the last run left one: work a
    * run would do first, done ahead (on open, or while the writer waits for a quiet window). Never changes a
-   * run's result. Given up, keeping nothing new, with a {@link CancellationException} once {@code cancelled}
-   * says so.
-   */
-  public void prepare(Tree tree, BooleanSupplier cancelled) {
-    kept.prepare(tree, cancelled);
-  }
-
-  /**
-   * As {@link #prepare(Tree, BooleanSupplier)}, and a new copy also gets the integer mirrors of {@code oracle}'s
-   * exact levels that its first run will scan in integers ({@link IntegerRows}): rounding a level of 6,244 rows,
-   * and a first integer pass over it, took the first run after open 20-130 ms more in the interpreter.
+   * run's result. A new copy also gets the integer mirrors of {@code oracle}'s exact levels that its first run
+   * will scan in integers ({@link IntegerRows}): rounding a level of 6,244 rows, and a first integer pass over it,
+   * took the first run after open 20-130 ms more in the interpreter. Given up, keeping nothing new, with a
+   * {@link CancellationException} once {@code cancelled} says so.
    */
   public void prepare(Tree tree, HierarchyState oracle, BooleanSupplier cancelled) {
     kept.prepare(tree, cancelled, d -> mirrorLevels(d, oracle));

@@ -351,14 +351,14 @@ class MaintainerTest {
     Maintainer prepared = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60)
         .integerRowsFrom(0);
     prepared.prepare(built.tree(), built.hierarchy(), () -> false);
-    prepared.prepare(built.tree(), () -> true); // a second call keeps the draft it made, and copies nothing
+    prepared.prepare(built.tree(), built.hierarchy(), () -> true); // a second call keeps its draft, copies nothing
     Maintainer.Result actual = prepared.run(built.tree(), built.hierarchy(), batch);
     assertEquals(1, prepared.draftsReused());
     assertEquals(expected.summarized(), actual.summarized());
     dev.setree.testing.TreeAssert.assertSameTree(expected.tree(), actual.tree());
     dev.setree.testing.TreeAssert.assertSameHierarchy(expected.hierarchy(), actual.hierarchy());
     Maintainer elsewhere = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
-    elsewhere.prepare(expected.tree(), () -> false);
+    elsewhere.prepare(expected.tree(), expected.hierarchy(), () -> false);
     Maintainer.Result other = elsewhere.run(built.tree(), built.hierarchy(), batch);
     assertEquals(0, elsewhere.draftsReused());
     dev.setree.testing.TreeAssert.assertSameTree(expected.tree(), other.tree());
@@ -374,7 +374,8 @@ class MaintainerTest {
         .build(Corpora.synthetic(600, 5), BuildProgress.NONE);
     List<Mutation> batch = List.of(insert("p1", "Anna plants tulips by the gate"));
     Maintainer m = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
-    assertThrows(CancellationException.class, () -> m.prepare(built.tree(), () -> true));
+    assertThrows(CancellationException.class,
+        () -> m.prepare(built.tree(), built.hierarchy(), () -> true));
     Maintainer.Result after = m.run(built.tree(), built.hierarchy(), batch);
     assertEquals(0, m.draftsReused());
     Maintainer fresh = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
