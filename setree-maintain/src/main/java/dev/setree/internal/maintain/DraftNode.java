@@ -123,6 +123,11 @@ final class DraftNode {
     return rows != null ? rowFrom : -1;
   }
 
+  /** The tree's leaf rows this leaf reads its row of (at {@link #rowOffset}), or null when it has an array. */
+  float[] readRows() {
+    return rows;
+  }
+
   /** The sum of the leaves under the node: a leaf's is its embedding. */
   float[] sum() {
     return leaf ? embedding() : sum;
