@@ -55,6 +55,8 @@ final class DraftNode {
   /** The stamps of the {@link SummaryWaves#changed} call that marked it for a look, and that set its wave. */
   long dirtyMark;
   long waveMark;
+  /** The stamp of the summary request that found this leaf quoted by a summary below its node (scratch). */
+  long quotedMark;
   /** Its index in the snapshot {@link DraftTree#toTree} is freezing (scratch; -1 when not in it). */
   int index = -1;
   /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */

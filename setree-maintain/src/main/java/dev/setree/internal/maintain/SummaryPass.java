@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Deferred summarisation and the faithfulness pass: one bottom-up pass over a draft's internal nodes,
@@ -264,14 +265,15 @@ final class SummaryPass {
     for (DraftNode c : v.children) {
       children.add(new Passage(c.id, c.text, c.embeddingToRead()));
     }
-    // Leaves already quoted by a summary below are not offered again: each level says something new.
-    Set<DraftNode> quotedBelow = new HashSet<>();
+    // Leaves already quoted by a summary below are not offered again: each level says something new. They are
+    // stamped rather than put in a set: near the root that is every summary's leaves, looked up for every leaf.
+    long quoted = QUOTED_MARKS.incrementAndGet();
     for (DraftNode c : v.children) {
-      collectQuoted(c, quotedBelow);
+      markQuoted(c, quoted);
     }
     List<DraftNode> offered = new ArrayList<>(under.size());
     for (DraftNode l : under) {
-      if (!quotedBelow.contains(l)) {
+      if (l.quotedMark != quoted) {
         offered.add(l);
       }
     }
@@ -280,13 +282,19 @@ final class SummaryPass {
         v.centroid(), cap(v, depth), counter);
   }
 
-  private static void collectQuoted(DraftNode v, Set<DraftNode> out) {
+  /** Stamps for {@link DraftNode#quotedMark}: fresh for every request (a pass makes its requests on its thread). */
+  private static final AtomicLong QUOTED_MARKS = new AtomicLong();
+
+  /** Stamps the leaves the summaries of {@code v} and the nodes below it quote with {@code mark}. */
+  private static void markQuoted(DraftNode v, long mark) {
     if (v.leaf) {
       return;
     }
-    out.addAll(v.sources);
+    for (DraftNode l : v.sources) {
+      l.quotedMark = mark;
+    }
     for (DraftNode c : v.children) {
-      collectQuoted(c, out);
+      markQuoted(c, mark);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.setree.internal.maintain;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.Tree;
@@ -15,7 +16,9 @@ import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
 import dev.setree.testing.TreeAssert;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -143,6 +146,41 @@ class SummaryPassTest {
       assertTrue(l.rowOffset() >= 0, "leaf " + l.id + " was given an array of its own");
     }
     TreeAssert.assertSameTree(arrays.toTree(), rows.toTree());
+  }
+
+  /**
+   * Each level says something new: a node's summary quotes no leaf that a summary below it quotes, unless every
+   * leaf under it is quoted below (then all are offered). Checked against sets made here, node by node.
+   */
+  @Test
+  void aSummaryQuotesNoLeafThatASummaryBelowItQuotes() {
+    DraftTree d = DraftTree.of(built());
+    for (DraftNode v : d.internal) {
+      v.text = null;
+    }
+    pass().run(d, 60, BuildProgress.NONE);
+    int checked = 0;
+    int withSources = 0;
+    for (DraftNode v : d.internal) {
+      Set<DraftNode> below = new HashSet<>();
+      List<DraftNode> stack = new ArrayList<>(v.children);
+      while (!stack.isEmpty()) {
+        DraftNode x = stack.remove(stack.size() - 1);
+        if (!x.leaf) {
+          below.addAll(x.sources);
+          stack.addAll(x.children);
+        }
+      }
+      if (below.isEmpty() || below.containsAll(SummaryPass.leavesUnder(v, new ArrayList<>()))) {
+        continue;
+      }
+      checked++;
+      withSources += v.sources.isEmpty() ? 0 : 1;
+      for (DraftNode s : v.sources) {
+        assertFalse(below.contains(s), "node " + v.id + " quotes leaf " + s.id + ", quoted below it already");
+      }
+    }
+    assertTrue(checked >= 10 && withSources >= 10, "nodes above quoting summaries: " + checked + ", " + withSources);
   }
 
   SummaryPass pass(BuildOptions o) {
