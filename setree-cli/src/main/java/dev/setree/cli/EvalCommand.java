@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -88,6 +89,12 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--summary-tokens", description = "Override summary_tokens.")
   Integer summaryTokens;
 
+  @Option(names = "--insert-share", defaultValue = "0", description = "The quality of maintained trees: build each"
+      + " knowledge base from the first facts of its file and insert this share of them, the last ones (at least 0,"
+      + " below 1), one at a time, each made visible by its own maintenance run before the next (default:"
+      + " ${DEFAULT-VALUE}, build from every fact).")
+  double insertShare;
+
   @Option(names = "--summary-design", hidden = true, description = "Experiment: the extractive summary design"
       + " (SENTENCE, TERMS, CLAUSES, TOPICS); ignored with an LLM summariser.")
   Research.SummaryDesign summaryDesign;
@@ -105,6 +112,9 @@ final class EvalCommand implements Callable<Integer> {
       throw new IllegalArgumentException("give as many --broad as --facts (" + facts.size() + " vs "
           + broad.size() + ")");
     }
+    if (!(insertShare >= 0 && insertShare < 1)) {
+      throw new IllegalArgumentException("--insert-share must be at least 0 and below 1, got " + insertShare);
+    }
     List<Evaluation.SystemSpec> specs = new ArrayList<>();
     for (String s : systems) {
       specs.add(Evaluation.system(s));
@@ -115,6 +125,9 @@ final class EvalCommand implements Callable<Integer> {
     Map<String, List<Evaluation.Outcome>> outcomes = new LinkedHashMap<>();
     ProgressBar bar = ProgressBar.onStderr();
     long buildNanos = 0;
+    long insertNanos = 0;
+    int inserted = 0;
+    int duplicates = 0;
     SETreeConfig.Builder cb = options.builder();
     SETree.checkLlmReachable(cb.build());
     // One embedder for every knowledge base of the run (each makes its LLM summariser, if any).
@@ -130,9 +143,22 @@ final class EvalCommand implements Callable<Integer> {
         String kbName = facts.get(k).getFileName().toString().replace(".facts.jsonl", "");
         Path dir = Files.createTempDirectory("setree-eval-");
         try (SETree kb = SETree.open(dir.resolve("kb.db"), config)) {
+          int built = insertShare == 0 ? fs.size()
+              : Math.max(2, fs.size() - (int) Math.round(insertShare * fs.size()));
           long t0 = System.nanoTime();
-          kb.build(fs, (stage, done, total) -> bar.update(kbName + " " + stage, done, total));
+          kb.build(fs.subList(0, built), (stage, done, total) -> bar.update(kbName + " " + stage, done, total));
           buildNanos += System.nanoTime() - t0;
+          long i0 = System.nanoTime();
+          for (int i = built; i < fs.size(); i++) {
+            bar.update(kbName + " inserts", i - built + 1, fs.size() - built);
+            if (kb.insert(fs.get(i)).duplicate()) {
+              duplicates++; // a text the knowledge base holds already: nothing is queued
+            } else {
+              inserted++;
+            }
+            kb.awaitMaintenance().get(10, TimeUnit.MINUTES);
+          }
+          insertNanos += System.nanoTime() - i0;
           Map<String, String> textById = new LinkedHashMap<>();
           for (Fact f : fs) {
             textById.put(f.id(), f.text());
@@ -191,12 +217,20 @@ final class EvalCommand implements Callable<Integer> {
     System.out.println();
     printBreakdown(perVariant, "variant");
     System.out.printf(Locale.ROOT, "build time: %.1f s over %d knowledge bases%n", buildNanos / 1e9, facts.size());
+    if (insertShare > 0) {
+      System.out.printf(Locale.ROOT, "then %d facts inserted one at a time, one maintenance run each (%d duplicate"
+          + " texts not inserted): %.1f s%n", inserted, duplicates, insertNanos / 1e9);
+    }
     if (jsonOut != null) {
       ObjectNode root = JSON.createObjectNode();
       root.set("results", rows);
       root.set("per_kb", perKb);
       root.set("per_variant", perVariant);
       root.put("build_seconds", Evaluation.round(buildNanos / 1e9));
+      root.put("insert_share", insertShare);
+      root.put("inserted", inserted);
+      root.put("insert_duplicates", duplicates);
+      root.put("insert_seconds", Evaluation.round(insertNanos / 1e9));
       Files.writeString(jsonOut, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
     }
     if (markdownOut != null) {
@@ -207,6 +241,9 @@ final class EvalCommand implements Callable<Integer> {
 
   private SETreeConfig config(SETreeConfig.Builder cb, SETreeConfig withEmbedder) {
     cb.embedder(withEmbedder.embedder()).tokenCounter(withEmbedder.tokenCounter());
+    if (insertShare > 0) {
+      cb.quietWindowMillis(0); // each insert's run at once: the eval waits for it before the next insert
+    }
     if (withEmbedder.llm() == null && summaryDesign != null) {
       cb.summarizer(Research.extractive(summaryDesign)); // with an LLM, SETree summarises with it
     }

@@ -100,6 +100,41 @@ class CommandLineTest {
     assertTrue(row.has("event_rouge1") && row.get("event_rouge1").isNull(), "fact rows carry a null overview metric");
   }
 
+  /**
+   * eval --insert-share builds from the first facts and inserts the rest one maintenance run at a time: the inserted
+   * facts are found, the JSON counts them, and a share outside [0, 1) is refused naming the option.
+   */
+  @Test
+  void evalOnAMaintainedTree(@TempDir Path dir) throws Exception {
+    Path facts = writeFacts(dir);
+    List<String> lines = Files.readAllLines(facts);
+    List<String> queries = new ArrayList<>();
+    for (String line : lines.subList(lines.size() - 6, lines.size())) { // inserted, not built
+      JsonNode f = JSON.readTree(line);
+      queries.add(JSON.writeValueAsString(java.util.Map.of("id", "q-" + f.get("id").asText(), "prompt",
+          f.get("text").asText(), "gold", List.of(f.get("id").asText()), "category", 1, "answer", "")));
+    }
+    Path q = dir.resolve("queries.jsonl");
+    Files.write(q, queries);
+    Path out = dir.resolve("eval.json");
+    Run e = run("eval", "--facts", facts.toString(), "--queries", q.toString(), "--budgets", "256",
+        "--systems", "setree", "--insert-share", "0.5", "--json", out.toString());
+    assertEquals(0, e.code(), e.err());
+    assertTrue(e.out().contains("then 40 facts inserted one at a time"), e.out());
+    JsonNode root = JSON.readTree(out.toFile());
+    assertEquals(0.5, root.get("insert_share").asDouble());
+    assertEquals(40, root.get("inserted").asInt());
+    assertEquals(0, root.get("insert_duplicates").asInt());
+    JsonNode row = root.get("results").get(0);
+    assertEquals(6, row.get("queries").asInt());
+    assertTrue(row.get("recall").asDouble() >= 5 / 6.0, "inserted facts asked for by their own text: " + row);
+    for (String bad : List.of("1", "-0.1")) {
+      Run r = run("eval", "--facts", facts.toString(), "--queries", q.toString(), "--insert-share", bad);
+      assertEquals(1, r.code(), bad);
+      assertTrue(r.err().contains("--insert-share must be at least 0 and below 1"), r.err());
+    }
+  }
+
   /** eval reads overview (broad) queries with events and reports event_rouge1 / event_coverage for them. */
   @Test
   void evalScoresOverviewPrompts(@TempDir Path dir) throws Exception {
