@@ -183,6 +183,41 @@ class MiniLmEmbedderTest {
     assertTrue(t.count(longWord()) > 128, "no truncation at 128 pieces");
   }
 
+  /**
+   * A count is the number of pieces of DJL's full encoding, for plain, accented, CJK, emoji, control, combining
+   * and broken (unpaired surrogate) text, also when it is remembered from an earlier count, and longer texts than
+   * the memory keeps.
+   */
+  @Test
+  void aCountIsTheFullEncodingsPieceCountAlsoFromMemory() {
+    WordPieceTokenizer t = embedder.tokenizer();
+    int[][] ranges = {{0x20, 0x7e}, {0xc0, 0x17f}, {0x300, 0x36f}, {0x4e00, 0x4e80}, {0x1f600, 0x1f64f}, {0x0, 0x1f},
+        {0x600, 0x6ff}, {0x900, 0x97f}, {0x2000, 0x206f}, {0xd800, 0xdfff}};
+    java.util.Random random = new java.util.Random(17);
+    List<String> texts = new java.util.ArrayList<>(TEXTS);
+    for (int i = 0; i < 1500; i++) {
+      StringBuilder b = new StringBuilder();
+      int n = 1 + random.nextInt(60);
+      for (int k = 0; k < n; k++) {
+        int[] r = ranges[random.nextInt(ranges.length)];
+        int cp = r[0] + random.nextInt(r[1] - r[0] + 1);
+        if (cp >= 0xd800 && cp <= 0xdfff) {
+          b.append((char) cp); // a lone surrogate
+        } else {
+          b.appendCodePoint(random.nextInt(4) == 0 ? ' ' : cp);
+        }
+      }
+      texts.add(b.toString());
+    }
+    texts.add(longWord() + " " + "x".repeat(WordPieceTokenizer.RECENT_MAX_CHARS));
+    for (int round = 0; round < 2; round++) { // the second round is answered from memory
+      for (String text : texts) {
+        assertEquals(t.pieces(text).length, t.count(text), "pieces of " + text.codePoints().limit(40)
+            .mapToObj(Integer::toHexString).toList());
+      }
+    }
+  }
+
   @Test
   void closedEmbedderRefusesWork() {
     MiniLmEmbedder e = MiniLmEmbedder.load(1);
