@@ -21,10 +21,10 @@ import java.util.Map;
  * <p>The bundled {@code tokenizer.json} truncates and pads to 128 pieces; both are switched off here.
  * Thread-safe.
  *
- * <p>A count asks the native tokenizer for the piece ids alone (DJL's {@code Encoding} also fetches the pieces'
- * strings, words, masks and spans: 140 against 80 us for a SOTU sentence), and the counts of the last
- * {@value #RECENT} texts (of at most {@value #RECENT_MAX_CHARS} characters) are kept: a maintenance run counts
- * again the leaves and summaries the runs before it counted.
+ * <p>Piece ids are asked of the native tokenizer alone (DJL's {@code Encoding} also fetches the pieces' strings,
+ * words, masks and spans: a count took 140 us a SOTU sentence so, 80 us without them), for counts and the
+ * embedder alike. The counts of the last {@value #RECENT} texts (of at most {@value #RECENT_MAX_CHARS}
+ * characters) are kept: a maintenance run counts again the leaves and summaries the runs before it counted.
  */
 public final class WordPieceTokenizer implements TokenCounter, AutoCloseable {
   private static final String RESOURCE = "/all-minilm-l6-v2-tokenizer.json";
@@ -85,7 +85,7 @@ public final class WordPieceTokenizer implements TokenCounter, AutoCloseable {
         }
       }
     }
-    int n = pieceCount(text);
+    int n = pieces(text).length;
     if (keep) {
       synchronized (recent) {
         recent.put(text, n);
@@ -95,21 +95,22 @@ public final class WordPieceTokenizer implements TokenCounter, AutoCloseable {
   }
 
   /**
-   * How many pieces {@link #pieces} gives for {@code text}, from the native tokenizer's ids alone. The text is
-   * passed as {@link HuggingFaceTokenizer#encode(String, boolean, boolean)} passes it when no prefix space,
-   * lower-casing or accent stripping is asked for (none is: the tokenizer's own normaliser does that).
+   * Piece ids of a text, no special tokens, no truncation: those of DJL's
+   * {@link HuggingFaceTokenizer#encode(String, boolean, boolean)}, asked of the native tokenizer alone. The text is
+   * passed as that method passes it when no prefix space, lower-casing or accent stripping is asked for (none is:
+   * the tokenizer's own normaliser does that).
    */
-  int pieceCount(String text) {
+  long[] pieces(String text) {
     long encoding = TokenizersLibrary.LIB.encode(tokenizer.getHandle(), sanitize(text), false);
     try {
-      return TokenizersLibrary.LIB.getTokenIds(encoding).length;
+      return TokenizersLibrary.LIB.getTokenIds(encoding);
     } finally {
       TokenizersLibrary.LIB.deleteEncoding(encoding);
     }
   }
 
-  /** Piece ids of a text, no special tokens, no truncation. */
-  long[] pieces(String text) {
+  /** The piece ids of DJL's whole encoding of a text (what {@link #pieces} must equal; for tests). */
+  long[] encodingIds(String text) {
     Encoding e = tokenizer.encode(sanitize(text), false, false);
     return e.getIds();
   }
