@@ -41,10 +41,11 @@ final class SummaryPass {
   private final ExtractiveSummarizer fallback = new ExtractiveSummarizer();
 
   /**
-   * An extractive summary of a node with fewer leaves is written on the pass's own thread: it takes well under a
-   * millisecond, less than handing it to a pool thread took (1.3 ms on average for nodes of under 100 leaves
-   * at 50,000 leaves, most of it starting the pool's thread). Larger nodes' summaries run on the pool, several at
-   * once; a summariser whose calls cost (an LLM) always does, {@code max_concurrency} calls in flight.
+   * In a pass over the changed nodes only (a maintenance run's), an extractive summary of a node with fewer leaves
+   * is written on the pass's own thread: it takes well under a millisecond, less than handing it to a pool thread
+   * took (1.3 ms on average for nodes of under 100 leaves at 50,000 leaves, most of it starting the pool's
+   * thread). Larger nodes' summaries run on the pool, several at once, as do all of a pass over every node (a
+   * build: thousands of summaries) and a summariser whose calls cost (an LLM), {@code max_concurrency} at once.
    */
   static final int INLINE_BELOW = 2048;
 
@@ -99,6 +100,7 @@ final class SummaryPass {
       }
     }
     int total = Math.max(1, todo);
+    boolean inlineSmall = dirtyOnly && summarizer instanceof ExtractiveSummarizer;
     ExecutorService pool = null; // made for the first summary that is not written inline
     try {
       for (List<DraftNode> wave : waves) {
@@ -122,7 +124,7 @@ final class SummaryPass {
             progress.update("summaries", summarized.incrementAndGet(), Math.max(total, summarized.get()));
             return s;
           };
-          if (summarizer instanceof ExtractiveSummarizer && under.size() < INLINE_BELOW) {
+          if (inlineSmall && under.size() < INLINE_BELOW) {
             FutureTask<Summarizer.Summary> now = new FutureTask<>(task); // a failure shows at await, as a pool's
             now.run();
             futures.add(now);
