@@ -285,7 +285,6 @@ public final class Maintainer {
     return v >= 0 && v < tree.leafCount();
   }
 
-
   /**
    * Copies {@code tree} into the draft a run over it will continue from, unless the last run left one: work a
    * run would do first, done ahead (on open, or while the writer waits for a quiet window). Never changes a

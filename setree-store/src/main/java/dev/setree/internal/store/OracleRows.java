@@ -270,7 +270,6 @@ final class OracleRows {
     return level == 0 || NodeRows.rowEquals(a.centroids(), o * dim, b.centroids(), i * dim, dim);
   }
 
-
   /**
    * Binds a levels row. For an INSERT ({@code first} = 1) the level comes first; for an UPDATE
    * ({@code first} = 0) it is the last parameter. {@code tree} is the tree saved with it, whose nodes the parent
