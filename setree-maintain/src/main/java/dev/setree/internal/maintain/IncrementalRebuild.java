@@ -48,10 +48,6 @@ final class IncrementalRebuild {
   /** The fewest members of an exact level scanned in integers first. */
   private final int integerRowsMin;
 
-  IncrementalRebuild(BuildOptions options) {
-    this(options, INTEGER_ROWS_MIN);
-  }
-
   /** A rebuild whose exact levels of at least {@code integerRowsMin} members are scanned in integers first. */
   IncrementalRebuild(BuildOptions options, int integerRowsMin) {
     this.options = options;
