@@ -26,17 +26,10 @@ final class DerivedAssignment {
    * Whether {@code assignment} equals {@link #of} of {@code parentIds}, checked without numbering
    * every member's parent id through a map (a level of 50,000 members was a run's largest map): the numbers
    * are dense in order of first appearance, the members of one community have its first member's parent id,
-   * and no two communities have the same one.
-   */
-  static boolean holds(String[] parentIds, int[] assignment) {
-    return holds(parentIds, assignment, null);
-  }
-
-  /**
-   * As {@link #holds(String[], int[])}; with {@code tree}, whose node ids the parent ids usually are, the
-   * communities' parents are told apart by their nodes (ids are unique in a tree), each looked for just after the
-   * previous one first: a set of 6,244 parent ids, one look at each id string all over the heap, was built in
-   * every save at 50,000 leaves. A parent id that is no node of the tree falls back to the set.
+   * and no two communities have the same one. With {@code tree} (or null), whose node ids the parent ids usually
+   * are, the communities' parents are told apart by their nodes (ids are unique in a tree), each looked for just
+   * after the previous one first: a set of 6,244 parent ids, one look at each id string all over the heap, was
+   * built in every save at 50,000 leaves. A parent id that is no node of the tree, or no tree, uses the set.
    */
   static boolean holds(String[] parentIds, int[] assignment, Tree tree) {
     if (assignment == null || assignment.length != parentIds.length) {

@@ -36,7 +36,7 @@ class DerivedAssignmentTest {
         default -> { } // as derived
       }
       boolean expected = Arrays.equals(DerivedAssignment.of(parentIds), assignment);
-      assertEquals(expected, DerivedAssignment.holds(parentIds, assignment),
+      assertEquals(expected, DerivedAssignment.holds(parentIds, assignment, null),
           Arrays.toString(parentIds) + " " + Arrays.toString(assignment));
       derivable += expected ? 1 : 0;
     }
@@ -72,7 +72,7 @@ class DerivedAssignmentTest {
       if (r.nextBoolean()) {
         assignment[r.nextInt(n)] = r.nextInt(parents + 1);
       }
-      boolean expected = DerivedAssignment.holds(parentIds, assignment);
+      boolean expected = DerivedAssignment.holds(parentIds, assignment, null);
       assertEquals(expected, DerivedAssignment.holds(parentIds, assignment, tree),
           Arrays.toString(parentIds) + " " + Arrays.toString(assignment));
       byNodes += expected && !foreign ? 1 : 0;
@@ -82,9 +82,9 @@ class DerivedAssignmentTest {
 
   @Test
   void twoCommunitiesUnderOneParentAreNotDerivable() {
-    assertFalse(DerivedAssignment.holds(new String[] {"p", "p"}, new int[] {0, 1}));
-    assertFalse(DerivedAssignment.holds(new String[] {"p", "q"}, new int[] {0, 0}));
-    assertFalse(DerivedAssignment.holds(new String[] {"p"}, null));
-    assertTrue(DerivedAssignment.holds(new String[] {"p", "q", "p"}, new int[] {0, 1, 0}));
+    assertFalse(DerivedAssignment.holds(new String[] {"p", "p"}, new int[] {0, 1}, null));
+    assertFalse(DerivedAssignment.holds(new String[] {"p", "q"}, new int[] {0, 0}, null));
+    assertFalse(DerivedAssignment.holds(new String[] {"p"}, null, null));
+    assertTrue(DerivedAssignment.holds(new String[] {"p", "q", "p"}, new int[] {0, 1, 0}, null));
   }
 }
