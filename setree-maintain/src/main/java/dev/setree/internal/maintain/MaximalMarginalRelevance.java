@@ -12,10 +12,11 @@ import java.util.NoSuchElementException;
  * {@code redundancy} times its highest similarity to a leaf already picked (J. Carbonell and J. Goldstein,
  * "The use of MMR, diversity-based reranking for reordering documents and producing summaries", SIGIR 1998).
  *
- * <p>Only the {@value #MAX_CANDIDATES} leaves closest to the centroid compete. Lazy: each pick costs a pass
- * over the candidates, and callers stop at the first leaf that does not fit, usually after a few picks; the
- * picks are the same as computing all of them first. Ties go to the lower index, so the order is
- * deterministic.
+ * <p>Only the {@value #MAX_CANDIDATES} leaves closest to the centroid compete. Lazy: each pick is computed when
+ * asked for, and callers stop at the first leaf that does not fit, usually after a few picks; the second pick
+ * scores every candidate, later ones only those whose earlier score could still beat the best (see
+ * {@link Picks}). The picks are the same as computing all of them first. Ties go to the higher relevance, then
+ * the lower index, so the order is deterministic.
  */
 final class MaximalMarginalRelevance {
   /** How many leaves closest to the centroid compete. */
@@ -71,21 +72,40 @@ final class MaximalMarginalRelevance {
     }
   }
 
-  /** The picks of {@link #order}, each computed when it is asked for. */
+  /**
+   * The picks of {@link #order}, each computed when it is asked for. A pick's score is its relevance minus
+   * {@code redundancy} times its highest similarity to an earlier pick; from the second pick on, that similarity can
+   * only grow, so with a redundancy of at least 0 a score computed against fewer picks bounds the exact one from
+   * above. The second pick scores every
+   * candidate against the first (as every pick once did); later picks visit the candidates in the order of those
+   * scores and bring each up to date only until the scores left cannot beat the best one found (the lazy greedy of
+   * M. Minoux, "Accelerated greedy algorithms for maximizing submodular set functions", 1978). The scores are the
+   * same floats, computed from the same products in the same order, so the picks are those of scoring every
+   * candidate at every pick, ties included (to the candidate of higher relevance, then of lower index).
+   */
   private static final class Picks implements Iterator<Integer> {
     private final List<Passage> leaves;
     private final float[] rel;
+    /** The candidates' leaf indexes by rank: relevance descending, then index ascending. */
     private final int[] cand;
+    /** By rank: the highest similarity to the first {@link #seen} picks, and whether it was picked. */
     private final float[] maxSim;
+    private final int[] seen;
     private final boolean[] taken;
+    /** The picks' embeddings, in pick order. */
+    private final float[][] pickedEmbeddings;
+    /** After the second pick: the ranks by their scores at the second pick, descending (then rank ascending). */
+    private long[] byBound;
     private final int picks;
     private final float redundancy;
+    /** Whether a score can only fall as picks are added (a redundancy of at least 0): the later picks' bound. */
+    private final boolean falling;
     private int picked;
-    private int last = -1;
 
     Picks(List<Passage> leaves, float[] centroid, int limit, float redundancy) {
       this.leaves = leaves;
       this.redundancy = redundancy;
+      this.falling = redundancy >= 0;
       int n = leaves.size();
       rel = LeafPassages.dots(leaves, centroid); // a draft's leaves without a passage each
       // Relevance descending, then index ascending, as primitive keys (no boxed sort: a node high in a large
@@ -93,9 +113,7 @@ final class MaximalMarginalRelevance {
       // as Float.compare after an == test ordered them.
       long[] keyed = new long[n];
       for (int i = 0; i < n; i++) {
-        int bits = Float.floatToIntBits(rel[i] + 0f);
-        int ordered = bits >= 0 ? bits : bits ^ 0x7fffffff;
-        keyed[i] = ((long) ~ordered << 32) | i;
+        keyed[i] = descending(rel[i], i);
       }
       cand = new int[Math.min(n, MAX_CANDIDATES)];
       if (n > 2 * MAX_CANDIDATES) {
@@ -107,10 +125,19 @@ final class MaximalMarginalRelevance {
       for (int c = 0; c < cand.length; c++) {
         cand[c] = (int) keyed[c];
       }
-      maxSim = new float[n];
+      maxSim = new float[cand.length];
       Arrays.fill(maxSim, -1f);
-      taken = new boolean[n];
+      seen = new int[cand.length];
+      taken = new boolean[cand.length];
       picks = Math.min(limit, cand.length);
+      pickedEmbeddings = new float[picks][];
+    }
+
+    /** A key that sorts {@code value} descending, then {@code index} ascending. */
+    private static long descending(float value, int index) {
+      int bits = Float.floatToIntBits(value + 0f);
+      int ordered = bits >= 0 ? bits : bits ^ 0x7fffffff;
+      return ((long) ~ordered << 32) | index;
     }
 
     @Override
@@ -123,28 +150,80 @@ final class MaximalMarginalRelevance {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      if (last >= 0) { // redundancy against the previous pick, deferred until a next pick is wanted
-        float[] lastEmbedding = leaves.get(last).embedding();
-        for (int i : cand) {
-          maxSim[i] = Math.max(maxSim[i], LeafPassages.dot(leaves, i, lastEmbedding));
-        }
-      }
+      int best = picked == 0 ? first() : picked == 1 ? second() : later();
+      taken[best] = true;
+      int leaf = cand[best];
+      pickedEmbeddings[picked++] = leaves.get(leaf).embedding();
+      return leaf;
+    }
+
+    /** The first pick: the highest relevance, no redundancy yet. */
+    private int first() {
       int best = -1;
       float bestScore = Float.NEGATIVE_INFINITY;
-      for (int i : cand) {
-        if (taken[i]) {
-          continue;
-        }
-        float score = rel[i] - (picked == 0 ? 0f : redundancy * maxSim[i]);
-        if (score > bestScore) {
-          bestScore = score;
-          best = i;
+      for (int r = 0; r < cand.length; r++) {
+        if (rel[cand[r]] > bestScore) {
+          bestScore = rel[cand[r]];
+          best = r;
         }
       }
-      taken[best] = true;
-      picked++;
-      last = best;
       return best;
+    }
+
+    /** The second pick: every candidate scored against the first, and ordered by that score for the later ones. */
+    private int second() {
+      byBound = new long[cand.length];
+      int best = -1;
+      float bestScore = Float.NEGATIVE_INFINITY;
+      for (int r = 0; r < cand.length; r++) {
+        float score = upToDate(r);
+        byBound[r] = descending(score, r);
+        if (!taken[r] && score > bestScore) {
+          bestScore = score;
+          best = r;
+        }
+      }
+      Arrays.sort(byBound);
+      return best;
+    }
+
+    /**
+     * A later pick: candidates in the order of their scores at the second pick, each brought up to date, until a
+     * bound says that no candidate left can beat (or tie with a lower rank) the best exact score found.
+     */
+    private int later() {
+      int best = -1;
+      float bestScore = Float.NEGATIVE_INFINITY;
+      for (long key : byBound) {
+        int r = (int) key;
+        if (taken[r]) {
+          continue;
+        }
+        int ordered = ~(int) (key >>> 32);
+        float bound = Float.intBitsToFloat(ordered >= 0 ? ordered : ordered ^ 0x7fffffff);
+        if (Float.isNaN(bound)) {
+          continue; // a NaN similarity stays NaN: never picked, as no comparison with it holds
+        }
+        if (falling && best >= 0 && (bound < bestScore || bound == bestScore && r > best)) {
+          break; // every candidate left scores at most its bound, which is no better
+        }
+        float score = upToDate(r);
+        if (score > bestScore || best >= 0 && score == bestScore && r < best) {
+          bestScore = score;
+          best = r;
+        }
+      }
+      return best;
+    }
+
+    /** Candidate {@code r}'s score now: its highest similarity to every pick so far folded in, in pick order. */
+    private float upToDate(int r) {
+      int leaf = cand[r];
+      for (int p = seen[r]; p < picked; p++) {
+        maxSim[r] = Math.max(maxSim[r], LeafPassages.dot(leaves, leaf, pickedEmbeddings[p]));
+      }
+      seen[r] = picked;
+      return rel[leaf] - redundancy * maxSim[r];
     }
   }
 }

@@ -127,21 +127,25 @@ class ExtractiveSummarizerTest {
 
   /**
    * The lazy MMR order picks exactly what computing every pick first picked (the eager loop it replaced),
-   * whether the caller takes all picks or stops early; random leaves, some with equal relevance, more of
-   * them than the candidate cap.
+   * whether the caller takes all picks or stops early; random leaves, some with equal relevance (duplicates, and
+   * components of -1, 0 or 1, which give distinct leaves equal scores), up to more of them than the candidate cap,
+   * many picks, and redundancies under which a score can only fall as picks are added and one under which it can
+   * rise.
    */
   @Test
   void lazyMmrOrderEqualsTheEagerOne() {
     long seed = Long.getLong("tests.seed", System.nanoTime());
     Random r = new Random(seed);
-    for (int round = 0; round < 30; round++) {
-      int n = round == 0 ? 4100 + r.nextInt(200) : 1 + r.nextInt(300);
-      int dim = 8 + r.nextInt(24);
+    float[] redundancies = {ExtractiveSummarizer.REDUNDANCY, 0f, 1.5f, -0.3f};
+    for (int round = 0; round < 240; round++) {
+      int n = round == 0 ? 4100 + r.nextInt(200) : round < 40 ? 1 + r.nextInt(3000) : 1 + r.nextInt(300);
+      boolean coarse = round % 4 == 1; // components of -1, 0 or 1: many equal scores between distinct leaves
+      int dim = coarse || round % 3 == 2 ? 2 + r.nextInt(4) : 8 + r.nextInt(24);
       List<Passage> leaves = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         float[] e = new float[dim];
         for (int d = 0; d < dim; d++) {
-          e[d] = r.nextInt(4) == 0 ? 0f : (float) r.nextGaussian();
+          e[d] = coarse ? r.nextInt(3) - 1 : r.nextInt(4) == 0 ? 0f : (float) r.nextGaussian();
         }
         if (i > 0 && r.nextInt(10) == 0) {
           e = leaves.get(r.nextInt(i)).embedding().clone(); // a duplicate: equal relevance
@@ -149,25 +153,32 @@ class ExtractiveSummarizerTest {
         leaves.add(new Passage("l" + i, "leaf " + i, Vectors.normalize(e)));
       }
       float[] centroid = Vectors.normalize(leaves.get(r.nextInt(n)).embedding().clone());
-      int limit = 1 + r.nextInt(80);
-      List<Integer> expected = eagerMmr(leaves, centroid, limit);
+      int limit = 1 + r.nextInt(round < 40 ? 200 : 80);
+      float redundancy = round < 40 ? ExtractiveSummarizer.REDUNDANCY : redundancies[round % redundancies.length];
+      String where = "seed=" + seed + " round " + round + " redundancy " + redundancy;
+      List<Integer> expected = eagerMmr(leaves, centroid, limit, redundancy);
       List<Integer> lazy = new ArrayList<>();
-      ExtractiveSummarizer.mmrOrder(leaves, centroid, limit).forEach(lazy::add);
-      assertEquals(expected, lazy, "seed=" + seed + " round " + round);
+      MaximalMarginalRelevance.order(leaves, centroid, limit, redundancy).forEach(lazy::add);
+      assertEquals(expected, lazy, where);
       int stop = r.nextInt(expected.size() + 1);
       List<Integer> prefix = new ArrayList<>();
-      for (int i : ExtractiveSummarizer.mmrOrder(leaves, centroid, limit)) {
+      for (int i : MaximalMarginalRelevance.order(leaves, centroid, limit, redundancy)) {
         if (prefix.size() == stop) {
           break;
         }
         prefix.add(i);
       }
-      assertEquals(expected.subList(0, stop), prefix, "seed=" + seed + " round " + round);
+      assertEquals(expected.subList(0, stop), prefix, where);
+      if (redundancy == ExtractiveSummarizer.REDUNDANCY) {
+        List<Integer> viaSummarizer = new ArrayList<>();
+        ExtractiveSummarizer.mmrOrder(leaves, centroid, limit).forEach(viaSummarizer::add);
+        assertEquals(expected, viaSummarizer, where);
+      }
     }
   }
 
   /** The MMR loop as it was before the picks became lazy: every pick computed up front. */
-  private static List<Integer> eagerMmr(List<Passage> leaves, float[] centroid, int limit) {
+  private static List<Integer> eagerMmr(List<Passage> leaves, float[] centroid, int limit, float redundancy) {
     int n = leaves.size();
     float[] rel = new float[n];
     for (int i = 0; i < n; i++) {
@@ -192,7 +203,7 @@ class ExtractiveSummarizerTest {
         if (taken[i]) {
           continue;
         }
-        float score = rel[i] - (order.isEmpty() ? 0f : ExtractiveSummarizer.REDUNDANCY * maxSim[i]);
+        float score = rel[i] - (order.isEmpty() ? 0f : redundancy * maxSim[i]);
         if (score > bestScore) {
           bestScore = score;
           best = i;

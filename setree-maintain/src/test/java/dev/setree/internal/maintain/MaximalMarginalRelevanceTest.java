@@ -1,13 +1,40 @@
 package dev.setree.internal.maintain;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.setree.spi.Passage;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The selection of a large node's candidates: the same keys as a full sort's first ones. */
+/**
+ * The selection of a large node's candidates (the same keys as a full sort's first ones), and a tie that the lazy
+ * picks must break as the eager ones did. ExtractiveSummarizerTest compares the picks with the eager loop on random
+ * leaves.
+ */
 class MaximalMarginalRelevanceTest {
+
+  /**
+   * The third pick ties two leaves: {@code b}, whose score at the second pick was higher and has fallen since (it
+   * is close to the second pick), and {@code r}, of higher relevance, whose score has not moved. Computing every
+   * score, the tie goes to {@code r}; the lazy picks reach {@code b} first and must still look at {@code r}. Every
+   * product is exact in binary: the scores tie exactly.
+   */
+  @Test
+  void aTieAfterAScoreFellGoesToTheHigherRelevance() {
+    float[] centroid = {1f, 0f, 0f, 0f};
+    List<Passage> leaves = new ArrayList<>();
+    leaves.add(new Passage("p1", "first", new float[] {1f, 0f, 0.5f, 0f})); // relevance 1: the first pick
+    leaves.add(new Passage("q", "second", new float[] {0.75f, 1f, 0f, 0f})); // score 0.375 at the second pick
+    leaves.add(new Passage("r", "r", new float[] {0.625f, 0f, 2f, 0f})); // -0.1875, and still at the third
+    leaves.add(new Passage("b", "b", new float[] {0.5f, 1f, 0f, 0f})); // 0.25, then -0.1875 (close to q)
+    List<Integer> picks = new ArrayList<>();
+    MaximalMarginalRelevance.order(leaves, centroid, 4, 0.5f).forEach(picks::add);
+    assertEquals(List.of(0, 1, 2, 3), picks);
+  }
 
   @Test
   void theSelectedKeysAreTheSortedPrefix() {
