@@ -76,12 +76,12 @@ final class MaximalMarginalRelevance {
    * The picks of {@link #order}, each computed when it is asked for. A pick's score is its relevance minus
    * {@code redundancy} times its highest similarity to an earlier pick; from the second pick on, that similarity can
    * only grow, so with a redundancy of at least 0 a score computed against fewer picks bounds the exact one from
-   * above. The second pick scores every
-   * candidate against the first (as every pick once did); later picks visit the candidates in the order of those
-   * scores and bring each up to date only until the scores left cannot beat the best one found (the lazy greedy of
-   * M. Minoux, "Accelerated greedy algorithms for maximizing submodular set functions", 1978). The scores are the
-   * same floats, computed from the same products in the same order, so the picks are those of scoring every
-   * candidate at every pick, ties included (to the candidate of higher relevance, then of lower index).
+   * above. The second pick scores every candidate against the first (as every pick once did); later picks visit the
+   * candidates in the order of those scores and bring each up to date only until the scores left cannot beat the
+   * best one found (the lazy greedy of M. Minoux, "Accelerated greedy algorithms for maximizing submodular set
+   * functions", 1978). The scores are the same floats, computed from the same products in the same order, so the
+   * picks are those of scoring every candidate at every pick, ties included (to the candidate of higher relevance,
+   * then of lower index).
    */
   private static final class Picks implements Iterator<Integer> {
     private final List<Passage> leaves;
@@ -138,6 +138,12 @@ final class MaximalMarginalRelevance {
       int bits = Float.floatToIntBits(value + 0f);
       int ordered = bits >= 0 ? bits : bits ^ 0x7fffffff;
       return ((long) ~ordered << 32) | index;
+    }
+
+    /** The value of a {@link #descending} key (-0 read as 0, every NaN as the canonical one). */
+    private static float valueOf(long key) {
+      int ordered = ~(int) (key >>> 32);
+      return Float.intBitsToFloat(ordered >= 0 ? ordered : ordered ^ 0x7fffffff);
     }
 
     @Override
@@ -199,8 +205,7 @@ final class MaximalMarginalRelevance {
         if (taken[r]) {
           continue;
         }
-        int ordered = ~(int) (key >>> 32);
-        float bound = Float.intBitsToFloat(ordered >= 0 ? ordered : ordered ^ 0x7fffffff);
+        float bound = valueOf(key);
         if (Float.isNaN(bound)) {
           continue; // a NaN similarity stays NaN: never picked, as no comparison with it holds
         }
