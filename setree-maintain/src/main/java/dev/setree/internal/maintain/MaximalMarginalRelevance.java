@@ -94,7 +94,9 @@ final class MaximalMarginalRelevance {
     private final boolean[] taken;
     /** The picks' embeddings, in pick order. */
     private final float[][] pickedEmbeddings;
-    /** After the second pick: the ranks by their scores at the second pick, descending (then rank ascending). */
+    /** By rank: the score at the second pick, an upper bound of every later one (set by the second pick). */
+    private float[] secondScores;
+    /** The ranks by {@link #secondScores}, descending (then rank ascending): made by the third pick, if asked for. */
     private long[] byBound;
     private final int picks;
     private final float redundancy;
@@ -176,20 +178,19 @@ final class MaximalMarginalRelevance {
       return best;
     }
 
-    /** The second pick: every candidate scored against the first, and ordered by that score for the later ones. */
+    /** The second pick: every candidate scored against the first; the scores are kept as the later picks' bounds. */
     private int second() {
-      byBound = new long[cand.length];
+      secondScores = new float[cand.length];
       int best = -1;
       float bestScore = Float.NEGATIVE_INFINITY;
       for (int r = 0; r < cand.length; r++) {
         float score = upToDate(r);
-        byBound[r] = descending(score, r);
+        secondScores[r] = score;
         if (!taken[r] && score > bestScore) {
           bestScore = score;
           best = r;
         }
       }
-      Arrays.sort(byBound);
       return best;
     }
 
@@ -198,6 +199,13 @@ final class MaximalMarginalRelevance {
      * bound says that no candidate left can beat (or tie with a lower rank) the best exact score found.
      */
     private int later() {
+      if (byBound == null) { // most callers stop at the second pick: the order is made only when a third is asked for
+        byBound = new long[cand.length];
+        for (int r = 0; r < cand.length; r++) {
+          byBound[r] = descending(secondScores[r], r);
+        }
+        Arrays.sort(byBound);
+      }
       int best = -1;
       float bestScore = Float.NEGATIVE_INFINITY;
       for (long key : byBound) {
