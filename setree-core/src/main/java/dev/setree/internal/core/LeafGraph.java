@@ -80,7 +80,7 @@ final class LeafGraph {
       for (int e = ko[i]; e < ko[i + 1]; e++) {
         int a = leafOf[i];
         int b = leafOf[kn[e]];
-        long w = (long) ~orderedBits(kw[e]) << 32;
+        long w = (long) ~Ranking.orderedBits(kw[e]) << 32;
         both[fill[a]++] = w | b;
         both[fill[b]++] = w | a;
       }
@@ -209,13 +209,13 @@ final class LeafGraph {
         }
         int b = 0;
         for (int e = ko1[v]; e < ko1[v + 1]; e++) {
-          both[b++] = ((long) ~orderedBits(kw1[e]) << 32) | kn1[e];
+          both[b++] = Ranking.key(kw1[e], kn1[e]);
         }
         for (int x = 0; x < count[v]; x++) {
           int u = fresh[v][x];
           for (int e = ko1[u]; e < ko1[u + 1]; e++) {
             if (kn1[e] == v) {
-              both[b++] = ((long) ~orderedBits(kw1[e]) << 32) | u;
+              both[b++] = Ranking.key(kw1[e], u);
             }
           }
         }
@@ -286,10 +286,5 @@ final class LeafGraph {
       }
     }
     return true;
-  }
-
-  static int orderedBits(float f) {
-    int bits = Float.floatToIntBits(f);
-    return bits >= 0 ? bits : bits ^ 0x7fffffff;
   }
 }

@@ -277,19 +277,15 @@ public final class LeafNeighbours {
     Hits top(int k) {
       long[] keyed = new long[size];
       for (int i = 0; i < size; i++) {
-        // Sort key: score descending, then node ascending (scores compared as ordered ints).
-        int bits = Float.floatToIntBits(scores[i]);
-        int ordered = bits >= 0 ? bits : bits ^ 0x7fffffff;
-        keyed[i] = ((long) ~ordered << 32) | (nodes[i] & 0xffffffffL);
+        keyed[i] = Ranking.key(scores[i], nodes[i]); // score descending, then node ascending
       }
       Arrays.sort(keyed);
       int m = Math.min(k, size);
       int[] leaves = new int[m];
       float[] cos = new float[m];
       for (int i = 0; i < m; i++) {
-        leaves[i] = (int) keyed[i];
-        int ordered = ~(int) (keyed[i] >> 32);
-        cos[i] = Float.intBitsToFloat(ordered >= 0 ? ordered : ordered ^ 0x7fffffff);
+        leaves[i] = Ranking.index(keyed[i]);
+        cos[i] = Ranking.score(keyed[i]);
       }
       return new Hits(leaves, cos);
     }

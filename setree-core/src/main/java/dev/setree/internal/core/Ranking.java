@@ -15,7 +15,7 @@ public final class Ranking {
     int n = score.length;
     long[] keys = new long[n];
     for (int i = 0; i < n; i++) {
-      keys[i] = ((long) ~orderedBits(score[i]) << 32) | i;
+      keys[i] = key(score[i], i);
     }
     Arrays.sort(keys);
     int[] out = new int[n];
@@ -25,9 +25,28 @@ public final class Ranking {
     return out;
   }
 
-  /** The float's bits as an int whose signed order is the float's order (-0.0 before 0.0). */
+  /**
+   * The packed pair {@link #descending} sorts: a {@code long} whose natural order is {@code score} descending, then
+   * {@code index} (at least 0) ascending. 0.0 comes before -0.0, and every NaN is one value above all numbers.
+   */
+  public static long key(float score, int index) {
+    return ((long) ~orderedBits(score) << 32) | index;
+  }
+
+  /** The index of a {@link #key}. */
+  public static int index(long key) {
+    return (int) key;
+  }
+
+  /** The score of a {@link #key} (a NaN as the canonical one). */
+  public static float score(long key) {
+    int ordered = ~(int) (key >>> 32);
+    return Float.intBitsToFloat(ordered >= 0 ? ordered : ordered ^ 0x7fffffff);
+  }
+
+  /** The float's bits as an int whose signed order is the float's order (-0.0 before 0.0, every NaN last). */
   static int orderedBits(float f) {
-    int bits = Float.floatToRawIntBits(f);
-    return bits ^ ((bits >> 31) & 0x7fffffff);
+    int bits = Float.floatToIntBits(f);
+    return bits >= 0 ? bits : bits ^ 0x7fffffff;
   }
 }

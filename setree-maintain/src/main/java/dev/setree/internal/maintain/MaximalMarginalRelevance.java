@@ -1,5 +1,6 @@
 package dev.setree.internal.maintain;
 
+import dev.setree.internal.core.Ranking;
 import dev.setree.spi.Passage;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -125,7 +126,7 @@ final class MaximalMarginalRelevance {
         Arrays.sort(keyed);
       }
       for (int c = 0; c < cand.length; c++) {
-        cand[c] = (int) keyed[c];
+        cand[c] = Ranking.index(keyed[c]);
       }
       maxSim = new float[cand.length];
       Arrays.fill(maxSim, -1f);
@@ -135,17 +136,9 @@ final class MaximalMarginalRelevance {
       pickedEmbeddings = new float[picks][];
     }
 
-    /** A key that sorts {@code value} descending, then {@code index} ascending. */
+    /** A key that sorts {@code value} descending, then {@code index} ascending, -0 as 0 ({@link Ranking#key}). */
     private static long descending(float value, int index) {
-      int bits = Float.floatToIntBits(value + 0f);
-      int ordered = bits >= 0 ? bits : bits ^ 0x7fffffff;
-      return ((long) ~ordered << 32) | index;
-    }
-
-    /** The value of a {@link #descending} key (-0 read as 0, every NaN as the canonical one). */
-    private static float valueOf(long key) {
-      int ordered = ~(int) (key >>> 32);
-      return Float.intBitsToFloat(ordered >= 0 ? ordered : ordered ^ 0x7fffffff);
+      return Ranking.key(value + 0f, index);
     }
 
     @Override
@@ -209,11 +202,11 @@ final class MaximalMarginalRelevance {
       int best = -1;
       float bestScore = Float.NEGATIVE_INFINITY;
       for (long key : byBound) {
-        int r = (int) key;
+        int r = Ranking.index(key);
         if (taken[r]) {
           continue;
         }
-        float bound = valueOf(key);
+        float bound = Ranking.score(key);
         if (Float.isNaN(bound)) {
           continue; // a NaN similarity stays NaN: never picked, as no comparison with it holds
         }
