@@ -29,6 +29,12 @@ import picocli.CommandLine.Option;
  * clustering / summaries, database size, peak heap, depth and arity, retrieve P50/P99 over held-out prompts
  * and the flat scan's P50 on the same prompts. Writes {@code results.csv} and ends with the HNSW decision.
  *
+ * <p>The latencies are those of a process that has served retrieves for a while: {@code --warmup} other prompts
+ * (1,000 by default) go through the same calls first. A retrieve calls many of its methods once, and HotSpot's
+ * tiered compiler gives a method its optimised (C2) code only after hundreds to thousands of calls, so a
+ * process's first few hundred retrieves run partly in the profiling tier (docs/benchmarks.md, "The ladder's
+ * warm-up").
+ *
  * <p>{@code --embedder hash} swaps MiniLM for the deterministic feature-hash embedder
  * ({@link dev.setree.internal.eval.Research#hashEmbedder}; token counts stay WordPiece's), so that everything but
  * embedding can be measured at sizes a neural model would take hours to embed. Rungs larger than the corpus get synthetic leaves: {@link #synthetic}.
@@ -51,6 +57,12 @@ final class BenchLadder implements Callable<Integer> {
   @Option(names = "--prompts", defaultValue = "200", description = "Held-out prompts per rung.")
   int prompts;
 
+  @Option(names = "--warmup", defaultValue = "1000", description = "Prompts run before the measured ones, on every"
+      + " rung: each through the default, flat and exact retrieves and the embedder alone, as the measured ones"
+      + " are, so that the JIT has compiled the retrieve paths (default: ${DEFAULT-VALUE}). Other sentences of the"
+      + " corpus than the held-out ones; the held-out prompts again when the corpus has too few.")
+  int warmup;
+
   @Option(names = "--budget", defaultValue = "1024", description = "Retrieve budget.")
   int budget;
 
@@ -66,7 +78,7 @@ final class BenchLadder implements Callable<Integer> {
 
   record Row(int leaves, double buildS, double embedS, double knnS, double clusterS, double summaryS, long dbBytes,
       long peakHeapMb, int depth, double arity, int rootArity, double p50, double p99, double flatP50,
-      Paths paths) {}
+      Paths paths, int warmup) {}
 
   /**
    * The query-path columns of issue 13: the prompt embedding alone, which leaf scoring the default retrieve
@@ -90,30 +102,24 @@ final class BenchLadder implements Callable<Integer> {
     System.out.printf(Locale.ROOT, "A retrieve's dot products: %s%n",
         SimdDot.vectorized() ? "JDK Vector API (docs/adr/0024-simd-query-dots.md)"
             : "scalar (vector lanes need Java 21+ and --add-modules jdk.incubator.vector)");
+    if (warmup < 0) {
+      throw new IllegalArgumentException("--warmup must be 0 or more, got " + warmup);
+    }
     int max = rungs.stream().mapToInt(Integer::intValue).max().orElse(0);
-    List<String> all = BenchCommand.corpus(corpus, Math.min(max + prompts, countLines()));
+    int lines = countLines();
+    // The leaves and held-out prompts come from the first max + prompts sentences, as before the warm-up was
+    // added, so that a knowledge base kept from an earlier run (--reuse) meets the same prompts.
+    int base = Math.min(max + prompts, lines);
+    List<String> all = BenchCommand.corpus(corpus, Math.min(base + warmup, lines));
     Files.createDirectories(out);
     List<Row> rows = new ArrayList<>();
     ProgressBar bar = ProgressBar.onStderr();
     try (BenchEmbedderOptions.Opened opened = embedderOptions.open()) {
       SETreeConfig cfg = SETreeConfig.builder().embedder(opened.embedder()).tokenCounter(opened.counter()).build();
       for (int n : rungs) {
-        List<Fact> facts = new ArrayList<>(n);
-        List<String> held = new ArrayList<>(prompts);
-        if (n + prompts <= all.size()) {
-          // Leaves spread over the whole corpus (every step-th sentence); prompts are the sentences in between.
-          int step = Math.max(1, all.size() / (n + prompts));
-          for (int i = 0; i < all.size() && (facts.size() < n || held.size() < prompts); i++) {
-            if (i % step == 0 && facts.size() < n) {
-              facts.add(Fact.of("s" + i, all.get(i)));
-            } else if (i % step == step / 2 && held.size() < prompts) {
-              held.add(truncate(all.get(i)));
-            }
-          }
-        } else {
-          facts = synthetic(all.subList(prompts, all.size()), n);
-          all.subList(0, prompts).forEach(p -> held.add(truncate(p)));
-        }
+        Split split = split(all, base, n, prompts, warmup);
+        List<Fact> facts = split.facts();
+        List<String> held = split.held();
         Path db = out.resolve("tree_" + n + ".db");
         boolean rebuild = !(reuse && Files.exists(db));
         if (rebuild) {
@@ -129,11 +135,15 @@ final class BenchLadder implements Callable<Integer> {
               : new BuildReport(0, 0, 0, 0, 0, 0, 0);
           double buildS = rebuild ? (System.nanoTime() - t0) / 1e9 : 0;
           bar.finish();
-          for (int i = 0; i < Math.min(20, held.size()); i++) {
-            kb.retrieve(held.get(i), budget); // warm-up
-            kb.retrieve(held.get(i), budget, Strategy.FLAT);
-            kb.retrieve(held.get(i), budget, EXACT);
+          List<String> warm = split.warmup();
+          for (int i = 0; i < warm.size(); i++) { // the measured loop's calls, on other prompts
+            kb.retrieve(warm.get(i), budget);
+            kb.retrieve(warm.get(i), budget, Strategy.FLAT);
+            opened.embedder().embed(warm.get(i));
+            kb.retrieve(warm.get(i), budget, EXACT);
+            bar.update(label + " warm-up", i + 1, warm.size());
           }
+          bar.finish();
           double[] ms = new double[held.size()];
           double[] flat = new double[held.size()];
           double[] embed = new double[held.size()];
@@ -164,11 +174,11 @@ final class BenchLadder implements Callable<Integer> {
           row = new Row(n, buildS, s.embedNanos() / 1e9, s.knnNanos() / 1e9, s.clusterNanos() / 1e9,
               s.summaryNanos() / 1e9, 0, peakHeapMb(), st.depth(), st.meanArity(), st.rootArity(),
               Evaluation.percentile(ms, 0.5), Evaluation.percentile(ms, 0.99), Evaluation.percentile(flat, 0.5),
-              paths);
+              paths, warm.size());
         }
         row = new Row(row.leaves(), row.buildS(), row.embedS(), row.knnS(), row.clusterS(), row.summaryS(),
             Files.size(db), row.peakHeapMb(), row.depth(), row.arity(), row.rootArity(), row.p50(), row.p99(),
-            row.flatP50(), row.paths());
+            row.flatP50(), row.paths(), row.warmup());
         rows.add(row);
         print(row);
       }
@@ -206,6 +216,51 @@ final class BenchLadder implements Callable<Integer> {
 
   private int countLines() throws java.io.IOException {
     return (int) FactsFile.readLines(corpus).stream().filter(s -> !s.isBlank()).count();
+  }
+
+  /**
+   * A rung's leaves, its held-out prompts and its warm-up prompts.
+   *
+   * @param facts the leaves
+   * @param held the measured prompts
+   * @param warmup the prompts run before them
+   */
+  record Split(List<Fact> facts, List<String> held, List<String> warmup) {}
+
+  /**
+   * Splits the corpus for a rung of {@code n} leaves. Leaves and held-out prompts come from the first {@code base}
+   * sentences: when they have room, the leaves are spread over them (every step-th sentence) and the held-out
+   * prompts are sentences in between; larger rungs get {@link #synthetic} leaves from all of them but the first
+   * {@code prompts}, which are the prompts. The warm-up prompts are the sentences that are neither a leaf nor a
+   * held-out prompt, in corpus order (at a synthetic rung, those after the prompts, which the leaves are made
+   * of); when there are too few, the held-out prompts follow, as often as needed. Every prompt is a sentence cut
+   * to its first 12 words ({@link #truncate}).
+   */
+  static Split split(List<String> all, int base, int n, int prompts, int warmup) {
+    List<Fact> facts = new ArrayList<>(n);
+    List<String> held = new ArrayList<>(prompts);
+    List<String> warm = new ArrayList<>(warmup);
+    if (n + prompts <= base) {
+      int step = Math.max(1, base / (n + prompts));
+      for (int i = 0; i < all.size() && (facts.size() < n || held.size() < prompts || warm.size() < warmup); i++) {
+        if (i < base && i % step == 0 && facts.size() < n) {
+          facts.add(Fact.of("s" + i, all.get(i)));
+        } else if (i < base && i % step == step / 2 && held.size() < prompts) {
+          held.add(truncate(all.get(i)));
+        } else if (warm.size() < warmup) {
+          warm.add(truncate(all.get(i)));
+        }
+      }
+    } else {
+      int p = Math.min(prompts, base);
+      facts = synthetic(all.subList(p, base), n);
+      all.subList(0, p).forEach(x -> held.add(truncate(x)));
+      all.subList(p, Math.min(all.size(), p + warmup)).forEach(x -> warm.add(truncate(x)));
+    }
+    for (int i = 0; warm.size() < warmup && !held.isEmpty(); i++) {
+      warm.add(held.get(i % held.size()));
+    }
+    return new Split(facts, held, warm);
   }
 
   /**
@@ -267,14 +322,16 @@ final class BenchLadder implements Callable<Integer> {
   private void writeCsv(List<Row> rows) throws java.io.IOException {
     StringBuilder sb = new StringBuilder("leaves,build_s,embed_s,knn_s,clustering_s,summaries_s,db_bytes,"
         + "peak_heap_mb,depth,mean_arity,root_arity,retrieve_p50_ms,retrieve_p99_ms,flat_p50_ms,"
-        + "embed_p50_ms,retrieve_path,exact_p50_ms,exact_p99_ms,exact_agreement,java,simd,embed_p99_ms\n");
+        + "embed_p50_ms,retrieve_path,exact_p50_ms,exact_p99_ms,exact_agreement,java,simd,embed_p99_ms,"
+        + "warmup_prompts\n");
     for (Row r : rows) {
       sb.append(String.format(Locale.ROOT, "%d,%.2f,%.2f,%.2f,%.2f,%.2f,%d,%d,%d,%.2f,%d,%.3f,%.3f,%.3f,"
-              + "%.3f,%s,%.3f,%.3f,%.4f,%d,%b,%.3f%n",
+              + "%.3f,%s,%.3f,%.3f,%.4f,%d,%b,%.3f,%d%n",
           r.leaves(), r.buildS(), r.embedS(), r.knnS(), r.clusterS(), r.summaryS(), r.dbBytes(), r.peakHeapMb(),
           r.depth(), r.arity(), r.rootArity(), r.p50(), r.p99(), r.flatP50(), r.paths().embedP50(),
           r.paths().approximate() ? "approximate" : "exact", r.paths().exactP50(), r.paths().exactP99(),
-          r.paths().agreement(), Runtime.version().feature(), SimdDot.vectorized(), r.paths().embedP99()));
+          r.paths().agreement(), Runtime.version().feature(), SimdDot.vectorized(), r.paths().embedP99(),
+          r.warmup()));
     }
     Files.writeString(out.resolve("results.csv"), sb.toString());
     System.out.println("wrote " + out.resolve("results.csv"));
