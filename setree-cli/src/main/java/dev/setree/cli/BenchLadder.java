@@ -101,7 +101,7 @@ final class BenchLadder implements Callable<Integer> {
     System.out.println(BenchJvm.current().line());
     System.out.printf(Locale.ROOT, "A retrieve's dot products: %s%n",
         SimdDot.vectorized() ? "JDK Vector API (docs/adr/0024-simd-query-dots.md)"
-            : "scalar (vector lanes need Java 21+ and --add-modules jdk.incubator.vector)");
+            : "scalar (vector lanes need --add-modules jdk.incubator.vector)");
     if (warmup < 0) {
       throw new IllegalArgumentException("--warmup must be 0 or more, got " + warmup);
     }

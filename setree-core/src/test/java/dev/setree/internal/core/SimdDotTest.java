@@ -16,46 +16,51 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The multi-release {@link SimdDot}: on this (Java 17) test JVM it is {@link Vectors#dot}; in child JVMs of
- * the JDK 21+ the build compiled {@code META-INF/versions/21} with, it runs on vector lanes only when
- * {@code jdk.incubator.vector} is added, agrees with the scalar kernel within rounding, and falls back
- * (bit-identical) without the module or with {@code -Dsetree.simd=false}.
+ * {@link SimdDot} in child JVMs, of this test's JDK and of a second one ({@code setree.simd.jdk}, skipped when
+ * absent): it runs on vector lanes only when {@code jdk.incubator.vector} is added, agrees with the scalar kernel
+ * within rounding, and falls back (bit-identical) without the module or with {@code -Dsetree.simd=false}.
  */
 class SimdDotTest {
-  private static final Path CLASSES = Path.of("target", "classes");
-  private static final Path VERSIONED = CLASSES.resolve("META-INF/versions/21");
+  private static final Path THIS_JDK = Path.of(System.getProperty("java.home"));
 
   @Test
-  void onTheBaselineJvmItIsTheScalarKernel() {
-    if (Runtime.version().feature() < 21) {
-      assertFalse(SimdDot.vectorized());
-    }
+  void withoutTheVectorModuleThisJvmUsesTheScalarKernel() {
+    assumeTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty(), "the suite's JVM has the module");
+    assertFalse(SimdDot.vectorized());
     float[] a = {0.1f, -2.5f, 3.25f, 7f, 1e-3f};
     float[] b = {4f, 0.5f, -1f, 2f, 9f};
     assertEquals(Float.floatToIntBits(Vectors.dot(a, b)), Float.floatToIntBits(SimdDot.dot(a, 0, b, 0, 5)));
   }
 
   @Test
-  void onJava21WithTheVectorModuleItUsesLanesAndAgreesWithTheScalarKernel() throws Exception {
-    String out = child(true, null);
-    assertTrue(out.startsWith("vectorized=true"), out);
+  void withTheVectorModuleItUsesLanesAndAgreesWithTheScalarKernel() throws Exception {
+    String out = child(THIS_JDK, true, null);
+    assertTrue(out.startsWith("vectorized=true"), Runtime.version() + ": " + out);
   }
 
   @Test
   void withoutTheModuleOrWhenSwitchedOffItFallsBackBitForBit() throws Exception {
-    String noModule = child(false, null);
+    String noModule = child(THIS_JDK, false, null);
     assertTrue(noModule.startsWith("vectorized=false identical=true"), noModule);
-    String off = child(true, "-Dsetree.simd=false");
+    String off = child(THIS_JDK, true, "-Dsetree.simd=false");
     assertTrue(off.startsWith("vectorized=false identical=true"), off);
   }
 
-  /** Runs {@link SimdDotCheck} on the JDK 21+ the build used; its output line (the test is skipped without one). */
-  private static String child(boolean vectorModule, String property) throws IOException, InterruptedException {
-    Path jdk = Path.of(System.getProperty("setree.simd.jdk", "/nonexistent"));
-    Path java = jdk.resolve("bin").resolve("java");
-    assumeTrue(Files.isExecutable(java) && Files.isDirectory(VERSIONED),
-        "no JDK 21+ at " + jdk + " (property setree.simd.jdk), or the build did not compile " + VERSIONED);
-    List<String> cmd = new ArrayList<>(List.of(java.toString()));
+  @Test
+  void onTheSecondJdkTooBothWays() throws Exception {
+    Path other = Path.of(System.getProperty("setree.simd.jdk", "/nonexistent"));
+    assumeTrue(Files.isExecutable(other.resolve("bin").resolve("java")), "no second JDK at " + other
+        + " (property setree.simd.jdk)");
+    String lanes = child(other, true, null);
+    assertTrue(lanes.startsWith("vectorized=true"), other + ": " + lanes);
+    String scalar = child(other, false, null);
+    assertTrue(scalar.startsWith("vectorized=false identical=true"), other + ": " + scalar);
+  }
+
+  /** Runs {@link SimdDotCheck} on {@code jdk}; its output line. */
+  private static String child(Path jdk, boolean vectorModule, String property)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(jdk.resolve("bin").resolve("java").toString()));
     if (vectorModule) {
       cmd.add("--add-modules");
       cmd.add("jdk.incubator.vector");
@@ -63,8 +68,7 @@ class SimdDotTest {
     if (property != null) {
       cmd.add(property);
     }
-    // The versioned classes first, as a multi-release jar would resolve them on Java 21+.
-    cmd.addAll(List.of("-cp", String.join(File.pathSeparator, VERSIONED.toString(), CLASSES.toString(),
+    cmd.addAll(List.of("-cp", String.join(File.pathSeparator, Path.of("target", "classes").toString(),
         Path.of("target", "test-classes").toString()), SimdDotCheck.class.getName()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
