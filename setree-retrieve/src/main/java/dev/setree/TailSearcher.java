@@ -1,5 +1,6 @@
 package dev.setree;
 
+import dev.setree.internal.core.Ranking;
 import java.io.IOException;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
@@ -98,16 +99,16 @@ final class TailSearcher extends IndexSearcher {
     int n = 0;
     for (int v = from; v < to; v++) {
       float s = scorer.score(v);
-      if (s > 0f) { // a positive float's bits order as the float: the key sorts by score down, then leaf up
-        keyed[n++] = ((long) ~Float.floatToIntBits(s) << 32) | v;
+      if (s > 0f) {
+        keyed[n++] = Ranking.key(s, v); // score down, then leaf up
       }
     }
     java.util.Arrays.sort(keyed, 0, n);
     int[] leaves = new int[n];
     float[] scores = new float[n];
     for (int i = 0; i < n; i++) {
-      leaves[i] = (int) keyed[i];
-      scores[i] = Float.intBitsToFloat(~(int) (keyed[i] >> 32));
+      leaves[i] = Ranking.index(keyed[i]);
+      scores[i] = Ranking.score(keyed[i]);
     }
     return new BestHits(leaves, scores, true);
   }

@@ -80,7 +80,7 @@ final class LeafGraph {
       for (int e = ko[i]; e < ko[i + 1]; e++) {
         int a = leafOf[i];
         int b = leafOf[kn[e]];
-        long w = (long) ~Ranking.orderedBits(kw[e]) << 32;
+        long w = Ranking.key(kw[e], 0); // the weight's half of both keys; each adds its leaf
         both[fill[a]++] = w | b;
         both[fill[b]++] = w | a;
       }

@@ -45,7 +45,7 @@ public final class Ranking {
   }
 
   /** The float's bits as an int whose signed order is the float's order (-0.0 before 0.0, every NaN last). */
-  static int orderedBits(float f) {
+  private static int orderedBits(float f) {
     int bits = Float.floatToIntBits(f);
     return bits >= 0 ? bits : bits ^ 0x7fffffff;
   }
