@@ -23,6 +23,12 @@ class BenchLadderSplitTest {
     return out;
   }
 
+  private static void assertSizes(BenchLadder.Split s, int facts, int held, int warmup) {
+    assertEquals(facts, s.facts().size(), "leaves");
+    assertEquals(held, s.held().size(), "held-out prompts");
+    assertEquals(warmup, s.warmup().size(), "warm-up prompts");
+  }
+
   private static Set<String> leafPrompts(List<Fact> facts) {
     return facts.stream().map(f -> BenchLadder.truncate(f.text())).collect(Collectors.toSet());
   }
@@ -31,9 +37,7 @@ class BenchLadderSplitTest {
   void warmUpPromptsAreOtherSentencesThanTheLeavesAndTheHeldOutPrompts() {
     List<String> all = corpus(1_300);
     BenchLadder.Split s = BenchLadder.split(all, 1_100, 300, 100, 250);
-    assertEquals(300, s.facts().size());
-    assertEquals(100, s.held().size());
-    assertEquals(250, s.warmup().size());
+    assertSizes(s, 300, 100, 250);
     Set<String> warm = new HashSet<>(s.warmup());
     assertEquals(250, warm.size(), "warm-up prompts repeat");
     for (String h : s.held()) {
@@ -63,9 +67,7 @@ class BenchLadderSplitTest {
   void aShortCorpusWarmsUpOnTheHeldOutPromptsAgain() {
     List<String> all = corpus(120);
     BenchLadder.Split s = BenchLadder.split(all, 120, 100, 20, 50);
-    assertEquals(100, s.facts().size());
-    assertEquals(20, s.held().size());
-    assertEquals(50, s.warmup().size());
+    assertSizes(s, 100, 20, 50);
     assertEquals(s.held(), s.warmup().subList(0, 20));
     assertEquals(s.held(), s.warmup().subList(20, 40));
   }
@@ -74,10 +76,8 @@ class BenchLadderSplitTest {
   void aSyntheticRungWarmsUpOnTheSentencesAfterItsPrompts() {
     List<String> all = corpus(150);
     BenchLadder.Split s = BenchLadder.split(all, 150, 400, 30, 60);
-    assertEquals(400, s.facts().size());
-    assertEquals(30, s.held().size());
+    assertSizes(s, 400, 30, 60);
     assertEquals(BenchLadder.truncate(all.get(0)), s.held().get(0));
-    assertEquals(60, s.warmup().size());
     assertEquals(BenchLadder.truncate(all.get(30)), s.warmup().get(0));
     assertEquals(BenchLadder.truncate(all.get(89)), s.warmup().get(59));
   }
