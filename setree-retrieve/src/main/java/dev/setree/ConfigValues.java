@@ -29,6 +29,7 @@ final class ConfigValues implements Cloneable {
   int topSummaryTokens = Settings.TOP_SUMMARY_TOKENS.defaultValue.intValue();
   int summaryTokens = Settings.SUMMARY_TOKENS.defaultValue.intValue();
   long quietWindowMillis = Settings.QUIET_WINDOW_MS.defaultValue;
+  int warmUpRuns = Settings.WARM_UP_RUNS.defaultValue.intValue();
   long retrieveDeadlineMillis = Settings.RETRIEVE_DEADLINE_MS.defaultValue;
   RetrievePath retrievePath = RetrievePath.parse(Settings.RETRIEVE_PATH.key, Settings.RETRIEVE_PATH.defaultValue);
   int approximateFromLeaves = Settings.APPROXIMATE_FROM_LEAVES.defaultValue.intValue();
@@ -76,6 +77,7 @@ final class ConfigValues implements Cloneable {
     Settings.TOP_SUMMARY_TOKENS.checkInt(c.topSummaryTokens);
     Settings.SUMMARY_TOKENS.checkInt(c.summaryTokens);
     Settings.QUIET_WINDOW_MS.check(c.quietWindowMillis);
+    Settings.WARM_UP_RUNS.checkInt(c.warmUpRuns);
     Settings.RETRIEVE_DEADLINE_MS.check(c.retrieveDeadlineMillis);
     Objects.requireNonNull(c.retrievePath, "retrieve_path");
     Settings.APPROXIMATE_FROM_LEAVES.checkInt(c.approximateFromLeaves);

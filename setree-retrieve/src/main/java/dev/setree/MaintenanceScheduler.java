@@ -18,7 +18,8 @@ import java.util.function.LongSupplier;
  * retried with exponential back-off (1 s doubling to 60 s); nothing is lost, since mutations stay in the
  * pending table until a run that applied them commits. While the window runs after a mutation of this
  * process, the thread prepares the run ({@code prepare}: the run computed ahead, docs/adr/0032, or work the
- * run would do first, whatever the mutations); a writer also prepares once on open ({@link #prepareOnOpen}).
+ * run would do first, whatever the mutations); a writer also prepares once on open ({@link #prepareOnOpen}), and
+ * then does work for an idle writer until a mutation arrives ({@link #whileIdle}: warm-up runs, docs/adr/0038).
  * After a successful run, once its waiters are told, the thread does the work that follows a run
  * ({@code afterRun}: the write-ahead log's checkpoint).
  */
@@ -43,6 +44,8 @@ final class MaintenanceScheduler implements AutoCloseable {
   /** Set first by {@link #close}: a preparation under way is given up at its next step. */
   private volatile boolean closing;
   private final LongSupplier latestAccepted;
+  /** How many mutations were accepted (this process's or seen pending): a warm-up gives up when it changes. */
+  private volatile long acceptedCount;
   /** Whether the coming run is prepared for (or its preparation queued): once per run, not per mutation. */
   private boolean prepareQueued;
   private final List<Waiter> waiters = new ArrayList<>();
@@ -78,6 +81,7 @@ final class MaintenanceScheduler implements AutoCloseable {
 
   /** A mutation was accepted (another process's, seen pending): (re)start the quiet window. */
   synchronized void mutationAccepted() {
+    acceptedCount++;
     schedule(quietMillis);
   }
 
@@ -86,6 +90,7 @@ final class MaintenanceScheduler implements AutoCloseable {
    * process's mutations do not prepare: that process applies them itself, most of the time.)
    */
   synchronized void ownMutationAccepted() {
+    acceptedCount++;
     if (!prepareQueued && !executor.isShutdown()) {
       prepareQueued = true;
       executor.execute(this::prepareOnce);
@@ -103,16 +108,32 @@ final class MaintenanceScheduler implements AutoCloseable {
     }
   }
 
+  /**
+   * Does {@code work} on the maintenance thread once what is queued there is done, given a signal that turns
+   * true when the scheduler closes or a mutation is accepted: work for a writer with nothing to do, such as
+   * warm-up runs (docs/adr/0038), which then gives up as a preparation does.
+   */
+  synchronized void whileIdle(Consumer<BooleanSupplier> work) {
+    if (!executor.isShutdown()) {
+      long since = acceptedCount;
+      executor.execute(() -> prepare(work, () -> closing || acceptedCount != since));
+    }
+  }
+
   private void prepareOnce() {
     prepare(prepare);
   }
 
   private void prepare(Consumer<BooleanSupplier> work) {
-    if (closing) {
+    prepare(work, () -> closing);
+  }
+
+  private void prepare(Consumer<BooleanSupplier> work, BooleanSupplier stop) {
+    if (stop.getAsBoolean()) {
       return;
     }
     try {
-      work.accept(() -> closing);
+      work.accept(stop);
     } catch (CancellationException e) {
       // closing: what was being prepared would not be used
     } catch (RuntimeException e) {

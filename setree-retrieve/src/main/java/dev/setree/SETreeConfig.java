@@ -141,6 +141,16 @@ public final class SETreeConfig {
     return values.quietWindowMillis;
   }
 
+  /**
+   * Warm-up runs a writer makes on open while it has no mutation to apply (default 3; 0 turns them off): made-up
+   * one-fact maintenance runs whose results are dropped, so that the JIT compiles a run's code before the first
+   * real one (docs/adr/0038). Once per JVM, for knowledge bases of at least 4,096 leaves, with extractive
+   * summaries only; given up as soon as a mutation arrives.
+   */
+  public int warmUpRuns() {
+    return values.warmUpRuns;
+  }
+
   /** The names of the bundled embedders ({@code embedder} in the config file). */
   public static final java.util.List<String> EMBEDDERS = java.util.List.of("minilm", "minilm-int8");
 
@@ -374,6 +384,12 @@ public final class SETreeConfig {
     /** See {@link SETreeConfig#quietWindowMillis()}. */
     public Builder quietWindowMillis(long v) {
       values.quietWindowMillis = v;
+      return this;
+    }
+
+    /** See {@link SETreeConfig#warmUpRuns()}. */
+    public Builder warmUpRuns(int v) {
+      values.warmUpRuns = v;
       return this;
     }
 

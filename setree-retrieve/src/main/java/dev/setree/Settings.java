@@ -49,6 +49,8 @@ final class Settings {
       (b, v) -> b.summaryTokens(v.intValue()), c -> (long) c.summaryTokens());
   static final Setting.Whole QUIET_WINDOW_MS = new Setting.Whole("maintenance.quiet_window_ms", 500, 0,
       3_600_000L, SETreeConfig.Builder::quietWindowMillis, SETreeConfig::quietWindowMillis);
+  static final Setting.Whole WARM_UP_RUNS = new Setting.Whole("maintenance.warm_up_runs", 3, 0, 100,
+      (b, v) -> b.warmUpRuns(v.intValue()), c -> (long) c.warmUpRuns());
   static final Setting.Choice EMBEDDER = new Setting.Choice("embedder", "minilm", SETreeConfig.EMBEDDERS,
       SETreeConfig.Builder::embedderName, SETreeConfig::embedderName);
   static final Setting.Whole RETRIEVE_DEADLINE_MS = new Setting.Whole("retrieve_deadline_ms", 1000, 1, 3_600_000L,
@@ -73,7 +75,7 @@ final class Settings {
   static final List<Setting<?>> ALL = List.of(BETA, TAU, EPSILON, PERIOD_BOOST, SUBSTANCE, PERIOD_SUBSTANCE,
       FAITHFULNESS_THRESHOLD, DEFAULT_BUDGET,
       MAX_CONCURRENCY, CONTEXT_WINDOW, OVERVIEW_SHARE, OVERVIEW_TEMPERATURE, TARGET_ARITY, KNN_K, TOP_SUMMARY_TOKENS,
-      SUMMARY_TOKENS, QUIET_WINDOW_MS, EMBEDDER, RETRIEVE_DEADLINE_MS, RETRIEVE_PATH, APPROXIMATE_FROM_LEAVES,
+      SUMMARY_TOKENS, QUIET_WINDOW_MS, WARM_UP_RUNS, EMBEDDER, RETRIEVE_DEADLINE_MS, RETRIEVE_PATH, APPROXIMATE_FROM_LEAVES,
       USE_INTENTIONAL_CLUSTERING, CLUSTER_EDGE_WEIGHT_FLOOR, CLUSTER_DIVERSITY_TARGET, FALLBACK_TO_SCORE,
       SECOND_HOP);
 

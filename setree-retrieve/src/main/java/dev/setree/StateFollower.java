@@ -176,6 +176,15 @@ final class StateFollower {
         .prepare(format, RetrieveOptions.defaults().approximate(config, next.leafCount()));
   }
 
+  /**
+   * As {@link #derive(Snapshot, Tree, HierarchyState)}, after a state that is no snapshot's, derived as
+   * {@code previous}: for a warm-up run ({@link SingleWriter#warmUp}).
+   */
+  Snapshot.Derived derive(Snapshot.Derived previous, Tree next, HierarchyState nextHierarchy) {
+    return new Snapshot.Derived(next, nextHierarchy, previous.derivedNeighbours())
+        .prepare(format, RetrieveOptions.defaults().approximate(config, next.leafCount()));
+  }
+
   /** Replaces the snapshot unless it is already at this generation or a newer one. */
   void install(Snapshot next) {
     prepared(next);

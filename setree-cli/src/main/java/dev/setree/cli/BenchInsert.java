@@ -55,6 +55,11 @@ final class BenchInsert implements Callable<Integer> {
       + " its user's first fact (default: ${DEFAULT-VALUE}, insert at once).")
   long pauseMs;
 
+  @Option(names = "--warm-up-runs", description = "The writer's warm-up runs on open (config key"
+      + " maintenance.warm_up_runs, whose default is the default; 0 = none). They are made only while no mutation"
+      + " waits, so they show with --pause-before-inserts.")
+  Integer warmUpRuns;
+
   @Option(names = "--skip-full-rebuild", description = "Do not time a full rebuild of the final knowledge base"
       + " (its JSON fields are then null).")
   boolean skipFullRebuild;
@@ -89,7 +94,11 @@ final class BenchInsert implements Callable<Integer> {
     double rebuildMs = Double.NaN;
     double migrateMs = Double.NaN;
     Path kbFile = dir.resolve("kb.db");
-    SETreeConfig cfg = SETree.withEmbedder(SETreeConfig.builder().quietWindowMillis(quietMs).build()); // MiniLM
+    SETreeConfig.Builder config = SETreeConfig.builder().quietWindowMillis(quietMs);
+    if (warmUpRuns != null) {
+      config.warmUpRuns(warmUpRuns);
+    }
+    SETreeConfig cfg = SETree.withEmbedder(config.build()); // MiniLM
     try (Embedder embedder = cfg.embedder()) {
       if (startFrom != null) {
         Files.copy(startFrom, kbFile);
@@ -207,6 +216,7 @@ final class BenchInsert implements Callable<Integer> {
       o.put("inserts", inserts);
       o.put("quiet_ms", quietMs);
       o.put("pause_before_inserts_ms", pauseMs);
+      o.put("warm_up_runs", cfg.warmUpRuns());
       putOrNull(o, "initial_build_ms", initialMs);
       putOrNull(o, "full_rebuild_ms", rebuildMs);
       putOrNull(o, "full_rebuild_without_embedding_ms", structureMs);

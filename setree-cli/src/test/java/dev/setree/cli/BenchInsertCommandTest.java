@@ -41,6 +41,7 @@ class BenchInsertCommandTest {
     assertTrue(o.get("bytes_written_per_run").asLong() > 0, "a run that inserts a fact writes it");
     assertTrue(o.get("open_ms").asDouble() > 0);
     assertTrue(o.get("step_p50_ms").has("embed"), "the new fact is embedded in the run: " + o.get("step_p50_ms"));
+    assertEquals(3, o.get("warm_up_runs").asInt(), "the config's default");
 
     JsonNode jvm = o.get("jvm");
     assertEquals(Runtime.version().toString(), jvm.get("version").asText());
@@ -59,6 +60,15 @@ class BenchInsertCommandTest {
         "--quiet-ms", "50", "--skip-full-rebuild", "--corpus", corpus.toString());
     assertTrue(r.code() != 0, r.out());
     assertTrue(r.err().contains("insert 1 (corpus line 13) is already a leaf"), r.err());
+  }
+
+  @Test
+  void aNegativeWarmUpIsRefusedByName(@TempDir Path dir) throws Exception {
+    Path corpus = corpus(dir, personalSentences(14));
+    CommandLineTest.Run r = CommandLineTest.run("bench", "insert", "--leaves", "12", "--inserts", "1",
+        "--warm-up-runs", "-1", "--skip-full-rebuild", "--corpus", corpus.toString());
+    assertTrue(r.code() != 0, r.out());
+    assertTrue(r.err().contains("maintenance.warm_up_runs"), r.err());
   }
 
   @Test
