@@ -42,6 +42,13 @@ import java.util.function.Supplier;
  */
 final class SingleWriter implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("dev.setree.maintenance");
+  /** The fewest leaves of a tree whose writer makes warm-up runs on open ({@link #warmUp}). */
+  static final int WARM_UP_MIN_LEAVES = 4096;
+  /** The id prefix of a warm-up run's made-up fact. */
+  private static final String WARM_UP_ID = "setree:warm-up:";
+  /** Whether a maintenance run ran in this JVM: its code is then compiled, or being compiled, for every writer. */
+  private static final AtomicBoolean RUN_CODE_WARM = new AtomicBoolean();
+
   private final SETreeConfig config;
   private final Embedder embedder;
   private final TokenCounter counter;
@@ -397,13 +404,6 @@ final class SingleWriter implements AutoCloseable {
     }
     return done;
   }
-
-  /** The fewest leaves of a tree whose writer warms up on open ({@link #warmUp}). */
-  static final int WARM_UP_MIN_LEAVES = 4096;
-  /** The id prefix of a warm-up run's made-up fact. */
-  private static final String WARM_UP_ID = "setree:warm-up:";
-  /** Whether a maintenance run ran in this JVM: its code is then compiled, or being compiled, for every writer. */
-  private static final AtomicBoolean RUN_CODE_WARM = new AtomicBoolean();
 
   /** How many runs continued from a draft copied ahead of them, on open or by the previous run (for tests). */
   int draftsReused() {
