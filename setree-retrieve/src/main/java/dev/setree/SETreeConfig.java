@@ -142,10 +142,12 @@ public final class SETreeConfig {
   }
 
   /**
-   * Warm-up runs a writer makes on open while it has no mutation to apply (default 3; 0 turns them off): made-up
-   * one-fact maintenance runs whose results are dropped, so that the JIT compiles a run's code before the first
-   * real one (docs/adr/0038). Once per JVM, for knowledge bases of at least 4,096 leaves, with extractive
-   * summaries only; given up as soon as a mutation arrives.
+   * Warm-up runs a writer makes on open while it has no mutation to apply (default 0: none): made-up one-fact
+   * maintenance runs whose results are dropped, so that the JIT compiles a run's code before the first real one
+   * (docs/adr/0038). Once per JVM, for knowledge bases of at least 4,096 leaves, with extractive summaries only;
+   * given up as soon as a mutation arrives. Worth it where the first run after open is waited for (a quiet window of
+   * 0, {@link SETree#triggerMaintain()}) and nothing else is asked of the process meanwhile: three runs take about a
+   * second of a core, and retrieves made meanwhile took about twice as long.
    */
   public int warmUpRuns() {
     return values.warmUpRuns;

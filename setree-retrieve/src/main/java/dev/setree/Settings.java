@@ -49,7 +49,7 @@ final class Settings {
       (b, v) -> b.summaryTokens(v.intValue()), c -> (long) c.summaryTokens());
   static final Setting.Whole QUIET_WINDOW_MS = new Setting.Whole("maintenance.quiet_window_ms", 500, 0,
       3_600_000L, SETreeConfig.Builder::quietWindowMillis, SETreeConfig::quietWindowMillis);
-  static final Setting.Whole WARM_UP_RUNS = new Setting.Whole("maintenance.warm_up_runs", 3, 0, 100,
+  static final Setting.Whole WARM_UP_RUNS = new Setting.Whole("maintenance.warm_up_runs", 0, 0, 100,
       (b, v) -> b.warmUpRuns(v.intValue()), c -> (long) c.warmUpRuns());
   static final Setting.Choice EMBEDDER = new Setting.Choice("embedder", "minilm", SETreeConfig.EMBEDDERS,
       SETreeConfig.Builder::embedderName, SETreeConfig::embedderName);

@@ -56,8 +56,8 @@ final class BenchInsert implements Callable<Integer> {
   long pauseMs;
 
   @Option(names = "--warm-up-runs", description = "The writer's warm-up runs on open (config key"
-      + " maintenance.warm_up_runs, whose default is the default; 0 = none). They are made only while no mutation"
-      + " waits, so they show with --pause-before-inserts.")
+      + " maintenance.warm_up_runs; default: the config's, none). They are made only while no mutation waits, so"
+      + " they show with --pause-before-inserts.")
   Integer warmUpRuns;
 
   @Option(names = "--skip-full-rebuild", description = "Do not time a full rebuild of the final knowledge base"

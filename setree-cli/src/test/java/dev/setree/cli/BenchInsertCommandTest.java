@@ -41,7 +41,7 @@ class BenchInsertCommandTest {
     assertTrue(o.get("bytes_written_per_run").asLong() > 0, "a run that inserts a fact writes it");
     assertTrue(o.get("open_ms").asDouble() > 0);
     assertTrue(o.get("step_p50_ms").has("embed"), "the new fact is embedded in the run: " + o.get("step_p50_ms"));
-    assertEquals(3, o.get("warm_up_runs").asInt(), "the config's default");
+    assertEquals(0, o.get("warm_up_runs").asInt(), "the config's default: none");
 
     JsonNode jvm = o.get("jvm");
     assertEquals(Runtime.version().toString(), jvm.get("version").asText());
