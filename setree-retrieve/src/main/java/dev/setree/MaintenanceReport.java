@@ -28,14 +28,15 @@ import java.util.Objects;
  * @param bytesWritten bytes of text and blobs the save wrote (rows of changed nodes and oracle members)
  * @param visibleAt the moment the run's snapshot was installed: from then on {@link SETree#retrieve} (in this
  *     process) sees the mutations it applied
- * @param stepNanos the time of each step of the run, in nanoseconds, in the order the steps ran: those of the
- *     rebuild ({@code embed}, {@code draft}, {@code check}, per level {@code i} {@code level i match},
+ * @param stepNanos the time of each step of the run, in nanoseconds, in the order the steps ran: {@code load}
+ *     (the committed generation and the pending mutations read, and a state another process saved loaded), those
+ *     of the rebuild ({@code embed}, {@code draft}, {@code check}, per level {@code i} {@code level i match},
  *     {@code level i kNN}, {@code level i clusters} and {@code level i parents}, then {@code rebuild}; or
  *     {@code clustering}; then {@code sums}, {@code summaries}, {@code freeze}), then {@code plan} (the save
  *     worked out), {@code save} (the write) and {@code install} (the next snapshot; its walk tables and
- *     nearest-leaf index are derived beside the save, on another thread, and only waited for here); what
- *     {@code setree bench insert} reports step by step. Steps not listed (reading the committed state, the BM25
- *     index's cached copy) make the rest of {@code totalNanos}
+ *     nearest-leaf index are derived beside the save, on another thread, and only waited for here) and {@code cache}
+ *     (the BM25 index's cached copy checked, and now and then written); what {@code setree bench insert} reports
+ *     step by step. The rest of {@code totalNanos} is the rebuild's work between its steps
  */
 public record MaintenanceReport(String path, int mutations, int inserted, int deleted, int skipped,
     int dirtyLevels, int reclusteredMembers, int summarized, long rebuildNanos, long totalNanos,

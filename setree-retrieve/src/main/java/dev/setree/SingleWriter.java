@@ -148,6 +148,7 @@ final class SingleWriter implements AutoCloseable {
         Ahead done = ahead;
         ahead = null;
         TreeStore.State st = state.reloadIfNewer();
+        long loaded = System.nanoTime();
         Snapshot base = state.snapshot();
         List<Mutation> batch = st.pending();
         boolean usable = done != null && done.base() == base && base.generation() == st.generation()
@@ -193,11 +194,15 @@ final class SingleWriter implements AutoCloseable {
         long saveBytes = store.lastSaveBytes();
         state.install(base.next(r.tree(), r.hierarchy(), generation, r.changes(), await(following, base, r)));
         Instant visibleAt = Instant.now();
-        Map<String, Long> steps = new LinkedHashMap<>(r.stepNanos());
+        Map<String, Long> steps = new LinkedHashMap<>();
+        steps.put("load", loaded - t0);
+        steps.putAll(r.stepNanos());
         steps.put("plan", planNanos + (s1 - s0));
         steps.put("save", s2 - s1);
-        steps.put("install", System.nanoTime() - s2);
+        long s3 = System.nanoTime();
+        steps.put("install", s3 - s2);
         saveBytes += cacheLexicalIndex(state.snapshot(), st.lastSeq());
+        steps.put("cache", System.nanoTime() - s3);
         RUN_CODE_WARM.set(true);
         lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
             r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(),

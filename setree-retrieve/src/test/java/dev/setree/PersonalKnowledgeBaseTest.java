@@ -126,8 +126,8 @@ class PersonalKnowledgeBaseTest {
     kb.awaitMaintenance().get(60, java.util.concurrent.TimeUnit.SECONDS);
     assertEquals("incremental", kb.lastMaintenanceRun().path());
     java.util.List<String> steps = java.util.List.copyOf(kb.lastMaintenanceRun().stepNanos().keySet());
-    assertEquals(java.util.List.of("freeze", "plan", "save", "install"),
-        steps.subList(steps.size() - 4, steps.size()));
+    assertEquals(java.util.List.of("freeze", "plan", "save", "install", "cache"),
+        steps.subList(steps.size() - 5, steps.size()));
     assertEquals(240, kb.tree().leafCount());
     assertEquals(-1, kb.tree().indexOf("music-05"));
     Context c = kb.retrieve("What tune can the user's bird whistle?", 256);
