@@ -81,6 +81,14 @@ public final class ExtractiveSummarizer implements Summarizer {
     return design;
   }
 
+  /**
+   * Whether a summary reads its children's embeddings (the designs that rank terms by child topics): a pass must
+   * then give a node's children their new embeddings before the node is summarised.
+   */
+  public boolean readsChildEmbeddings() {
+    return design == Design.TERMS || design == Design.TOPICS;
+  }
+
   /** Whether {@link #forCorpus} makes a different summariser: the designs that weigh terms. */
   public boolean usesCorpus() {
     return design != Design.SENTENCE;

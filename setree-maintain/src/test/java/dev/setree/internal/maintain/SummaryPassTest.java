@@ -183,6 +183,84 @@ class SummaryPassTest {
     assertTrue(checked >= 10 && withSources >= 10, "nodes above quoting summaries: " + checked + ", " + withSources);
   }
 
+  /**
+   * A maintenance pass (over a draft a pass went through) asks the model once, after its last wave, for every new
+   * summary text; a node whose new summary is its child's new one gets the same vector and counts as reused, as in
+   * a pass that embeds each wave before the next (a new copy's pass); the two trees are the same.
+   */
+  @Test
+  void aMaintenancePassEmbedsItsNewSummariesInOneCall() {
+    BuildOptions defaults = BuildOptions.DEFAULTS;
+    Tree tree = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), defaults)
+        .build(Corpora.synthetic(900, 11), BuildProgress.NONE).tree();
+    DraftTree passed = DraftTree.of(tree);
+    pass(defaults).run(passed, 60, BuildProgress.NONE);
+    DraftTree fresh = DraftTree.of(tree);
+    for (DraftTree d : List.of(passed, fresh)) {
+      for (DraftNode v : d.internal) {
+        v.text = null; // every summary written again
+      }
+    }
+    List<Integer> calls = new ArrayList<>();
+    Embedder counting = new ForwardingEmbedder(embedder) {
+      @Override
+      public float[][] embed(List<String> texts) {
+        calls.add(texts.size());
+        return delegate.embed(texts);
+      }
+    };
+    SummaryPass.Result dirty = new SummaryPass(counting, counter, new ExtractiveSummarizer(), defaults)
+        .run(passed, 60, BuildProgress.NONE);
+    SummaryPass.Result full = pass(defaults).run(fresh, 60, BuildProgress.NONE);
+    assertEquals(1, calls.size(), "one call to the model, of " + calls);
+    assertEquals(full.summarized(), dirty.summarized());
+    assertTrue(dirty.embeddingsReused() > 0, "no summary took its child's new text: " + dirty);
+    assertEquals(full.embeddingsReused(), dirty.embeddingsReused());
+    assertEquals(dirty.summarized() - dirty.textsKept() - dirty.embeddingsReused(), calls.get(0),
+        "each new text once, those reused not at all");
+    TreeAssert.assertSameTree(fresh.toTree(), passed.toTree());
+  }
+
+  /**
+   * A node whose new text is its child's new text, waiting for its embedding, joins it: one text for the model, the
+   * same vector for both in arrays of their own, counted as reused (a pass embedding wave by wave would have copied
+   * the child's); a node whose new text is an unrelated node's joins it too, without counting.
+   */
+  @Test
+  void aNodeWhoseNewTextIsItsChildsWaitingOneJoinsIt() {
+    DraftTree d = DraftTree.of(built());
+    DraftNode parent = d.internal.stream().filter(v -> v.children.stream().anyMatch(c -> !c.leaf)).findFirst()
+        .orElseThrow();
+    DraftNode child = parent.children.stream().filter(c -> !c.leaf).findFirst().orElseThrow();
+    DraftNode other = d.internal.stream().filter(v -> v != parent && v != child).findFirst().orElseThrow();
+    SummaryPass.Deferred deferred = new SummaryPass.Deferred();
+    String text = "the harbour master counts the ships";
+    for (DraftNode v : List.of(child, parent, other)) {
+      v.text = text; // as the pass sets a node's new text before its embedding
+    }
+    assertFalse(deferred.join(text, child, List.of()), "nothing waits yet");
+    deferred.add(text, child);
+    assertTrue(deferred.join(text, parent, List.of()));
+    assertTrue(deferred.join(text, other, List.of()));
+    List<List<String>> calls = new ArrayList<>();
+    Embedder counting = new ForwardingEmbedder(embedder) {
+      @Override
+      public float[][] embed(List<String> texts) {
+        calls.add(List.copyOf(texts));
+        return delegate.embed(texts);
+      }
+    };
+    parent.structural = true;
+    assertEquals(1, deferred.embed(counting), "the parent's is reused, the unrelated node's is not");
+    assertEquals(List.of(List.of(text)), calls);
+    float[] expected = embedder.embed(List.of(text))[0];
+    for (DraftNode v : List.of(child, parent, other)) {
+      assertArrayEquals(expected, v.embedding, 0f, v.id);
+      assertFalse(v.structural, v.id + " is marked summarised");
+    }
+    assertTrue(child.embedding != parent.embedding && parent.embedding != other.embedding, "arrays of their own");
+  }
+
   SummaryPass pass(BuildOptions o) {
     return new SummaryPass(embedder, counter, new ExtractiveSummarizer(), o);
   }
