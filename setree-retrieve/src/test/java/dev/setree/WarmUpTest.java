@@ -22,6 +22,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -139,13 +141,7 @@ class WarmUpTest {
     try (MaintenanceScheduler s = new MaintenanceScheduler(60_000, () -> 0, stop -> { }, () -> 0, () -> { })) {
       CountDownLatch started = new CountDownLatch(1);
       CountDownLatch told = new CountDownLatch(1);
-      s.whileIdle(stop -> {
-        started.countDown();
-        while (!stop.getAsBoolean()) {
-          Thread.onSpinWait();
-        }
-        told.countDown();
-      });
+      s.whileIdle(untilTold(started, told));
       assertTrue(started.await(10, TimeUnit.SECONDS));
       assertFalse(told.await(100, TimeUnit.MILLISECONDS), "not told before a mutation");
       s.ownMutationAccepted();
@@ -166,18 +162,23 @@ class WarmUpTest {
       gate.countDown();
       CountDownLatch secondStarted = new CountDownLatch(1);
       CountDownLatch second = new CountDownLatch(1);
-      s.whileIdle(stop -> {
-        secondStarted.countDown();
-        while (!stop.getAsBoolean()) {
-          Thread.onSpinWait();
-        }
-        second.countDown();
-      });
+      s.whileIdle(untilTold(secondStarted, second));
       assertTrue(secondStarted.await(10, TimeUnit.SECONDS));
       s.mutationAccepted();
       assertTrue(second.await(10, TimeUnit.SECONDS), "told of another process's mutation");
       assertEquals(0, ran.get(), "work queued before a mutation does not start after it");
     }
+  }
+
+  /** Idle work that counts {@code started} down, waits until its signal turns true, then counts {@code told} down. */
+  private static Consumer<BooleanSupplier> untilTold(CountDownLatch started, CountDownLatch told) {
+    return stop -> {
+      started.countDown();
+      while (!stop.getAsBoolean()) {
+        Thread.onSpinWait();
+      }
+      told.countDown();
+    };
   }
 
   /** Answers like its delegate, counting its calls and the texts it embedded. */
