@@ -1,8 +1,5 @@
 package dev.setree;
 
-import dev.setree.internal.core.HierarchyState;
-import dev.setree.internal.core.LeafNeighbours;
-import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeStore.Mutation;
 import dev.setree.internal.core.TreeStore;
 import dev.setree.internal.maintain.BuildOptions;
@@ -29,10 +26,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
  * This process's writer of a knowledge base: builds and maintenance runs, each holding the knowledge base's
@@ -41,14 +36,6 @@ import java.util.function.Supplier;
  * summariser on {@link SETreeConfig#llm()} (closed with it), else the extractive one.
  */
 final class SingleWriter implements AutoCloseable {
-  private static final System.Logger LOG = System.getLogger("dev.setree.maintenance");
-  /** The fewest leaves of a tree whose writer makes warm-up runs on open ({@link #warmUp}). */
-  static final int WARM_UP_MIN_LEAVES = 4096;
-  /** The id prefix of a warm-up run's made-up fact. */
-  private static final String WARM_UP_ID = "setree:warm-up:";
-  /** Whether a maintenance run ran in this JVM: its code is then compiled, or being compiled, for every writer. */
-  private static final AtomicBoolean RUN_CODE_WARM = new AtomicBoolean();
-
   private final SETreeConfig config;
   private final Embedder embedder;
   private final TokenCounter counter;
@@ -61,6 +48,8 @@ final class SingleWriter implements AutoCloseable {
   /** Serialises this process's writers (build, maintenance runs); taken after the store's writer lock. */
   private final Object writeLock = new Object();
   private volatile MaintenanceReport lastRun;
+  /** Warm-up runs on open, by maintainers of their own (docs/adr/0038). */
+  private final WarmUpRuns warmUps;
   /** Whether runs are computed ahead in the quiet window: only with a summariser that costs nothing per call. */
   private final boolean computesAhead;
   /** The run computed ahead in the quiet window, not saved yet, or null (maintenance thread only). */
@@ -115,6 +104,8 @@ final class SingleWriter implements AutoCloseable {
     }
     this.maintainer = new Maintainer(embedder, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
     this.computesAhead = summarizer instanceof ExtractiveSummarizer;
+    this.warmUps = new WarmUpRuns(state, store, computesAhead ? () -> new Maintainer(embedder, counter, summarizer,
+        buildOptions(), config.faithfulnessThreshold()) : null);
   }
 
   /** See {@link SETree#build(java.util.Collection, BuildProgress)}. */
@@ -203,7 +194,7 @@ final class SingleWriter implements AutoCloseable {
         steps.put("install", s3 - s2);
         saveBytes += cacheLexicalIndex(state.snapshot(), st.lastSeq());
         steps.put("cache", System.nanoTime() - s3);
-        RUN_CODE_WARM.set(true);
+        WarmUpRuns.runCodeCompiled();
         lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
             r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(),
             System.nanoTime() - t0 + aheadNanos, saveNanos, saveBytes, visibleAt, steps);
@@ -338,76 +329,14 @@ final class SingleWriter implements AutoCloseable {
     maintainer.prepare(s.tree(), s.hierarchy(), stop);
   }
 
-  /**
-   * Warm-up runs on open (docs/adr/0038): {@code runs} {@linkplain #rehearse rehearsals} of a one-fact run, made
-   * while the writer waits for its first mutation so that the JIT has compiled much of a run's code before the
-   * first real one. Skipped once a run or a warm-up ran in this JVM (the code is compiled, or being compiled, for
-   * every writer), for trees under {@value #WARM_UP_MIN_LEAVES} leaves (whose first run is short anyway), and with
-   * a summariser whose calls cost (an LLM). Returns the rehearsals completed.
-   *
-   * @param stop turns true when a mutation is accepted or the writer closes: the warm-up then gives up at its
-   *     next step, leaving nothing behind
-   */
+  /** See {@link WarmUpRuns#warmUp}. */
   int warmUp(BooleanSupplier stop, int runs) {
-    if (runs <= 0 || state.snapshot().tree().leafCount() < WARM_UP_MIN_LEAVES || RUN_CODE_WARM.get()) {
-      return 0;
-    }
-    long t0 = System.nanoTime();
-    int done;
-    try {
-      done = rehearse(stop, runs);
-    } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "a warm-up run failed; nothing was written, and the first run will be"
-          + " slower: " + e, e);
-      return 0;
-    }
-    if (done > 0) {
-      RUN_CODE_WARM.set(true);
-    }
-    int completed = done;
-    LOG.log(System.Logger.Level.DEBUG, () -> String.format(java.util.Locale.ROOT,
-        "warm-up: %d of %d runs in %.0f ms", completed, runs, (System.nanoTime() - t0) / 1e6));
-    return done;
+    return warmUps.warmUp(stop, runs);
   }
 
-  /**
-   * Up to {@code runs} maintenance runs of made-up one-fact inserts, each over the last one's result, starting from
-   * the snapshot: each fact is the text of a leaf of the tree under an id no fact has; each run's save is worked
-   * out and its next snapshot's tables are derived, as a real run's are. Nothing of them is saved, shown or kept:
-   * they are made by a maintainer of their own, so this writer's maintainer keeps its draft and its record of the
-   * last tree it made. Only with the extractive summariser (a rehearsal would pay an LLM), and only for a tree with
-   * an oracle. Returns the runs completed before {@code stop} said to give up.
-   */
+  /** See {@link WarmUpRuns#rehearse}. */
   int rehearse(BooleanSupplier stop, int runs) {
-    Snapshot s = state.snapshot();
-    if (!computesAhead || s.tree().leafCount() < 2 || s.hierarchy().isEmpty()) {
-      return 0;
-    }
-    Maintainer rehearsal = new Maintainer(embedder, counter, summarizer, buildOptions(),
-        config.faithfulnessThreshold());
-    Tree base = s.tree();
-    HierarchyState baseHierarchy = s.hierarchy();
-    Supplier<LeafNeighbours> nearest = s::neighbours;
-    Snapshot.Derived derived = null;
-    int done = 0;
-    while (done < runs && !stop.getAsBoolean()) {
-      String text = base.text((int) ((done * 7919L + base.leafCount() / 2) % base.leafCount()));
-      Mutation m = new Mutation(done + 1, Mutation.Kind.INSERT, WARM_UP_ID + done, text, null);
-      Maintainer.Result r;
-      try {
-        r = rehearsal.run(base, baseHierarchy, List.of(m), nearest, stop);
-      } catch (CancellationException e) {
-        break;
-      }
-      store.planChanges(base, baseHierarchy, r.tree(), r.hierarchy(), r.changes());
-      derived = derived == null ? state.derive(s, r.tree(), r.hierarchy())
-          : state.derive(derived, r.tree(), r.hierarchy());
-      base = r.tree();
-      baseHierarchy = r.hierarchy();
-      nearest = derived::neighbours;
-      done++;
-    }
-    return done;
+    return warmUps.rehearse(stop, runs);
   }
 
   /** How many runs continued from a draft copied ahead of them, on open or by the previous run (for tests). */

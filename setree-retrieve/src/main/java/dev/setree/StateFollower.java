@@ -178,7 +178,7 @@ final class StateFollower {
 
   /**
    * As {@link #derive(Snapshot, Tree, HierarchyState)}, after a state that is no snapshot's, derived as
-   * {@code previous}: for a warm-up run ({@link SingleWriter#warmUp}).
+   * {@code previous}: for a warm-up run ({@link WarmUpRuns#rehearse}).
    */
   Snapshot.Derived derive(Snapshot.Derived previous, Tree next, HierarchyState nextHierarchy) {
     return new Snapshot.Derived(next, nextHierarchy, previous.derivedNeighbours())

@@ -9,9 +9,7 @@ import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -105,8 +103,8 @@ final class SummaryPass {
     boolean inlineSmall = dirtyOnly && summarizer instanceof ExtractiveSummarizer;
     // A maintenance pass whose summaries do not read their children's embeddings asks the model once, after the
     // last wave, for every new text (a text is embedded alike alone or in any batch, bit for bit).
-    Deferred deferred = inlineSmall && !((ExtractiveSummarizer) summarizer).readsChildEmbeddings()
-        ? new Deferred() : null;
+    DeferredEmbeddings deferred = inlineSmall && !((ExtractiveSummarizer) summarizer).readsChildEmbeddings()
+        ? new DeferredEmbeddings() : null;
     ExecutorService pool = null; // made for the first summary that is not written inline
     try {
       for (List<DraftNode> wave : waves) {
@@ -210,62 +208,6 @@ final class SummaryPass {
   }
 
   /**
-   * The new summary texts of a pass whose embeddings are asked for once, after its last wave: each text once, with
-   * the nodes that get its embedding. A node whose new text is one already waiting (a child's new summary, which a
-   * pass embedding wave by wave would have embedded and the node copied) joins it and gets the same vector; it
-   * counts as reused when that pass would have copied it.
-   */
-  static final class Deferred {
-    private final Map<String, List<DraftNode>> byText = new LinkedHashMap<>();
-    private int reused;
-
-    /**
-     * Whether {@code v}, whose new text is {@code text}, joins a text already waiting: its child's (counted as
-     * reused, as a copy of the child's embedding would be) or another node's.
-     */
-    boolean join(String text, DraftNode v, List<DraftNode> quoted) {
-      List<DraftNode> waiting = byText.get(text);
-      if (waiting == null) {
-        return false;
-      }
-      boolean copy = false; // whether a pass embedding wave by wave would have copied a child's or leaf's vector
-      for (DraftNode c : v.children) {
-        copy |= text.equals(c.text);
-      }
-      for (DraftNode l : quoted) {
-        copy |= text.equals(l.text);
-      }
-      if (copy) {
-        reused++;
-      }
-      waiting.add(v);
-      return true;
-    }
-
-    void add(String text, DraftNode v) {
-      byText.put(text, new ArrayList<>(List.of(v)));
-    }
-
-    /** Embeds every text in one call and gives each waiting node its own copy; returns the nodes reused. */
-    int embed(Embedder embedder) {
-      if (byText.isEmpty()) {
-        return reused;
-      }
-      float[][] vecs = embedder.embed(new ArrayList<>(byText.keySet()));
-      int i = 0;
-      for (List<DraftNode> nodes : byText.values()) {
-        float[] e = vecs[i++];
-        for (int k = 0; k < nodes.size(); k++) {
-          DraftNode v = nodes.get(k);
-          v.embedding = k == 0 ? e : e.clone();
-          summarized(v);
-        }
-      }
-      return reused;
-    }
-  }
-
-  /**
    * What decides whether a node needs a summary, besides the node itself: the caps and the faithfulness threshold.
    * A draft whose last pass ran under the same rules needs only its changed nodes looked at
    * ({@link SummaryWaves#changed}).
@@ -273,7 +215,7 @@ final class SummaryPass {
   record Rules(int topSummaryTokens, int summaryTokens, int faithfulnessThreshold) {}
 
   /** Marks {@code v} as summarised, its faithfulness that of its (new or kept) summary embedding. */
-  private static void summarized(DraftNode v) {
+  static void summarized(DraftNode v) {
     v.faithfulness = faithfulness(v);
     v.structural = false;
     v.centroidChanged = false;

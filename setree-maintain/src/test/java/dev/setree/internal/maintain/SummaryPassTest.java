@@ -233,7 +233,7 @@ class SummaryPassTest {
         .orElseThrow();
     DraftNode child = parent.children.stream().filter(c -> !c.leaf).findFirst().orElseThrow();
     DraftNode other = d.internal.stream().filter(v -> v != parent && v != child).findFirst().orElseThrow();
-    SummaryPass.Deferred deferred = new SummaryPass.Deferred();
+    DeferredEmbeddings deferred = new DeferredEmbeddings();
     String text = "the harbour master counts the ships";
     for (DraftNode v : List.of(child, parent, other)) {
       v.text = text; // as the pass sets a node's new text before its embedding
