@@ -77,8 +77,7 @@ public final class SETree implements AutoCloseable {
     this.mutations = new MutationIntake(store, state, scheduler);
     state.attach(scheduler);
     if (!readOnly) {
-      scheduler.prepareOnOpen(writer::copyTreeAhead); // what the first run continues from (docs/adr/0032)
-      scheduler.whileIdle(stop -> writer.warmUp(stop, config.warmUpRuns()));
+      writer.onOpen(scheduler);
     }
   }
 

@@ -329,9 +329,14 @@ final class SingleWriter implements AutoCloseable {
     maintainer.prepare(s.tree(), s.hierarchy(), stop);
   }
 
-  /** See {@link WarmUpRuns#warmUp}. */
-  int warmUp(BooleanSupplier stop, int runs) {
-    return warmUps.warmUp(stop, runs);
+  /**
+   * What a writer does on open, on {@code scheduler}'s thread: the copy its first run continues from
+   * ({@link #copyTreeAhead}, docs/adr/0032), then, while no mutation arrives, the warm-up runs the config asks for
+   * ({@link WarmUpRuns#warmUp}, docs/adr/0038).
+   */
+  void onOpen(MaintenanceScheduler scheduler) {
+    scheduler.prepareOnOpen(this::copyTreeAhead);
+    scheduler.whileIdle(stop -> warmUps.warmUp(stop, config.warmUpRuns()));
   }
 
   /** See {@link WarmUpRuns#rehearse}. */
