@@ -29,8 +29,8 @@ import java.util.Objects;
  * @param visibleAt the moment the run's snapshot was installed: from then on {@link SETree#retrieve} (in this
  *     process) sees the mutations it applied
  * @param stepNanos the time of each step of the run, in nanoseconds, in the order the steps ran: {@code load}
- *     (the committed generation and the pending mutations read, and a state another process saved loaded), those
- *     of the rebuild ({@code embed}, {@code draft}, {@code check}, per level {@code i} {@code level i match},
+ *     (the committed generation and the pending mutations read, and a state another process saved loaded; a run
+ *     computed ahead made its rebuild's steps before this, in the quiet window), those of the rebuild ({@code embed}, {@code draft}, {@code check}, per level {@code i} {@code level i match},
  *     {@code level i kNN}, {@code level i clusters} and {@code level i parents}, then {@code rebuild}; or
  *     {@code clustering}; then {@code sums}, {@code summaries}, {@code freeze}), then {@code plan} (the save
  *     worked out), {@code save} (the write) and {@code install} (the next snapshot; its walk tables and

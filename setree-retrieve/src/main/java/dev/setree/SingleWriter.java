@@ -339,7 +339,7 @@ final class SingleWriter implements AutoCloseable {
     scheduler.whileIdle(stop -> warmUps.warmUp(stop, config.warmUpRuns()));
   }
 
-  /** See {@link WarmUpRuns#rehearse}. */
+  /** See {@link WarmUpRuns#rehearse} (for tests). */
   int rehearse(BooleanSupplier stop, int runs) {
     return warmUps.rehearse(stop, runs);
   }
