@@ -73,6 +73,14 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
       return neighbours;
     }
 
+    /**
+     * What a state after this one, of {@code next} and {@code nextHierarchy}, derives, not derived yet: its
+     * nearest-leaf index will follow this one's, if this one's was derived.
+     */
+    Derived following(Tree next, HierarchyState nextHierarchy) {
+      return new Derived(next, nextHierarchy, neighbours);
+    }
+
     WalkTables walkTables(ContextFormat format) {
       WalkTables t = tables;
       if (t == null || !t.belongsTo(tree, format)) {
@@ -204,7 +212,7 @@ record Snapshot(Tree tree, HierarchyState hierarchy, long generation, PendingLex
    * immutable states, so it may run beside the save of {@code next}, before the snapshot exists.
    */
   Derived following(Tree next, HierarchyState nextHierarchy) {
-    return new Derived(next, nextHierarchy, derived.derivedNeighbours());
+    return derived.following(next, nextHierarchy);
   }
 
   /** As {@link #next(Tree, HierarchyState, long, TreeChanges)}, with its derived state {@link #following} made. */

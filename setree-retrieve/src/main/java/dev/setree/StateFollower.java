@@ -172,16 +172,15 @@ final class StateFollower {
    * snapshot exists: for {@link Snapshot#next(Tree, HierarchyState, long, TreeChanges, Snapshot.Derived)}.
    */
   Snapshot.Derived derive(Snapshot base, Tree next, HierarchyState nextHierarchy) {
-    return base.following(next, nextHierarchy)
-        .prepare(format, RetrieveOptions.defaults().approximate(config, next.leafCount()));
+    return derive(base.derived(), next, nextHierarchy);
   }
 
   /**
-   * As {@link #derive(Snapshot, Tree, HierarchyState)}, after a state that is no snapshot's, derived as
-   * {@code previous}: for a warm-up run ({@link WarmUpRuns#rehearse}).
+   * As {@link #derive(Snapshot, Tree, HierarchyState)}, after {@code previous}, a snapshot's derived state or one
+   * that is no snapshot's (a warm-up run's, {@link WarmUpRuns#rehearse}).
    */
   Snapshot.Derived derive(Snapshot.Derived previous, Tree next, HierarchyState nextHierarchy) {
-    return new Snapshot.Derived(next, nextHierarchy, previous.derivedNeighbours())
+    return previous.following(next, nextHierarchy)
         .prepare(format, RetrieveOptions.defaults().approximate(config, next.leafCount()));
   }
 

@@ -1,7 +1,6 @@
 package dev.setree;
 
 import dev.setree.internal.core.HierarchyState;
-import dev.setree.internal.core.LeafNeighbours;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeStore.Mutation;
 import dev.setree.internal.maintain.Maintainer;
@@ -89,24 +88,21 @@ final class WarmUpRuns {
     Maintainer rehearsal = maintainers.get();
     Tree base = s.tree();
     HierarchyState baseHierarchy = s.hierarchy();
-    Supplier<LeafNeighbours> nearest = s::neighbours;
-    Snapshot.Derived derived = null;
+    Snapshot.Derived derived = s.derived();
     int done = 0;
     while (done < runs && !stop.getAsBoolean()) {
       String text = base.text((int) ((done * 7919L + base.leafCount() / 2) % base.leafCount()));
       Mutation m = new Mutation(done + 1, Mutation.Kind.INSERT, ID_PREFIX + done, text, null);
       Maintainer.Result r;
       try {
-        r = rehearsal.run(base, baseHierarchy, List.of(m), nearest, stop);
+        r = rehearsal.run(base, baseHierarchy, List.of(m), derived::neighbours, stop);
       } catch (CancellationException e) {
         break;
       }
       store.planChanges(base, baseHierarchy, r.tree(), r.hierarchy(), r.changes());
-      derived = derived == null ? state.derive(s, r.tree(), r.hierarchy())
-          : state.derive(derived, r.tree(), r.hierarchy());
+      derived = state.derive(derived, r.tree(), r.hierarchy());
       base = r.tree();
       baseHierarchy = r.hierarchy();
-      nearest = derived::neighbours;
       done++;
     }
     return done;
