@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs MiniLM on windows of piece ids and returns their mean-pooled vectors, fast for one prompt and for a
@@ -38,6 +39,7 @@ final class BatchedInference implements AutoCloseable {
   private final String modelId;
   private final int parallelism;
   private final Object batchLock = new Object();
+  private final AtomicLong runs = new AtomicLong();
   private OrtSession batchSession;
   private ExecutorService workers;
   private volatile boolean closed;
@@ -53,6 +55,11 @@ final class BatchedInference implements AutoCloseable {
   /** The mean-pooled, not yet normalised vector of every window, in order. */
   float[][] embed(List<long[]> windows) {
     return windows.size() <= BATCH ? run(session, windows) : runSorted(windows);
+  }
+
+  /** How many batches have run on either session, each one ONNX Runtime inference. */
+  long runs() {
+    return runs.get();
   }
 
   /** How many batches run at once in a large call: the processors the JVM sees. */
@@ -181,6 +188,7 @@ final class BatchedInference implements AutoCloseable {
 
   /** Runs one padded batch and returns the mean-pooled (not yet normalised) vectors. */
   private float[][] run(OrtSession runner, List<long[]> batch) {
+    runs.incrementAndGet();
     int b = batch.size();
     int len = 0;
     for (long[] ids : batch) {

@@ -47,6 +47,9 @@ public final class MiniLmEmbedder implements Embedder {
   /** Maximum pieces per window, special tokens included. */
   public static final int WINDOW = 256;
 
+  /** The text {@link #load} embeds once so that a session's first inference is not a caller's. */
+  static final String WARM_UP_TEXT = "A short sentence that prepares the model for its first real text.";
+
   /** Windows per ONNX call; also the largest call that runs on the prompt session alone. */
   static final int BATCH = 16;
 
@@ -119,11 +122,40 @@ public final class MiniLmEmbedder implements Embedder {
       }
       opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
       OrtSession session = env.createSession(model.toString(), opts);
-      return new MiniLmEmbedder(new BatchedInference(env, session, model, variant.modelId), tokenizer, variant);
+      MiniLmEmbedder embedder =
+          new MiniLmEmbedder(new BatchedInference(env, session, model, variant.modelId), tokenizer, variant);
+      embedder.warmUp();
+      return embedder;
     } catch (OrtException e) {
       tokenizer.close();
       throw new IllegalStateException("cannot start ONNX Runtime for " + variant.modelId + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Embeds one short text and drops its vector. A session's first inference allocates ONNX Runtime's memory
+   * arena and prepares its kernels: about 17-25 ms more than the next ones on the development machine (docs/
+   * benchmarks.md, "The model's first inference"), which would otherwise fall on a process's first prompt or first
+   * maintenance run. A model that cannot run fails here, at load, rather than at its first use.
+   */
+  private void warmUp() {
+    try {
+      embed(List.of(WARM_UP_TEXT));
+    } catch (RuntimeException e) {
+      IllegalStateException failure = new IllegalStateException("the " + variant.modelId
+          + " model was loaded but cannot embed a text: " + e.getMessage(), e);
+      try {
+        close();
+      } catch (RuntimeException c) {
+        failure.addSuppressed(c);
+      }
+      throw failure;
+    }
+  }
+
+  /** How many ONNX Runtime inferences this embedder has run, its warm-up included (for tests). */
+  long inferenceRuns() {
+    return inference.runs();
   }
 
   private static Path extractModel(Variant variant) {

@@ -57,6 +57,16 @@ class MiniLmEmbedderTest {
   }
 
   @Test
+  void loadRunsTheModelOnceSoThatItsFirstCallerDoesNotPayTheSessionsFirstInference() {
+    try (MiniLmEmbedder fresh = MiniLmEmbedder.load()) {
+      assertEquals(1, fresh.inferenceRuns(), "the warm-up inference of load()");
+      float[] v = fresh.embed(TEXTS.get(0));
+      assertEquals(2, fresh.inferenceRuns());
+      assertArrayEquals(embedder.embed(TEXTS.get(0)), v, "the warm-up leaves nothing behind in later vectors");
+    }
+  }
+
+  @Test
   void vectorsAreUnitLengthOfDimension384() {
     for (float[] v : embedder.embed(TEXTS)) {
       assertEquals(384, v.length);
