@@ -367,6 +367,27 @@ public final class Tree {
     return sourceOffsets[v + 1] - sourceOffsets[v];
   }
 
+  /** The leaves quoted whole in the summary of {@code v}, in order: a new array (empty when it quotes none). */
+  public int[] sources(int v) {
+    return java.util.Arrays.copyOfRange(sourceLeaves, sourceOffsets[v], sourceOffsets[v + 1]);
+  }
+
+  /**
+   * Copies the columns of the first {@code count} nodes into the arrays given, from their index 0: ids, texts, time
+   * stamps, summariser kinds, token counts, faithfulness and parents (indexes in this tree). One bulk copy per
+   * column, for a maintenance run's freeze, whose leaves are mostly this tree's at the same indexes.
+   */
+  public void copyColumns(int count, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
+      int[] tokens, int[] faithfulness, int[] parent) {
+    System.arraycopy(this.ids, 0, ids, 0, count);
+    System.arraycopy(this.texts, 0, texts, 0, count);
+    System.arraycopy(this.times, 0, times, 0, count);
+    System.arraycopy(this.summarizerKinds, 0, summarizerKinds, 0, count);
+    System.arraycopy(this.tokens, 0, tokens, 0, count);
+    System.arraycopy(this.faithfulness, 0, faithfulness, 0, count);
+    System.arraycopy(this.parent, 0, parent, 0, count);
+  }
+
   /** The {@code i}-th leaf quoted whole in the summary of {@code v}. */
   public int source(int v, int i) {
     return sourceLeaves[sourceOffsets[v] + i];

@@ -54,10 +54,9 @@ final class DraftFreeze {
 
   private Frozen run(DraftTree d) {
     List<DraftNode> order = new ArrayList<>(d.leaves);
-    List<DraftNode> inner = new ArrayList<>(d.internal);
-    inner.sort(DraftNode.BY_LEVEL);
+    List<DraftNode> inner = byLevel(d.internal);
     DraftNode root = d.root();
-    if (root != null) {
+    if (root != null && (inner.isEmpty() || inner.get(inner.size() - 1) != root)) {
       inner.remove(root);
       inner.add(root);
     }
@@ -120,6 +119,40 @@ final class DraftFreeze {
   }
 
   /**
+   * The internal nodes in {@link DraftNode#BY_LEVEL} order: one stable pass that buckets them by level, which is
+   * that order when each level's nodes come in creation order (a kept draft's are in the tree's order, with the
+   * run's new nodes after them), else a sort. Comparator calls for each of 7,000 nodes took a freeze at 50,000
+   * leaves about 0.4 ms, and more before the sort was compiled.
+   */
+  static List<DraftNode> byLevel(List<DraftNode> internal) {
+    DraftNode[] nodes = internal.toArray(new DraftNode[0]);
+    int top = 0;
+    for (DraftNode v : nodes) {
+      top = Math.max(top, v.level);
+    }
+    int[] next = new int[top + 2];
+    for (DraftNode v : nodes) {
+      next[v.level + 1]++;
+    }
+    for (int l = 0; l <= top; l++) {
+      next[l + 1] += next[l];
+    }
+    long[] lastOrder = new long[top + 1];
+    Arrays.fill(lastOrder, Long.MIN_VALUE);
+    boolean inOrder = true;
+    DraftNode[] out = new DraftNode[nodes.length];
+    for (DraftNode v : nodes) {
+      inOrder &= v.order >= lastOrder[v.level];
+      lastOrder[v.level] = v.order;
+      out[next[v.level]++] = v;
+    }
+    if (!inOrder) {
+      Arrays.sort(out, DraftNode.BY_LEVEL);
+    }
+    return new ArrayList<>(Arrays.asList(out));
+  }
+
+  /**
    * The first {@code count} leaves' columns from the base's arrays, and their parents: the base's parent under its
    * new index ({@code previous} gives the internal nodes' base indexes). A parent the base had and the new tree
    * has not leaves -1 here: the leaf has a new parent, which is flagged, so the freeze's loop sets it.
@@ -134,14 +167,9 @@ final class DraftFreeze {
         now[previous[i] - baseLeaves] = i;
       }
     }
+    base.copyColumns(count, ids, texts, times, kinds, tokens, faith, parent); // bulk: fast before any compile
     for (int i = 0; i < count; i++) {
-      ids[i] = base.id(i);
-      texts[i] = base.text(i);
-      times[i] = base.time(i);
-      kinds[i] = base.summarizerKind(i);
-      tokens[i] = base.tokens(i);
-      faith[i] = base.faithfulness(i);
-      int p = base.parent(i);
+      int p = parent[i];
       parent[i] = p < baseLeaves ? -1 : now[p - baseLeaves];
     }
   }
@@ -171,6 +199,13 @@ final class DraftFreeze {
       if (count == 0) {
         assert v.sources.isEmpty() : v.id + " quotes leaves its unchanged row does not";
         return NO_SOURCES;
+      }
+      if (kept >= base.leafCount()) { // every leaf the base quotes is kept at its index
+        int[] src = base.sources(unchanged);
+        assert v.sources.size() == count
+            && java.util.stream.IntStream.range(0, count).allMatch(x -> v.sources.get(x).index == src[x])
+            : v.id + " quotes other leaves than the base's node";
+        return src;
       }
       int[] src = new int[count];
       boolean inPlace = true;
