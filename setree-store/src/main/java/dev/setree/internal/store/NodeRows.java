@@ -76,8 +76,16 @@ final class NodeRows {
     // (nodes keep their relative order from tree to tree, so that is the usual case), then by id.
     int[] oldOf = new int[after.size()];
     boolean[] kept = new boolean[before.size()];
-    int expected = 0;
-    for (int v = 0; v < after.size(); v++) {
+    // The leaves the log says are the committed tree's at the same indexes need no look (ADR 0034).
+    int prefix = TreeChanges.leafPrefix(changes, before, after);
+    for (int v = 0; v < prefix; v++) {
+      oldOf[v] = v;
+    }
+    Arrays.fill(kept, 0, prefix, true);
+    assert java.util.stream.IntStream.range(0, prefix).allMatch(v -> before.indexOf(after.id(v)) == v)
+        : "a leaf of the prefix is not at its committed index";
+    int expected = prefix;
+    for (int v = prefix; v < after.size(); v++) {
       int o = before.indexOf(after.id(v), expected);
       oldOf[v] = o;
       if (o >= 0) {
@@ -91,11 +99,12 @@ final class NodeRows {
     int[] numbered = new int[after.size()];
     int count = 0;
     for (int g = 0; g + 1 < groupStart.length; g++) {
-      int from = groupStart[g];
+      // Group 0, the leaves, is in index order: its first prefix leaves are in place and not new.
+      int from = g == 0 ? Math.min(prefix, groupStart[1]) : groupStart[g];
       int to = groupStart[g + 1];
       boolean consistent = true;
       boolean seenNew = false;
-      int lastOld = -1;
+      int lastOld = from - groupStart[g] - 1; // the prefix's last leaf, for group 0
       for (int x = from; x < to; x++) {
         int v = byGroup[x];
         int o = sameGroup(before, after, v, oldOf[v]);
@@ -127,9 +136,43 @@ final class NodeRows {
   /**
    * Sorts {@code tree}'s nodes into groups, leaves first and then the internal nodes of each level from the lowest,
    * each group in index order: fills {@code byGroup} and returns where each group starts in it (and, last, its
-   * length). A counting sort over the levels present: a run's save looks at every node, so nothing is boxed.
+   * length). A tree numbers its internal nodes by level (a freeze and a load do), so each group is a run of indexes
+   * found in one pass; any other numbering takes a counting sort. A run's save looks at every node, so nothing is
+   * boxed.
    */
   static int[] groups(Tree tree, int[] byGroup) {
+    int n = tree.size();
+    int leaves = tree.leafCount();
+    int levels = 0;
+    for (int v = leaves; v < n; v++) {
+      if (v == leaves || tree.level(v) > tree.level(v - 1)) {
+        levels++;
+      } else if (tree.level(v) < tree.level(v - 1)) {
+        return countingSort(tree, byGroup);
+      }
+    }
+    int[] start = new int[levels + 2];
+    start[1] = leaves;
+    for (int v = leaves + 1, g = 1; v < n; v++) {
+      if (tree.level(v) != tree.level(v - 1)) {
+        start[++g] = v;
+      }
+    }
+    start[levels + 1] = n;
+    for (int v = 0; v < n; v++) {
+      byGroup[v] = v;
+    }
+    assert sameGroups(start, byGroup, tree) : "the runs of a tree numbered by level are not its groups";
+    return start;
+  }
+
+  private static boolean sameGroups(int[] start, int[] byGroup, Tree tree) {
+    int[] sorted = new int[byGroup.length];
+    return Arrays.equals(start, countingSort(tree, sorted)) && Arrays.equals(sorted, byGroup);
+  }
+
+  /** {@link #groups} for any numbering: a counting sort over the levels present. */
+  private static int[] countingSort(Tree tree, int[] byGroup) {
     int n = tree.size();
     int[] levels = java.util.stream.IntStream.range(tree.leafCount(), n).map(tree::level).distinct().sorted()
         .toArray();
