@@ -367,6 +367,19 @@ public final class Tree {
     return sourceOffsets[v + 1] - sourceOffsets[v];
   }
 
+  /** Whether nodes {@code 0..count-1} have the ids {@code ids[0..count-1]}, in that order. */
+  public boolean startsWithIds(String[] ids, int count) {
+    if (count > this.ids.length || count > ids.length) {
+      return false;
+    }
+    for (int i = 0; i < count; i++) {
+      if (ids[i] != this.ids[i] && !ids[i].equals(this.ids[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The leaves quoted whole in the summary of {@code v}, in order: a new array (empty when it quotes none). */
   public int[] sources(int v) {
     return java.util.Arrays.copyOfRange(sourceLeaves, sourceOffsets[v], sourceOffsets[v + 1]);

@@ -45,27 +45,17 @@ final class OracleRows {
     if (m > 0 && l.knnOffsets()[m] != l.knnNeighbors().length) {
       return "has kNN offsets that end at " + l.knnOffsets()[m] + ", not at " + l.knnNeighbors().length;
     }
+    String[] members = l.memberIds();
+    String[] parents = l.parentIds();
     for (int i = 0; i < m; i++) {
-      if (l.memberIds()[i] == null || l.parentIds()[i] == null) {
+      if (members[i] == null || parents[i] == null) {
         return "has a null member or parent id at member " + i;
       }
     }
-    if (level == 0 && !leafOrder(l, tree)) {
+    if (level == 0 && (m != tree.leafCount() || !tree.startsWithIds(members, m))) {
       return "does not list the tree's leaves in tree order";
     }
     return null;
-  }
-
-  private static boolean leafOrder(HierarchyState.Level l, Tree tree) {
-    if (l.size() != tree.leafCount()) {
-      return false;
-    }
-    for (int i = 0; i < l.size(); i++) {
-      if (!l.memberIds()[i].equals(tree.id(i))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Writes every level; the tables must be empty. Returns the bytes of blobs written. */
@@ -125,28 +115,38 @@ final class OracleRows {
       // are new, a level listing each member once: none is looked up, and the old level's index is not built. The
       // ids are the same strings when a run copied them: no characters compared.
       int kept = oldToNew.length;
-      boolean appended = old != null && l.size() >= kept
-          && Arrays.equals(old.memberIds(), 0, kept, l.memberIds(), 0, kept);
-      MemberMatch match = new MemberMatch(old);
-      for (int i = 0; i < l.size(); i++) {
-        newToOld[i] = appended ? (i < kept ? i : -1) : match.oldIndexOf(l.memberIds()[i]);
-        assert !appended || newToOld[i] == new MemberMatch(old).oldIndexOf(l.memberIds()[i])
-            : "level " + level + ": member " + l.memberIds()[i] + " matched to " + newToOld[i];
-        if (newToOld[i] >= 0) {
-          oldToNew[newToOld[i]] = i;
+      int size = l.size();
+      String[] ids = l.memberIds();
+      boolean appended = old != null && size >= kept && Arrays.equals(old.memberIds(), 0, kept, ids, 0, kept);
+      if (appended) {
+        for (int i = 0; i < kept; i++) {
+          newToOld[i] = i;
+          oldToNew[i] = i;
+        }
+        Arrays.fill(newToOld, kept, size, -1);
+        assert java.util.stream.IntStream.range(0, size)
+            .allMatch(i -> newToOld[i] == new MemberMatch(old).oldIndexOf(ids[i]))
+            : "level " + level + ": a member matched to another index than by its id";
+      } else {
+        MemberMatch match = new MemberMatch(old);
+        for (int i = 0; i < size; i++) {
+          newToOld[i] = match.oldIndexOf(ids[i]);
+          if (newToOld[i] >= 0) {
+            oldToNew[newToOld[i]] = i;
+          }
         }
       }
       // When every old member kept its index (members only added, after them: the usual run), kNN rows are
       // compared as they are, a range at a time, without mapping each edge.
       boolean sameIndexes = true;
-      for (int o = 0; o < oldToNew.length && sameIndexes; o++) {
+      for (int o = 0; o < oldToNew.length && sameIndexes && !appended; o++) {
         sameIndexes = oldToNew[o] == o;
       }
       boolean[] changedInPlace = sameIndexes && old != null
           ? ChangedMembers.inPlace(old, l, level, afterTree.dimension()) : null;
-      int[] upserts = new int[l.size()];
+      int[] upserts = new int[size];
       int n = 0;
-      for (int i = 0; i < l.size(); i++) {
+      for (int i = 0; i < size; i++) {
         int o = newToOld[i];
         if (o < 0 || (changedInPlace != null ? changedInPlace[o]
             : !sameMember(old, o, sameIndexes ? null : oldToNew, l, i, level, afterTree.dimension()))) {
@@ -154,7 +154,7 @@ final class OracleRows {
         }
       }
       List<String> deletes = new ArrayList<>();
-      for (int o = 0; o < oldToNew.length; o++) {
+      for (int o = 0; o < oldToNew.length && !appended; o++) {
         if (oldToNew[o] < 0) { // member ids are distinct in a level: no new member has this id
           deletes.add(old.memberIds()[o]);
         }
