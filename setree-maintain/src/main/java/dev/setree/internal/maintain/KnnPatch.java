@@ -292,7 +292,9 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
     static Rows of(int m, int dim, boolean[] moved, int maxK) {
       int k = Math.max(0, Math.min(maxK, m - 1));
       int[] offsets = new int[m + 1];
-      java.util.Arrays.setAll(offsets, i -> i * k); // k neighbours per row
+      for (int i = 0; i <= m; i++) { // k neighbours per row
+        offsets[i] = i * k;
+      }
       List<Integer> movedIdx = new ArrayList<>();
       for (int i = 0; i < m; i++) {
         if (moved[i]) {
