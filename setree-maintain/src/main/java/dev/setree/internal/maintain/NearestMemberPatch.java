@@ -3,13 +3,11 @@ package dev.setree.internal.maintain;
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.function.IntFunction;
 
 /**
@@ -22,16 +20,6 @@ import java.util.function.IntFunction;
  * "Efficient k-nearest neighbor graph construction for generic similarity measures", WWW 2011).
  */
 final class NearestMemberPatch {
-  /**
-   * The kNN weight arrays whose rows are known to hold their neighbours best first ({@link ExactKnn.TopK#better}):
-   * the rows {@link #patch} wrote on its fast path (old sorted rows copied, the others written by {@code TopK}), or
-   * rows {@link #onlyAppended} checked once. The next run's old level then is not checked edge by edge again (at
-   * 50,000 leaves 0.2 ms a run once compiled, and many times that in a process's first run). Weak: an array is
-   * forgotten with its level; identity: an array's contents never change once its level is made.
-   */
-  private static final Set<float[]> BEST_FIRST = Collections.synchronizedSet(
-      Collections.newSetFromMap(new WeakHashMap<>()));
-
   private NearestMemberPatch() {}
 
   /**
@@ -74,8 +62,6 @@ final class NearestMemberPatch {
         patch.fullRow(i, -1, true);
         touched[t++] = i;
       }
-      assert bestFirst(neighbors, weights, m, k) : "a row of the patched level is not best first";
-      BEST_FIRST.add(weights);
       return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), rows.movedIdx().size(), touched);
     }
     int recomputed = 0;
@@ -109,13 +95,11 @@ final class NearestMemberPatch {
     int[] offsets = old.knnOffsets();
     int[] nb = old.knnNeighbors();
     float[] w = old.knnWeights();
-    boolean known = BEST_FIRST.contains(w);
-    assert !known || bestFirst(nb, w, n, k) : "rows known to be best first are not";
     for (int o = 0; o < n; o++) {
       if (oldToNew[o] != o || moved[o] || offsets[o] != o * k) {
         return false;
       }
-      for (int e = o * k + 1; e < (o + 1) * k && !known; e++) {
+      for (int e = o * k + 1; e < (o + 1) * k; e++) {
         if (!ExactKnn.TopK.better(w[e - 1], nb[e - 1], w[e], nb[e])) {
           return false;
         }
@@ -124,19 +108,6 @@ final class NearestMemberPatch {
     for (int i = n; i < m; i++) {
       if (!moved[i]) {
         return false;
-      }
-    }
-    BEST_FIRST.add(w); // every row was looked at (or known)
-    return true;
-  }
-
-  /** Whether each of the {@code rows} rows of {@code k} neighbours is best first. */
-  private static boolean bestFirst(int[] nb, float[] w, int rows, int k) {
-    for (int o = 0; o < rows; o++) {
-      for (int e = o * k + 1; e < (o + 1) * k; e++) {
-        if (!ExactKnn.TopK.better(w[e - 1], nb[e - 1], w[e], nb[e])) {
-          return false;
-        }
       }
     }
     return true;
