@@ -124,8 +124,7 @@ final class OracleRows {
           oldToNew[i] = i;
         }
         Arrays.fill(newToOld, kept, size, -1);
-        assert java.util.stream.IntStream.range(0, size)
-            .allMatch(i -> newToOld[i] == new MemberMatch(old).oldIndexOf(ids[i]))
+        assert matchedById(old, ids, newToOld)
             : "level " + level + ": a member matched to another index than by its id";
       } else {
         MemberMatch match = new MemberMatch(old);
@@ -162,6 +161,12 @@ final class OracleRows {
       levels.add(new LevelDiff(level, l, row, Arrays.copyOf(upserts, n), deletes.toArray(new String[0])));
     }
     return new Diff(afterTree, levels, after.levels().size(), before.levels().size() > after.levels().size());
+  }
+
+  /** Whether each member's old index is the one its id has in {@code old} (checked under assertions). */
+  private static boolean matchedById(HierarchyState.Level old, String[] ids, int[] newToOld) {
+    MemberMatch match = new MemberMatch(old);
+    return java.util.stream.IntStream.range(0, ids.length).allMatch(i -> newToOld[i] == match.oldIndexOf(ids[i]));
   }
 
   /** Writes a {@link Diff} to tables holding its oracle before; returns the bytes of blobs written. */
