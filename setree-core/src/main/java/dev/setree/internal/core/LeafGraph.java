@@ -108,10 +108,8 @@ final class LeafGraph {
       return of(tree, hierarchy);
     }
     HierarchyState.Level l1 = hierarchy.levels().get(0);
-    for (int i = 0; i < n; i++) {
-      if (!l1.memberIds()[i].equals(tree.id(i)) || (i < n0 && !l1.memberIds()[i].equals(level.memberIds()[i]))) {
-        return of(tree, hierarchy);
-      }
+    if (!tree.startsWithIds(l1.memberIds(), n) || !NodeIds.samePrefix(l1.memberIds(), level.memberIds(), n0)) {
+      return of(tree, hierarchy);
     }
     int[] ko0 = level.knnOffsets();
     int[] kn0 = level.knnNeighbors();

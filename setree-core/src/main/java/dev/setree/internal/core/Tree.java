@@ -369,15 +369,7 @@ public final class Tree {
 
   /** Whether nodes {@code 0..count-1} have the ids {@code ids[0..count-1]}, in that order. */
   public boolean startsWithIds(String[] ids, int count) {
-    if (count > this.ids.length || count > ids.length) {
-      return false;
-    }
-    for (int i = 0; i < count; i++) {
-      if (ids[i] != this.ids[i] && !ids[i].equals(this.ids[i])) {
-        return false;
-      }
-    }
-    return true;
+    return NodeIds.samePrefix(ids, this.ids, count);
   }
 
   /** The leaves quoted whole in the summary of {@code v}, in order: a new array (empty when it quotes none). */

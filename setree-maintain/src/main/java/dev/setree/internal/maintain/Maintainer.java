@@ -325,12 +325,7 @@ public final class Maintainer {
         || l0.centroids().length < l0.size() * tree.dimension()) {
       return false;
     }
-    for (int i = 0; i < l0.size(); i++) {
-      if (!l0.memberIds()[i].equals(tree.id(i))) {
-        return false;
-      }
-    }
-    return true;
+    return tree.startsWithIds(l0.memberIds(), l0.size());
   }
 
   /**
