@@ -112,9 +112,10 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
 
   /** Each member's community in {@code old} (-1 for a member new to the level), from its old index. */
   static int[] oldCommunityOf(HierarchyState.Level old, int[] newToOld) {
+    int[] assignment = old.assignment();
     int[] out = new int[newToOld.length];
     for (int i = 0; i < out.length; i++) {
-      out[i] = newToOld[i] < 0 ? -1 : old.assignment()[newToOld[i]];
+      out[i] = newToOld[i] < 0 ? -1 : assignment[newToOld[i]];
     }
     return out;
   }
