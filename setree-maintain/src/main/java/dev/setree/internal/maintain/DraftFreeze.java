@@ -200,17 +200,10 @@ final class DraftFreeze {
         assert v.sources.isEmpty() : v.id + " quotes leaves its unchanged row does not";
         return NO_SOURCES;
       }
-      if (kept >= base.leafCount()) { // every leaf the base quotes is kept at its index
-        int[] src = base.sources(unchanged);
-        assert v.sources.size() == count
-            && java.util.stream.IntStream.range(0, count).allMatch(x -> v.sources.get(x).index == src[x])
-            : v.id + " quotes other leaves than the base's node";
-        return src;
-      }
-      int[] src = new int[count];
+      int[] src = base.sources(unchanged);
+      // Every leaf the base quotes is kept at its index when all its leaves are; else each is looked at.
       boolean inPlace = true;
-      for (int s = 0; s < count && inPlace; s++) {
-        src[s] = base.source(unchanged, s);
+      for (int s = 0; s < count && inPlace && kept < base.leafCount(); s++) {
         inPlace = src[s] < kept;
       }
       if (inPlace) {
