@@ -12,10 +12,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -28,6 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@value MiniLmEmbedder#BATCH} (each padded to nearly its own length) and shared out among
  * {@link #parallelism()} workers, the caller among them, each batch single-threaded inside ONNX Runtime on a
  * second session made on the first such call. Thread-safe.
+ *
+ * <p>Small calls can also run single-threaded on that second session ({@link #embedOnOneThread}), once it has been
+ * made: what a maintenance run's texts do (ADR 0039). Both sessions give the same vectors, bit for bit.
  */
 final class BatchedInference implements AutoCloseable {
   private static final int DIMENSION = MiniLmEmbedder.DIMENSION;
@@ -40,7 +45,13 @@ final class BatchedInference implements AutoCloseable {
   private final int parallelism;
   private final Object batchLock = new Object();
   private final AtomicLong runs = new AtomicLong();
+  private final AtomicLong singleThreadedRuns = new AtomicLong();
   private OrtSession batchSession;
+  /** The batch session once it has run its warm-up for {@link #embedOnOneThread}, else null. */
+  private volatile OrtSession warmBatchSession;
+  /** Completes once the second session is made and has run once; started by {@link #prepareSingleThreaded}. */
+  private final CompletableFuture<Void> singleThreadedReady = new CompletableFuture<>();
+  private final AtomicBoolean preparing = new AtomicBoolean();
   private ExecutorService workers;
   private volatile boolean closed;
 
@@ -57,9 +68,59 @@ final class BatchedInference implements AutoCloseable {
     return windows.size() <= BATCH ? run(session, windows) : runSorted(windows);
   }
 
+  /**
+   * Like {@link #embed}, but a call of at most {@value MiniLmEmbedder#BATCH} windows runs as one batch on the
+   * single-threaded session when it has been made ({@link #prepareSingleThreaded}), else as {@link #embed} does.
+   */
+  float[][] embedOnOneThread(List<long[]> windows) {
+    OrtSession single = warmBatchSession;
+    if (single == null || windows.size() > BATCH) {
+      return embed(windows);
+    }
+    singleThreadedRuns.incrementAndGet();
+    return run(single, windows);
+  }
+
+  /**
+   * Starts making the single-threaded session on a thread of its own, and runs {@code warmUp} on it once (a
+   * session's first inference is slow), unless that was started before or this is closed. Returns a future that
+   * completes when the session is ready; it never completes exceptionally (a failure is logged, and small calls
+   * then keep to the prompt session).
+   */
+  CompletableFuture<Void> prepareSingleThreaded(long[] warmUp) {
+    if (closed) {
+      singleThreadedReady.complete(null);
+    } else if (preparing.compareAndSet(false, true)) {
+      Thread t = new Thread(() -> {
+        try {
+          synchronized (batchLock) { // so that close() waits for the warm-up instead of closing under it
+            OrtSession single = batchSession();
+            run(single, List.of(warmUp));
+            warmBatchSession = single;
+          }
+        } catch (RuntimeException e) {
+          if (!closed) {
+            System.getLogger("dev.setree.embed").log(System.Logger.Level.WARNING,
+                "small calls on one thread run on the prompt session: the single-threaded one failed", e);
+          }
+        } finally {
+          singleThreadedReady.complete(null);
+        }
+      }, "setree-embed-session");
+      t.setDaemon(true);
+      t.start();
+    }
+    return singleThreadedReady;
+  }
+
   /** How many batches have run on either session, each one ONNX Runtime inference. */
   long runs() {
     return runs.get();
+  }
+
+  /** How many of them were small calls run on the single-threaded session ({@link #embedOnOneThread}). */
+  long singleThreadedRuns() {
+    return singleThreadedRuns.get();
   }
 
   /** How many batches run at once in a large call: the processors the JVM sees. */
@@ -158,6 +219,9 @@ final class BatchedInference implements AutoCloseable {
   /** The session large calls run their batches on: one intra-op thread, made on first use. */
   private OrtSession batchSession() {
     synchronized (batchLock) {
+      if (closed) {
+        throw new IllegalStateException("the embedder was closed");
+      }
       if (batchSession == null) {
         try (OrtSession.SessionOptions opts = new OrtSession.SessionOptions()) {
           opts.setIntraOpNumThreads(1);

@@ -14,6 +14,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The embedded default {@link Embedder}: sentence-transformers' all-MiniLM-L6-v2 (384 dimensions) on ONNX
@@ -79,6 +80,23 @@ public final class MiniLmEmbedder implements Embedder {
   private final WordPieceTokenizer tokenizer;
   private final Variant variant;
   private volatile boolean closed;
+  /** See {@link #singleThreaded()}. */
+  private final Embedder singleThreaded = new Embedder() {
+    @Override
+    public String modelId() {
+      return MiniLmEmbedder.this.modelId();
+    }
+
+    @Override
+    public int dimension() {
+      return DIMENSION;
+    }
+
+    @Override
+    public float[][] embed(List<String> texts) {
+      return MiniLmEmbedder.this.embed(texts, true);
+    }
+  };
 
   private MiniLmEmbedder(BatchedInference inference, WordPieceTokenizer tokenizer, Variant variant) {
     this.inference = inference;
@@ -206,6 +224,42 @@ public final class MiniLmEmbedder implements Embedder {
 
   @Override
   public float[][] embed(List<String> texts) {
+    return embed(texts, false);
+  }
+
+  /**
+   * This model on one thread per call: the embedder of a process's maintenance runs (ADR 0039). Once {@link
+   * #prepareSingleThreaded()} has made its session, a call of up to {@value #BATCH} windows runs single-threaded
+   * there; before that, and for larger calls, the view embeds as this embedder does. The vectors are this
+   * embedder's, bit for bit. The view shares this embedder's life: closing the view does nothing, closing this
+   * embedder closes both.
+   *
+   * <p>The prompt session's threads keep a prompt's latency low on an idle machine (3.9 against 6.4 ms at the
+   * median on two cores). Inside a maintenance run the process's other threads (the JIT compilers, the collector,
+   * the next snapshot's derivation) want those cores too: there the fact's embedding took 11-13 ms with the
+   * prompt session and 8 ms on one thread, and the rest of the run was shorter as well (docs/benchmarks.md, "One
+   * thread for a maintenance run's embeddings").
+   */
+  public Embedder singleThreaded() {
+    return singleThreaded;
+  }
+
+  /**
+   * Starts making the session of {@link #singleThreaded()}, on a thread of its own, unless that has started
+   * already; it then runs one inference, as {@link #load} does for the prompt session. About 0.2 s of one core
+   * and 140 MB on the development machine. Returns a future that completes once the session is ready or could
+   * not be made (a failure is logged, and the view keeps to the prompt session); never exceptionally.
+   */
+  public CompletableFuture<Void> prepareSingleThreaded() {
+    return inference.prepareSingleThreaded(tokenizer.windows(WARM_UP_TEXT, WINDOW).get(0));
+  }
+
+  /** How many small calls ran on the session of {@link #singleThreaded()}; for tests and benchmarks. */
+  public long singleThreadedRuns() {
+    return inference.singleThreadedRuns();
+  }
+
+  private float[][] embed(List<String> texts, boolean oneThread) {
     if (closed) {
       throw new IllegalStateException("the embedder is closed");
     }
@@ -224,7 +278,7 @@ public final class MiniLmEmbedder implements Embedder {
       windows.addAll(perText.get(i));
       windowRange[i][1] = windows.size();
     }
-    float[][] windowVecs = inference.embed(windows);
+    float[][] windowVecs = oneThread ? inference.embedOnOneThread(windows) : inference.embed(windows);
     float[][] out = new float[texts.size()][];
     for (int i = 0; i < out.length; i++) {
       int from = windowRange[i][0];

@@ -66,6 +66,51 @@ class MiniLmEmbedderTest {
     }
   }
 
+  /**
+   * The single-threaded view for maintenance runs (ADR 0039) gives this embedder's vectors bit for bit, before its
+   * session is made (on the prompt session) and after (on its own); small calls then run there, a large call still
+   * as a large call. Closing the view leaves the embedder open; closing the embedder closes the view.
+   */
+  @Test
+  void singleThreadedViewGivesTheSameVectorsBitForBitOnASessionOfItsOwn() throws Exception {
+    String longText = "The committee reviewed the annual budget in great detail. ".repeat(60);
+    List<String> sixteen = new ArrayList<>();
+    for (int i = 0; i < MiniLmEmbedder.BATCH; i++) {
+      sixteen.add(TEXTS.get(i % TEXTS.size()) + " And one more clause.".repeat(i % 4));
+    }
+    List<List<String>> calls = List.of(List.of(TEXTS.get(0)), List.of(longText), TEXTS, sixteen);
+    try (MiniLmEmbedder fresh = MiniLmEmbedder.load()) {
+      float[][][] expected = new float[calls.size()][][];
+      for (int c = 0; c < calls.size(); c++) {
+        expected[c] = embedder.embed(calls.get(c));
+      }
+      dev.setree.spi.Embedder view = fresh.singleThreaded();
+      assertEquals(fresh.modelId(), view.modelId());
+      assertEquals(MiniLmEmbedder.DIMENSION, view.dimension());
+      assertArrayEquals(expected[0][0], view.embed(TEXTS.get(0)), "whichever session runs it");
+      assertEquals(0, fresh.singleThreadedRuns(), "not made until asked for");
+      fresh.prepareSingleThreaded().get(60, java.util.concurrent.TimeUnit.SECONDS);
+      long before = fresh.singleThreadedRuns();
+      for (int c = 0; c < calls.size(); c++) {
+        float[][] got = view.embed(calls.get(c));
+        for (int i = 0; i < got.length; i++) {
+          assertArrayEquals(expected[c][i], got[i], "call " + c + ", text " + i);
+        }
+      }
+      assertEquals(before + calls.size(), fresh.singleThreadedRuns(), "every small call ran on the view's session");
+      List<String> large = new ArrayList<>(sixteen);
+      large.add(TEXTS.get(1));
+      float[][] got = view.embed(large);
+      assertEquals(before + calls.size(), fresh.singleThreadedRuns(), "a large call is shared out as before");
+      assertTrue(Vectors.dot(embedder.embed(TEXTS.get(1)), got[MiniLmEmbedder.BATCH]) > 0.99999f);
+      assertArrayEquals(expected[0][0], fresh.embed(TEXTS.get(0)), "the embedder itself is unchanged");
+      view.close();
+      assertArrayEquals(expected[0][0], fresh.embed(TEXTS.get(0)), "closing the view leaves the embedder open");
+      fresh.close();
+      assertThrows(IllegalStateException.class, () -> view.embed(TEXTS.get(0)));
+    }
+  }
+
   @Test
   void vectorsAreUnitLengthOfDimension384() {
     for (float[] v : embedder.embed(TEXTS)) {
