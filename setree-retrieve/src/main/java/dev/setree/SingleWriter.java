@@ -2,6 +2,7 @@ package dev.setree;
 
 import dev.setree.internal.core.TreeStore.Mutation;
 import dev.setree.internal.core.TreeStore;
+import dev.setree.internal.embed.MiniLmEmbedder;
 import dev.setree.internal.maintain.BuildOptions;
 import dev.setree.internal.maintain.BuildResult;
 import dev.setree.internal.maintain.ExtractiveSummarizer;
@@ -57,6 +58,13 @@ final class SingleWriter implements AutoCloseable {
   /** Runs computed ahead that were saved, and that were dropped because another writer committed first. */
   private final AtomicInteger aheadSaved = new AtomicInteger();
   private final AtomicInteger aheadDropped = new AtomicInteger();
+  /**
+   * The bundled model when it is this writer's embedder, else null: its maintenance runs embed on the model's
+   * single-threaded view, whose session {@link #prepareRun} makes before the second run (ADR 0039).
+   */
+  private final MiniLmEmbedder singleThreadedModel;
+  /** Whether {@link #prepareRun} has made the single-threaded session (maintenance thread only). */
+  private boolean singleThreadedMade;
   /** Derives each run's next snapshot beside its save ({@link #deriveBeside}); its thread starts on first use. */
   private final ExecutorService deriver = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "setree-derive");
@@ -102,9 +110,11 @@ final class SingleWriter implements AutoCloseable {
       this.summarizer = new ExtractiveSummarizer();
       this.ownedLlm = null;
     }
-    this.maintainer = new Maintainer(embedder, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
+    this.singleThreadedModel = !readOnly && embedder instanceof MiniLmEmbedder mini ? mini : null;
+    Embedder forRuns = singleThreadedModel != null ? singleThreadedModel.singleThreaded() : embedder;
+    this.maintainer = new Maintainer(forRuns, counter, summarizer, buildOptions(), config.faithfulnessThreshold());
     this.computesAhead = summarizer instanceof ExtractiveSummarizer;
-    this.warmUps = new WarmUpRuns(state, store, computesAhead ? () -> new Maintainer(embedder, counter, summarizer,
+    this.warmUps = new WarmUpRuns(state, store, computesAhead ? () -> new Maintainer(forRuns, counter, summarizer,
         buildOptions(), config.faithfulnessThreshold()) : null);
   }
 
@@ -302,6 +312,12 @@ final class SingleWriter implements AutoCloseable {
    */
   void prepareRun(BooleanSupplier stop) {
     ahead = null;
+    if (singleThreadedModel != null && !singleThreadedMade && lastRun != null) {
+      // A second batch of mutations: a process that runs more than once (not a one-shot command) makes the
+      // model's single-threaded session for its runs now, once, in the quiet window (ADR 0039).
+      singleThreadedMade = true;
+      singleThreadedModel.prepareSingleThreaded().join();
+    }
     Snapshot base = state.snapshot();
     if (computesAhead) {
       List<Mutation> batch = store.pendingMutations();
