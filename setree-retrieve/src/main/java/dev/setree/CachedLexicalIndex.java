@@ -1,6 +1,7 @@
 package dev.setree;
 
 import dev.setree.internal.core.Tree;
+import dev.setree.internal.store.SqliteTreeStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,6 +42,8 @@ import org.apache.lucene.util.Version;
  *
  * <p>A copy that fails any check is refused with an {@link IOException} (after which the object must not be
  * used), and the caller indexes the leaves instead. Used by one thread.
+ *
+ * <p>The writer replaces the copy through {@link #save}, after a build and after a run it leaves lagging too far.
  */
 final class CachedLexicalIndex {
   /**
@@ -250,5 +253,39 @@ final class CachedLexicalIndex {
     } catch (IOException | RuntimeException e) {
       // nothing to keep: the directory is in memory
     }
+  }
+
+  /**
+   * Replaces the knowledge base's cached BM25 index (ADR 0030) by the snapshot's, after a build ({@code lastSeq}
+   * -1) or when a copy of its format is missing or lags the highest mutation sequence number {@code lastSeq} by
+   * at least {@link #cacheLag} mutations, so that open reads it instead of indexing every leaf. Returns the bytes
+   * written. The copy is a cache: a failure to write it leaves the previous one, which open checks anyway, and
+   * fails nothing. Called by the writer, holding the writer lock.
+   */
+  static long save(SqliteTreeStore store, Snapshot s, long lastSeq) {
+    if (!s.bm25().isDone()) {
+      return 0; // open is still indexing: a later run writes the copy
+    }
+    try {
+      if (lastSeq >= 0) {
+        long cachedSeq = store.lexicalCacheSeq(FORMAT);
+        if (cachedSeq >= 0 && lastSeq - cachedSeq < cacheLag(s.tree().leafCount())) {
+          return 0;
+        }
+      }
+      return store.saveLexicalCache(FORMAT, s.lexical().committedFiles());
+    } catch (IOException | RuntimeException e) {
+      System.getLogger(SETree.class.getName()).log(System.Logger.Level.WARNING,
+          "cannot cache the BM25 index in " + store.path() + "; open will index the leaves: " + e, e);
+      return 0;
+    }
+  }
+
+  /**
+   * How many mutations the cached BM25 index may lag before a run replaces it: each one open brings the copy to
+   * the tree costs about one leaf's indexing, each replacement writes the whole index.
+   */
+  static long cacheLag(int leaves) {
+    return Math.max(256, leaves / 64);
   }
 }

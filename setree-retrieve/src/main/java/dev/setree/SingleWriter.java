@@ -127,7 +127,7 @@ final class SingleWriter implements AutoCloseable {
         BuildResult result = builder.build(facts, progress::update);
         store.saveTreeWithHierarchy(result.tree(), result.hierarchy(), 0);
         state.install(Snapshot.of(result.tree(), result.hierarchy(), store.generation()));
-        cacheLexicalIndex(state.snapshot(), -1);
+        CachedLexicalIndex.save(store, state.snapshot(), -1);
         BuildResult.Stats st = result.stats();
         return new BuildReport(st.embedNanos(), st.knnNanos(), st.clusterNanos(), st.summaryNanos(), st.levels(),
             st.summaryFallbacks(), st.summarized());
@@ -202,7 +202,7 @@ final class SingleWriter implements AutoCloseable {
         steps.put("save", s2 - s1);
         long s3 = System.nanoTime();
         steps.put("install", s3 - s2);
-        saveBytes += cacheLexicalIndex(state.snapshot(), st.lastSeq());
+        saveBytes += CachedLexicalIndex.save(store, state.snapshot(), st.lastSeq());
         steps.put("cache", System.nanoTime() - s3);
         WarmUpRuns.runCodeCompiled();
         lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
@@ -262,40 +262,6 @@ final class SingleWriter implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-  }
-
-  /**
-   * Replaces the knowledge base's cached BM25 index (ADR 0030) by the snapshot's, after a build ({@code lastSeq}
-   * -1) or when a copy of its format is missing or lags the highest mutation sequence number {@code lastSeq} by
-   * at least {@link #cacheLag} mutations, so that open reads it instead of indexing every leaf. Returns the bytes
-   * written. The copy is a cache: a failure to write it leaves the previous one, which open checks anyway, and
-   * fails nothing. Called holding the writer lock.
-   */
-  private long cacheLexicalIndex(Snapshot s, long lastSeq) {
-    if (!s.bm25().isDone()) {
-      return 0; // open is still indexing: a later run writes the copy
-    }
-    try {
-      if (lastSeq >= 0) {
-        long cachedSeq = store.lexicalCacheSeq(CachedLexicalIndex.FORMAT);
-        if (cachedSeq >= 0 && lastSeq - cachedSeq < cacheLag(s.tree().leafCount())) {
-          return 0;
-        }
-      }
-      return store.saveLexicalCache(CachedLexicalIndex.FORMAT, s.lexical().committedFiles());
-    } catch (java.io.IOException | RuntimeException e) {
-      System.getLogger(SETree.class.getName()).log(System.Logger.Level.WARNING,
-          "cannot cache the BM25 index in " + store.path() + "; open will index the leaves: " + e, e);
-      return 0;
-    }
-  }
-
-  /**
-   * How many mutations the cached BM25 index may lag before a run replaces it: each one open brings the copy to
-   * the tree costs about one leaf's indexing, each replacement writes the whole index.
-   */
-  static long cacheLag(int leaves) {
-    return Math.max(256, leaves / 64);
   }
 
   /**
