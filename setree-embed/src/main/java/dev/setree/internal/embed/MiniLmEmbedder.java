@@ -35,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>Throughput (ADR 0022): a call with more than {@value #BATCH} windows is sorted by length once and run
  * as batches of {@value #BATCH} on one single-threaded ONNX session per core ({@link BatchedInference});
  * a prompt runs on a session with ONNX Runtime's default threads, which keeps its latency low.
+ * A maintenance run embeds through {@link #singleThreaded()}: its small calls on one thread (ADR 0039).
  *
  * <p>Thread-safe: the sessions and the tokenizer serve concurrent callers.
  */
