@@ -128,7 +128,7 @@ public final class Tree {
     requireLength("level", level.length, n);
     requireLength("parent", parent.length, n);
     requireLength("faithfulness", faithfulness.length, n);
-    if (leafCount < 0 || leafCount > n) {
+    if (leafCount < 0 || leafCount > n || (leafCount == n && n > 1)) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
     }
     if (leafEmbeddings.length < leafCount * dim) {
@@ -136,9 +136,6 @@ public final class Tree {
           + leafCount * dim);
     }
     requireLength("internal rows", internalRows.count(), n - leafCount);
-    if (leafCount < 0 || leafCount > n || (n > 0 && leafCount == n && n > 1)) {
-      throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
-    }
     this.byId = NodeIds.of(ids, leafCount, leadingLeaves == null ? null : leadingLeaves.byId);
     for (int v = 0; v < n; v++) {
       if (texts[v] == null) {
