@@ -11,8 +11,9 @@ import java.util.List;
  * reading what they read. When the room runs out, every node's row is written into new arrays with room to spare,
  * and the old arrays stay with the trees that read them.
  *
- * <p>A new draft (a copy of a tree) starts with no arrays, so its first freeze writes every row: a store is only
- * ever extended by the draft that made it, along one line of frozen trees.
+ * <p>A new draft (a copy of a tree) starts with no arrays, so its first freeze writes every row, unless the rows
+ * were written ahead ({@link #writeAhead}, on open): a store is only ever extended by the draft that made it,
+ * along one line of frozen trees.
  */
 final class InternalRowStore {
   /** The room made with new arrays: this share of the nodes' rows, and at least {@link #MIN_SPARE_ROWS}. */
@@ -55,6 +56,16 @@ final class InternalRowStore {
       row[i] = n.row();
     }
     return InternalRows.shared(embeddings, centroids, row, dim);
+  }
+
+  /**
+   * Writes the rows of {@code inner} as a freeze would, before any freeze: a writer does it on open for the draft its
+   * first run continues from, so that the first freeze writes only the rows of the nodes that run changes. At 50,000
+   * leaves that first freeze had written about 6,000 rows, each centroid normalised from its sum, before the code
+   * was compiled.
+   */
+  void writeAhead(List<DraftNode> inner) {
+    freeze(inner);
   }
 
   /** Rows written into the current arrays (for tests). */

@@ -42,9 +42,10 @@ public final class Maintainer {
   /** The last run's draft, continued by a run over the tree it produced. */
   private final KeptDraft kept = new KeptDraft();
   /**
-   * The tree and oracle this maintainer's last run that made a tree made, and a number no internal id of that
-   * tree exceeds; null before. A run over them skips two passes over every node: the check that the oracle's
-   * level 0 lists the tree's leaves, and the search for the highest internal id.
+   * The tree and oracle this maintainer's last run that made a tree made, or that it prepared a draft for and found
+   * to match ({@link #prepare}), and a number no internal id of that tree exceeds; null before. A run over them
+   * skips two passes over every node: the check that the oracle's level 0 lists the tree's leaves, and the search
+   * for the highest internal id.
    */
   private volatile Made made;
 
@@ -290,11 +291,33 @@ public final class Maintainer {
    * run would do first, done ahead (on open, or while the writer waits for a quiet window). Never changes a
    * run's result. A new copy also gets the integer mirrors of {@code oracle}'s exact levels that its first run
    * will scan in integers ({@link IntegerRows}): rounding a level of 6,244 rows, and a first integer pass over it,
-   * took the first run after open 20-130 ms more in the interpreter. Given up, keeping nothing new, with a
-   * {@link CancellationException} once {@code cancelled} says so.
+   * took the first run after open 20-130 ms more in the interpreter. It also gets its internal nodes' rows written
+   * ({@link InternalRowStore#writeAhead}), the record of each level above the leaves ({@link RecordedRows#of}), and
+   * its summary pass's rules when no node needs a summary
+   * ({@link SummaryPass#settle}): the first run then reads and looks at only what it changes, as later runs do.
+   * When {@code oracle} matches {@code tree}, the first run also skips that check and the search for the highest
+   * internal id, as runs over a tree this maintainer made do ({@link #made}). Given up, keeping nothing new, with a {@link CancellationException} once {@code cancelled} says so.
    */
   public void prepare(Tree tree, HierarchyState oracle, BooleanSupplier cancelled) {
-    kept.prepare(tree, cancelled, d -> mirrorLevels(d, oracle));
+    kept.prepare(tree, cancelled, d -> {
+      mirrorLevels(d, oracle);
+      d.internalRows.writeAhead(d.internal);
+      recordLevels(d, oracle, cancelled);
+      new SummaryPass(embedder, counter, summarizer, options).settle(d, faithfulnessThreshold);
+    });
+    Made last = made;
+    if ((last == null || last.tree() != tree || last.oracle() != oracle) && !oracle.isEmpty()
+        && oracleMatches(tree, oracle)) {
+      made = new Made(tree, oracle, TreeBuilder.IdSource.after(tree).peek() - 1);
+    }
+  }
+
+  /** Keeps in {@code d} the record of each of {@code oracle}'s levels above the leaves ({@link RecordedRows#of}). */
+  private static void recordLevels(DraftTree d, HierarchyState oracle, BooleanSupplier cancelled) {
+    for (int lvl = 1; lvl < oracle.levels().size(); lvl++) {
+      stopIf(cancelled);
+      d.recordRows(lvl, RecordedRows.of(oracle.levels().get(lvl), d));
+    }
   }
 
   /** Keeps in {@code d} the integer mirror of each of {@code oracle}'s levels a run would scan in integers. */

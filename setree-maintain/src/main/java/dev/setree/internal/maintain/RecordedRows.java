@@ -72,6 +72,38 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
     return new Matched(rows, new LevelMatch(newToOld, oldToNew, moved), same, new RecordedRows(rows, at, sums));
   }
 
+  /**
+   * The record a run would have kept of level {@code old} of a hierarchy whose tree {@code draft} is a copy of
+   * ({@link DraftTree#of}), made without a run: each member's centroid is compared with its row of {@code old}, and
+   * the record vouches for the rows that are the centroid bit for bit. The first run over the draft then matches the
+   * level as later runs do, reading only the members whose sum it replaced. A writer makes it ahead of that run, on
+   * open: at level 1 of 50,000 leaves, reading about 6,000 centroids had taken the first run about 20 ms before it
+   * was compiled. Null when a member of {@code old} is not in the draft or {@code old} has no rows.
+   */
+  static RecordedRows of(HierarchyState.Level old, DraftTree draft) {
+    int m = old.size();
+    int dim = draft.dim;
+    float[] rows = old.centroids();
+    if (rows == null || rows.length < (long) m * dim) {
+      return null;
+    }
+    DraftNode[] members = new DraftNode[m];
+    float[][] sums = new float[m][];
+    String[] ids = old.memberIds();
+    float[] scratch = new float[dim];
+    for (int o = 0; o < m; o++) {
+      DraftNode n = draft.byId.get(ids[o]);
+      if (n == null) {
+        return null;
+      }
+      if (n.centroidIs(rows, o * dim, dim, scratch)) {
+        members[o] = n; // a member the record does not name is read by the run
+        sums[o] = n.leaf ? null : n.sum;
+      }
+    }
+    return new RecordedRows(rows, members, sums);
+  }
+
   /** Whether row {@code i} of {@code rows} is {@code n}'s centroid (checked under assertions). */
   private static boolean isCentroid(DraftNode n, float[] rows, int i, int dim) {
     float[] c = new float[dim];

@@ -80,7 +80,7 @@ final class SummaryPass {
     if (root == null) {
       return new Result(0, 0, 0, 0, 0);
     }
-    Rules rules = new Rules(options.topSummaryTokens(), options.summaryTokens(), faithfulnessThreshold);
+    Rules rules = rules(faithfulnessThreshold);
     boolean dirtyOnly = rules.equals(draft.summaryRules);
     draft.summaryRules = null; // claimed again only once this pass is through
     List<List<DraftNode>> waves = dirtyOnly ? SummaryWaves.changed(draft, root) : SummaryWaves.all(draft, root);
@@ -205,6 +205,42 @@ final class SummaryPass {
     draft.summaryShallow = SummaryWaves.shallow(root);
     draft.summaryRules = rules;
     return new Result(summarized.get(), fallbacks.get(), textsKept.get(), reused, examined);
+  }
+
+  /**
+   * Looks at every internal node of {@code draft}, a copy of a tree ({@link DraftTree#of}) no pass went through yet,
+   * and when none needs a summary under this pass's rules, leaves the draft as a pass that wrote nothing would:
+   * every node's depth and wave set, and the rules claimed. The draft's first run then looks at its changed nodes
+   * only ({@link SummaryWaves#changed}), as every later run does, and writes the same summaries a pass over every
+   * node would. A writer does this ahead of its first run, on open: a pass over the 6,000 internal nodes of a
+   * 50,000-leaf tree took that run about 35 ms before it was compiled.
+   *
+   * @return whether the draft is settled under these rules (false when a node needs a summary, or the draft was
+   *     settled under other rules: the first run then looks at every node)
+   */
+  boolean settle(DraftTree draft, int faithfulnessThreshold) {
+    Rules rules = rules(faithfulnessThreshold);
+    if (rules.equals(draft.summaryRules)) {
+      return true;
+    }
+    DraftNode root = draft.root();
+    if (root == null || root.leaf || draft.summaryRules != null) {
+      return false;
+    }
+    for (List<DraftNode> wave : SummaryWaves.all(draft, root)) {
+      for (DraftNode v : wave) {
+        if (v.centroidChanged || needsSummary(v, v.depth, faithfulnessThreshold)) {
+          return false;
+        }
+      }
+    }
+    draft.summaryShallow = SummaryWaves.shallow(root);
+    draft.summaryRules = rules;
+    return true;
+  }
+
+  private Rules rules(int faithfulnessThreshold) {
+    return new Rules(options.topSummaryTokens(), options.summaryTokens(), faithfulnessThreshold);
   }
 
   /**

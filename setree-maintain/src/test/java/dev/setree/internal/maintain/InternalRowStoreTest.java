@@ -49,6 +49,22 @@ class InternalRowStoreTest {
     }
   }
 
+  /** Rows written ahead (on open) are the first freeze's: it writes only the rows of the nodes changed since. */
+  @Test
+  void rowsWrittenAheadAreKeptByTheFirstFreeze() {
+    InternalRowStore store = new InternalRowStore(DIM);
+    List<DraftNode> nodes = nodes(6);
+    store.writeAhead(nodes);
+    assertEquals(6, store.end());
+    nodes.get(4).sum = vector(); // the run moved a leaf under n4
+    InternalRows first = store.freeze(nodes);
+    assertRowsOf(nodes, first);
+    assertEquals(7, store.end(), "one row written: n4's");
+    InternalRows unprepared = new InternalRowStore(DIM).freeze(nodes);
+    assertArrayEquals(unprepared.denseEmbeddings(), first.denseEmbeddings());
+    assertArrayEquals(unprepared.denseCentroids(), first.denseCentroids());
+  }
+
   @Test
   void keepsTheRowsOfNodesWhoseVectorsStayAndAppendsTheOthers() {
     InternalRowStore store = new InternalRowStore(DIM);

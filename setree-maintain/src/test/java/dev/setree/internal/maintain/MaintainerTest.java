@@ -365,6 +365,38 @@ class MaintainerTest {
   }
 
   /**
+   * On the real model and Leiden: a maintainer whose first draft was prepared on open (records of the levels above
+   * the leaves, the summary pass's rules settled, the oracle checked) makes, run after run, the very trees and
+   * oracles of maintainers that copy each tree into a new draft.
+   */
+  @Test
+  void preparedDraftGivesWhatACopyGivesOnTheRealModel() {
+    try (dev.setree.internal.embed.MiniLmEmbedder minilm = dev.setree.internal.embed.MiniLmEmbedder.load()) {
+      List<Fact> facts = Corpora.personal();
+      BuildResult built = new TreeBuilder(minilm, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+          .build(facts.subList(0, facts.size() - 6), BuildProgress.NONE);
+      Maintainer prepared = new Maintainer(minilm, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+      prepared.prepare(built.tree(), built.hierarchy(), () -> false);
+      Tree tree = built.tree();
+      HierarchyState oracle = built.hierarchy();
+      for (int round = 0; round < 3; round++) {
+        Fact f = facts.get(facts.size() - 6 + round);
+        List<Mutation> batch = List.of(insert(f.id(), f.text()), delete(facts.get(3 * round + 1).id()));
+        Maintainer copying = new Maintainer(minilm, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+        Maintainer.Result expected = copying.run(tree, oracle, batch);
+        Maintainer.Result actual = prepared.run(tree, oracle, batch);
+        assertEquals("incremental", actual.path(), "round " + round);
+        assertEquals(expected.summarized(), actual.summarized(), "round " + round);
+        dev.setree.testing.TreeAssert.assertSameTree(expected.tree(), actual.tree());
+        dev.setree.testing.TreeAssert.assertSameHierarchy(expected.hierarchy(), actual.hierarchy());
+        tree = actual.tree();
+        oracle = actual.hierarchy();
+      }
+      assertEquals(3, prepared.draftsReused(), "the first run continued from the prepared draft");
+    }
+  }
+
+  /**
    * A copy given up (its writer closing) keeps nothing, not even part of a draft: the next run copies the tree
    * itself, and gives the result of a run that was never prepared.
    */
@@ -412,7 +444,21 @@ class MaintainerTest {
     keptDraftGivesWhatANewDraftGives(30897644105776L);
   }
 
+  /**
+   * The same, with the continuing maintainer's first draft prepared ahead ({@link Maintainer#prepare}, on open): its
+   * first run reads only the rows it changes (RecordedRows#of) and looks at its changed nodes only
+   * (SummaryPass#settle).
+   */
+  @Test
+  void preparedDraftGivesWhatANewDraftGivesRunAfterRun() {
+    keptDraftGivesWhatANewDraftGives(Long.getLong("tests.seed", System.nanoTime()), true);
+  }
+
   private void keptDraftGivesWhatANewDraftGives(long seed) {
+    keptDraftGivesWhatANewDraftGives(seed, false);
+  }
+
+  private void keptDraftGivesWhatANewDraftGives(long seed, boolean prepared) {
     Random r = new Random(seed);
     List<Fact> base = Corpora.synthetic(1500, seed);
     BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
@@ -423,6 +469,9 @@ class MaintainerTest {
         .integerRowsFrom(0);
     Tree tree = built.tree();
     HierarchyState oracle = built.hierarchy();
+    if (prepared) {
+      continuing.prepare(tree, oracle, () -> false);
+    }
     List<String> present = new ArrayList<>();
     base.forEach(f -> present.add(f.id()));
     List<Fact> pool = Corpora.synthetic(300, seed + 1);
@@ -463,7 +512,8 @@ class MaintainerTest {
       trees.add(tree);
       rowsSeen.add(new float[][] {tree.internalRows().denseEmbeddings(), tree.internalRows().denseCentroids()});
     }
-    assertEquals(changed - 1, continuing.draftsReused(), "seed=" + seed + ": every run after the first continues");
+    assertEquals(prepared ? changed : changed - 1, continuing.draftsReused(),
+        "seed=" + seed + ": every run after the first continues" + (prepared ? ", and the first too" : ""));
     assertTrue(keptRows > 0, "seed=" + seed + ": the kept draft's trees share rows (ADR 0036)");
     for (int t = 0; t < trees.size(); t++) { // later runs appended to the arrays their trees share
       String ctx = "seed=" + seed + " tree " + t;

@@ -43,23 +43,54 @@ class SummaryPassTest {
   }
 
   /**
-   * Applies {@code change} to a copy of {@code tree} that a pass went through first and to a new copy, runs the
-   * pass over both, and checks that both freeze to the same tree; returns both passes' results, the second
-   * draft's first.
+   * Applies {@code change} to a copy of {@code tree} that a pass went through first, to a copy settled instead
+   * ({@link SummaryPass#settle}, what a writer does on open), and to a new copy; runs the pass over the three, and
+   * checks that they freeze to the same tree. Returns the passes' results: the first copy's, the new copy's, and
+   * the settled copy's.
    */
   SummaryPass.Result[] sameAsAFullPass(Tree tree, Consumer<DraftTree> change) {
     DraftTree passedBefore = DraftTree.of(tree);
     SummaryPass.Result first = pass().run(passedBefore, 60, BuildProgress.NONE);
     assertEquals(passedBefore.internal.size(), first.examined(), "a new copy's pass looks at every node");
+    assertEquals(0, first.summarized(), "the built tree needs no summary");
+    DraftTree settled = DraftTree.of(tree);
+    assertTrue(pass().settle(settled, 60), "no node of the built tree needs a summary");
+    assertTrue(pass().settle(settled, 60), "settled already");
+    assertFalse(pass().settle(settled, 59), "settled under other rules");
     DraftTree fresh = DraftTree.of(tree);
     change.accept(passedBefore);
+    change.accept(settled);
     change.accept(fresh);
     SummaryPass.Result dirty = pass().run(passedBefore, 60, BuildProgress.NONE);
+    SummaryPass.Result fromSettled = pass().run(settled, 60, BuildProgress.NONE);
     SummaryPass.Result full = pass().run(fresh, 60, BuildProgress.NONE);
     assertEquals(fresh.internal.size(), full.examined());
     assertEquals(full.summarized(), dirty.summarized());
-    TreeAssert.assertSameTree(fresh.toTree(), passedBefore.toTree());
-    return new SummaryPass.Result[] {dirty, full};
+    assertEquals(full.summarized(), fromSettled.summarized());
+    assertEquals(dirty.examined(), fromSettled.examined(), "a settled copy is looked at as one a pass went through");
+    Tree expected = fresh.toTree();
+    TreeAssert.assertSameTree(expected, passedBefore.toTree());
+    TreeAssert.assertSameTree(expected, settled.toTree());
+    return new SummaryPass.Result[] {dirty, full, fromSettled};
+  }
+
+  /**
+   * A copy with a node that needs a summary (here: it has no text) is not settled, so its first pass looks at every
+   * node and writes that summary; nor is a copy settled under other rules than its pass's.
+   */
+  @Test
+  void aCopyThatNeedsASummaryIsNotSettled() {
+    Tree tree = built();
+    DraftTree d = DraftTree.of(tree);
+    d.internal.get(d.internal.size() / 2).text = null;
+    assertFalse(pass().settle(d, 60));
+    SummaryPass.Result r = pass().run(d, 60, BuildProgress.NONE);
+    assertEquals(d.internal.size(), r.examined());
+    assertTrue(r.summarized() >= 1);
+    DraftTree other = DraftTree.of(tree);
+    assertTrue(pass().settle(other, 70));
+    assertEquals(other.internal.size(), pass().run(other, 60, BuildProgress.NONE).examined(),
+        "settled under another faithfulness threshold, the pass looks at every node");
   }
 
   @Test
