@@ -80,6 +80,18 @@ final class LexicalIndexBuilder {
     }
   }
 
+  /**
+   * Indexes one document into an index of its own, then drops it: loads the classes of Lucene's indexing chain
+   * (about 110), which a writer whose index was opened from its cached copy ({@link CachedLexicalIndex}) would
+   * otherwise load while its first run adds its first leaf. A writer does it on open, after the copy its first run
+   * continues from (docs/adr/0040-first-run-work-done-on-open.md).
+   */
+  static void loadIndexingClasses() {
+    LexicalIndexBuilder b = new LexicalIndexBuilder();
+    b.add("setree-indexing-classes", "A document that loads the classes of the indexing chain.");
+    b.abandon();
+  }
+
   /** Drops what was added (the index will not be used). */
   void abandon() {
     try {

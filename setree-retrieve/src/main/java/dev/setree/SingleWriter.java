@@ -302,13 +302,17 @@ final class SingleWriter implements AutoCloseable {
   /**
    * Copies the snapshot's tree into the draft the next run continues from ({@link Maintainer#prepare}): done
    * on open, so that the first insert after open does not wait for the copy. Costs the memory of the draft
-   * (a node object per node, a sum per internal node), which a writer keeps anyway once it has run.
+   * (a node object per node, a sum per internal node), which a writer keeps anyway once it has run. Then loads
+   * the classes the first run's BM25 update needs ({@link LexicalIndexBuilder#loadIndexingClasses}).
    *
    * @param stop turns true when the writer closes: the copy is then given up
    */
   void copyTreeAhead(BooleanSupplier stop) {
     Snapshot s = state.snapshot();
     maintainer.prepare(s.tree(), s.hierarchy(), stop);
+    if (!stop.getAsBoolean()) {
+      LexicalIndexBuilder.loadIndexingClasses();
+    }
   }
 
   /**
