@@ -52,6 +52,12 @@ public final class MiniLmEmbedder implements Embedder {
   /** The text {@link #load} embeds once so that a session's first inference is not a caller's. */
   static final String WARM_UP_TEXT = "A short sentence that prepares the model for its first real text.";
 
+  /**
+   * ONNX Runtime's session setting that stops the intra-op threads' spinning as soon as an inference returns; they
+   * spin again at the next one.
+   */
+  static final String FORCE_SPINNING_STOP = "session.force_spinning_stop";
+
   /** Windows per ONNX call; also the largest call that runs on the prompt session alone. */
   static final int BATCH = 16;
 
@@ -140,6 +146,9 @@ public final class MiniLmEmbedder implements Embedder {
         opts.setIntraOpNumThreads(intraOpThreads);
       }
       opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+      // The intra-op threads spin while an inference runs, as by default, but stop when it returns instead of
+      // spinning on for a while beside the caller's next work (a writer's first run after open; ADR 0041).
+      opts.addConfigEntry(FORCE_SPINNING_STOP, "1");
       OrtSession session = env.createSession(model.toString(), opts);
       MiniLmEmbedder embedder =
           new MiniLmEmbedder(new BatchedInference(env, session, model, variant.modelId), tokenizer, variant);
