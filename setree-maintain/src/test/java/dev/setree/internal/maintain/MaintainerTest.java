@@ -365,9 +365,9 @@ class MaintainerTest {
   }
 
   /**
-   * On the real model and Leiden: a maintainer whose first draft was prepared on open (records of the levels above
-   * the leaves, the summary pass's rules settled, the oracle checked) makes, run after run, the very trees and
-   * oracles of maintainers that copy each tree into a new draft.
+   * On the real model and Leiden: a maintainer whose first draft was prepared on open (internal rows written,
+   * records of the levels above the leaves, the summary pass's rules settled, the oracle checked) makes, run after
+   * run, the very trees and oracles of maintainers that copy each tree into a new draft.
    */
   @Test
   void preparedDraftGivesWhatACopyGivesOnTheRealModel() {
