@@ -21,9 +21,10 @@ final class DraftTree {
   private long nextOrder;
   /**
    * The rules of the last {@link SummaryPass} through this draft, or null: a later pass under the same rules looks
-   * at the changed nodes only. Null for a new draft, a copy of a tree included, whose nodes no pass has seen.
+   * at the changed nodes only. Null for a new draft, a copy of a tree included, whose nodes no pass has seen,
+   * until the copy is settled ({@link SummaryRules#settle}).
    */
-  SummaryPass.Rules summaryRules;
+  SummaryRules summaryRules;
   /** The internal nodes at depth 0 and 1 after that pass (their caps depend on their depth). */
   List<DraftNode> summaryShallow = List.of();
   /** The tree the draft last froze or was copied from (null for a new draft): what its change log is from. */

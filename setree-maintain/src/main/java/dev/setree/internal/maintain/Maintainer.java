@@ -293,7 +293,7 @@ public final class Maintainer {
    * will scan in integers ({@link IntegerRows}): rounding a level of 6,244 rows, and a first integer pass over it,
    * took the first run after open 20-130 ms more in the interpreter. It also gets its internal nodes' rows written
    * ({@link InternalRowStore#writeAhead}), the record of each level above the leaves ({@link RecordedRows#of}), and
-   * its summary pass's rules when no node needs a summary ({@link SummaryPass#settle}): the first run then reads
+   * its summary pass's rules when no node needs a summary ({@link SummaryRules#settle}): the first run then reads
    * and looks at only what it changes, as later runs do (docs/adr/0040). When {@code oracle} matches {@code tree},
    * the first run also skips that check and the search for the highest internal id, as runs over a tree this
    * maintainer made do ({@link #made}). Given up, keeping nothing new, with a {@link CancellationException} once
@@ -304,7 +304,7 @@ public final class Maintainer {
       mirrorLevels(d, oracle);
       d.internalRows.writeAhead(d.internal);
       recordLevels(d, oracle, cancelled);
-      new SummaryPass(embedder, counter, summarizer, options).settle(d, faithfulnessThreshold);
+      SummaryRules.of(options, faithfulnessThreshold).settle(d);
     });
     Made last = made;
     if ((last == null || last.tree() != tree || last.oracle() != oracle) && !oracle.isEmpty()

@@ -5,8 +5,6 @@ import dev.setree.spi.Passage;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.SummarizerException;
 import dev.setree.spi.TokenCounter;
-import dev.setree.internal.core.Tree;
-import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -26,8 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A node is (re)summarised when its children changed, when it has no summary, when its summary breaks
  * its cap, or when its leaf-centroid changed and its faithfulness fell: it is now below the threshold and
- * lower than before the run (or unknown). Other nodes whose centroid changed keep their summary and get their
- * faithfulness recomputed, so a slow drift re-summarises a node once it has fallen by a whole point.
+ * lower than before the run (or unknown) ({@link SummaryRules}). Other nodes whose centroid changed keep their
+ * summary and get their faithfulness recomputed, so a slow drift re-summarises a node once it has fallen by a whole
+ * point.
  *
  * <p><b>Budget-monotone, enforced:</b> each node's cap is {@code min(level cap, tokens of its children)}
  * and whatever the summariser returns is cut to it ({@link TextCut}). A summariser failure (exception or
@@ -80,7 +79,7 @@ final class SummaryPass {
     if (root == null) {
       return new Result(0, 0, 0, 0, 0);
     }
-    Rules rules = rules(faithfulnessThreshold);
+    SummaryRules rules = SummaryRules.of(options, faithfulnessThreshold);
     boolean dirtyOnly = rules.equals(draft.summaryRules);
     draft.summaryRules = null; // claimed again only once this pass is through
     List<List<DraftNode>> waves = dirtyOnly ? SummaryWaves.changed(draft, root) : SummaryWaves.all(draft, root);
@@ -110,10 +109,10 @@ final class SummaryPass {
       for (List<DraftNode> wave : waves) {
         List<DraftNode> nodes = new ArrayList<>();
         for (DraftNode v : wave) {
-          if (needsSummary(v, v.depth, faithfulnessThreshold)) {
+          if (rules.needsSummary(v, v.depth)) {
             nodes.add(v);
           } else if (v.centroidChanged) {
-            v.faithfulness = faithfulness(v);
+            v.faithfulness = SummaryRules.faithfulness(v);
             v.centroidChanged = false;
           }
         }
@@ -122,7 +121,7 @@ final class SummaryPass {
         for (DraftNode v : nodes) {
           List<DraftNode> under = leavesUnder(v, new ArrayList<>());
           leavesOf.add(under);
-          Summarizer.Request req = request(v, v.depth, dim, under);
+          Summarizer.Request req = request(v, v.depth, dim, under, rules);
           Callable<Summarizer.Summary> task = () -> {
             Summarizer.Summary s = summarizeSafely(req, v, fallbacks, extractive);
             progress.update("summaries", summarized.incrementAndGet(), Math.max(total, summarized.get()));
@@ -149,7 +148,7 @@ final class SummaryPass {
           DraftNode v = nodes.get(i);
           String before = v.text;
           Summarizer.Summary s = await(futures.get(i));
-          int cap = cap(v, v.depth);
+          int cap = rules.cap(v, v.depth);
           String text = TextCut.fit(s.text().strip().replaceAll("\\s+", " "), cap, counter);
           if (text.isBlank()) {
             text = shortestChild(v).text;
@@ -207,52 +206,9 @@ final class SummaryPass {
     return new Result(summarized.get(), fallbacks.get(), textsKept.get(), reused, examined);
   }
 
-  /**
-   * Looks at every internal node of {@code draft}, a copy of a tree ({@link DraftTree#of}) no pass went through yet,
-   * and when none needs a summary under this pass's rules, leaves the draft as a pass that wrote nothing would:
-   * every node's depth and wave set, and the rules claimed. The draft's first run then looks at its changed nodes
-   * only ({@link SummaryWaves#changed}), as every later run does, and writes the same summaries a pass over every
-   * node would. A writer does this ahead of its first run, on open: a pass over the 6,000 internal nodes of a
-   * 50,000-leaf tree took that run about 35 ms before it was compiled.
-   *
-   * @return whether the draft is settled under these rules (false when a node needs a summary, or the draft was
-   *     settled under other rules: the first run then looks at every node)
-   */
-  boolean settle(DraftTree draft, int faithfulnessThreshold) {
-    Rules rules = rules(faithfulnessThreshold);
-    if (rules.equals(draft.summaryRules)) {
-      return true;
-    }
-    DraftNode root = draft.root();
-    if (root == null || root.leaf || draft.summaryRules != null) {
-      return false;
-    }
-    for (List<DraftNode> wave : SummaryWaves.all(draft, root)) {
-      for (DraftNode v : wave) {
-        if (v.centroidChanged || needsSummary(v, v.depth, faithfulnessThreshold)) {
-          return false;
-        }
-      }
-    }
-    draft.summaryShallow = SummaryWaves.shallow(root);
-    draft.summaryRules = rules;
-    return true;
-  }
-
-  private Rules rules(int faithfulnessThreshold) {
-    return new Rules(options.topSummaryTokens(), options.summaryTokens(), faithfulnessThreshold);
-  }
-
-  /**
-   * What decides whether a node needs a summary, besides the node itself: the caps and the faithfulness threshold.
-   * A draft whose last pass ran under the same rules needs only its changed nodes looked at
-   * ({@link SummaryWaves#changed}).
-   */
-  record Rules(int topSummaryTokens, int summaryTokens, int faithfulnessThreshold) {}
-
   /** Marks {@code v} as summarised, its faithfulness that of its (new or kept) summary embedding. */
   static void summarized(DraftNode v) {
-    v.faithfulness = faithfulness(v);
+    v.faithfulness = SummaryRules.faithfulness(v);
     v.structural = false;
     v.centroidChanged = false;
   }
@@ -293,45 +249,8 @@ final class SummaryPass {
     return extractive.forCorpus(corpus);
   }
 
-  private boolean needsSummary(DraftNode v, int depth, int threshold) {
-    if (v.structural || v.text == null || v.embedding == null) {
-      return true;
-    }
-    if (v.tokens > cap(v, depth)) {
-      return true;
-    }
-    if (threshold == Integer.MIN_VALUE) {
-      return false;
-    }
-    if (v.faithfulness == Tree.UNKNOWN_FAITHFULNESS) {
-      return true;
-    }
-    if (!v.centroidChanged) {
-      return false;
-    }
-    // Only a fall is a reason: a node whose summary was below the threshold already (a high node is about
-    // its many leaves only loosely) would otherwise be re-summarised by every run that touches its path,
-    // for the same summary.
-    int now = faithfulness(v);
-    return now < threshold && now < v.faithfulness;
-  }
-
-  private int cap(DraftNode v, int depth) {
-    int levelCap = depth <= 1 ? options.topSummaryTokens() : options.summaryTokens();
-    int childTokens = 0;
-    for (DraftNode c : v.children) {
-      childTokens += c.tokens;
-    }
-    return Math.min(levelCap, childTokens);
-  }
-
-  private static int faithfulness(DraftNode v) {
-    float cos = Vectors.dot(v.embedding, v.centroidShared());
-    return Math.round(100f * Math.max(-1f, Math.min(1f, cos)));
-  }
-
-  /** What the summariser is asked for {@code v}, whose leaves are {@code under}. */
-  private Summarizer.Request request(DraftNode v, int depth, int dim, List<DraftNode> under) {
+  /** What the summariser is asked for {@code v}, whose leaves are {@code under}, capped by {@code rules}. */
+  private Summarizer.Request request(DraftNode v, int depth, int dim, List<DraftNode> under, SummaryRules rules) {
     List<Passage> children = new ArrayList<>();
     for (DraftNode c : v.children) {
       children.add(new Passage(c.id, c.text, c.embeddingToRead()));
@@ -350,7 +269,7 @@ final class SummaryPass {
     }
     assert dim == v.sum.length;
     return new Summarizer.Request(v.level, depth, children, new LeafPassages(offered.isEmpty() ? under : offered),
-        v.centroid(), cap(v, depth), counter);
+        v.centroid(), rules.cap(v, depth), counter);
   }
 
   /** Stamps for {@link DraftNode#quotedMark}: fresh for every request (a pass makes its requests on its thread). */

@@ -37,7 +37,7 @@ final class SummaryWaves {
   }
 
   /**
-   * The internal nodes a pass over a draft whose last pass ran under the same {@link SummaryPass.Rules} must look
+   * The internal nodes a pass over a draft whose last pass ran under the same {@link SummaryRules} must look
    * at, in the waves {@link #all} would put them in (empty waves left out), each in the draft's order: the flagged
    * nodes (children or leaf-centroid changed, no summary or embedding, faithfulness unknown), their ancestors, and
    * the nodes at depth 0 or 1 now or after the last pass (a node's cap depends on its depth only there). Every other

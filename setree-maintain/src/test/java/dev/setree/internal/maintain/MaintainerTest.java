@@ -447,7 +447,7 @@ class MaintainerTest {
   /**
    * The same, with the continuing maintainer's first draft prepared ahead ({@link Maintainer#prepare}, on open): its
    * first run reads only the rows it changes (RecordedRows#of) and looks at its changed nodes only
-   * (SummaryPass#settle).
+   * (SummaryRules#settle).
    */
   @Test
   void preparedDraftGivesWhatANewDraftGivesRunAfterRun() {

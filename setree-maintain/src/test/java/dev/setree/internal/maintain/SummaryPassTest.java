@@ -44,7 +44,7 @@ class SummaryPassTest {
 
   /**
    * Applies {@code change} to a copy of {@code tree} that a pass went through first, to a copy settled instead
-   * ({@link SummaryPass#settle}, what a writer does on open), and to a new copy; runs the pass over the three, and
+   * ({@link SummaryRules#settle}, what a writer does on open), and to a new copy; runs the pass over the three, and
    * checks that they freeze to the same tree. Returns the passes' results: the first copy's, the new copy's, and
    * the settled copy's.
    */
@@ -54,9 +54,9 @@ class SummaryPassTest {
     assertEquals(passedBefore.internal.size(), first.examined(), "a new copy's pass looks at every node");
     assertEquals(0, first.summarized(), "the built tree needs no summary");
     DraftTree settled = DraftTree.of(tree);
-    assertTrue(pass().settle(settled, 60), "no node of the built tree needs a summary");
-    assertTrue(pass().settle(settled, 60), "settled already");
-    assertFalse(pass().settle(settled, 59), "settled under other rules");
+    assertTrue(SummaryRules.of(options, 60).settle(settled), "no node of the built tree needs a summary");
+    assertTrue(SummaryRules.of(options, 60).settle(settled), "settled already");
+    assertFalse(SummaryRules.of(options, 59).settle(settled), "settled under other rules");
     DraftTree fresh = DraftTree.of(tree);
     change.accept(passedBefore);
     change.accept(settled);
@@ -83,12 +83,12 @@ class SummaryPassTest {
     Tree tree = built();
     DraftTree d = DraftTree.of(tree);
     d.internal.get(d.internal.size() / 2).text = null;
-    assertFalse(pass().settle(d, 60));
+    assertFalse(SummaryRules.of(options, 60).settle(d));
     SummaryPass.Result r = pass().run(d, 60, BuildProgress.NONE);
     assertEquals(d.internal.size(), r.examined());
     assertTrue(r.summarized() >= 1);
     DraftTree other = DraftTree.of(tree);
-    assertTrue(pass().settle(other, 70));
+    assertTrue(SummaryRules.of(options, 70).settle(other));
     assertEquals(other.internal.size(), pass().run(other, 60, BuildProgress.NONE).examined(),
         "settled under another faithfulness threshold, the pass looks at every node");
   }
