@@ -153,28 +153,6 @@ final class DraftNode {
     }
   }
 
-  /**
-   * Whether the leaf-centroid is {@code rows[at..at + dim)} bit for bit; computed as {@link #centroidShared} does,
-   * in {@code scratch} (of length {@code dim}), without keeping it.
-   */
-  boolean centroidIs(float[] rows, int at, int dim, float[] scratch) {
-    if (this.rows != null) {
-      return Arrays.equals(this.rows, rowFrom, rowFrom + dim, rows, at, at + dim);
-    }
-    float[] c;
-    if (leaf || sum == null) {
-      c = embedding;
-    } else if (centroidOf == sum && centroidCache != null) {
-      c = centroidCache;
-    } else if (sum.length == dim) {
-      System.arraycopy(sum, 0, scratch, 0, dim);
-      c = Vectors.normalize(scratch);
-    } else {
-      return false;
-    }
-    return c != null && c.length == dim && Arrays.equals(c, 0, dim, rows, at, at + dim);
-  }
-
   /** The sum {@link #centroidCache} was normalised from (sum arrays are replaced, never changed in place). */
   private float[] centroidOf;
   private float[] centroidCache;

@@ -62,7 +62,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
         if (o != i) {
           System.arraycopy(oldRows, o * dim, rows, i * dim, dim);
         }
-        assert isCentroid(n, rows, i, dim) : n.id + " has a row other than its centroid";
+        assert isCentroid(n, rows, i, dim, new float[dim]) : n.id + " has a row other than its centroid";
       } else {
         n.copyCentroidInto(rows, i * dim, dim);
         moved[i] = o < 0 || !Arrays.equals(rows, i * dim, (i + 1) * dim, oldRows, o * dim, (o + 1) * dim);
@@ -96,7 +96,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
       if (n == null) {
         return null;
       }
-      if (n.centroidIs(rows, o * dim, dim, scratch)) {
+      if (isCentroid(n, rows, o, dim, scratch)) {
         members[o] = n; // a member the record does not name is read by the run
         sums[o] = n.leaf ? null : n.sum;
       }
@@ -104,9 +104,8 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
     return new RecordedRows(rows, members, sums);
   }
 
-  /** Whether row {@code i} of {@code rows} is {@code n}'s centroid (checked under assertions). */
-  private static boolean isCentroid(DraftNode n, float[] rows, int i, int dim) {
-    float[] c = new float[dim];
+  /** Whether row {@code i} of {@code rows} is {@code n}'s centroid, read into {@code c} (of length {@code dim}). */
+  private static boolean isCentroid(DraftNode n, float[] rows, int i, int dim, float[] c) {
     n.copyCentroidInto(c, 0, dim);
     return Arrays.equals(c, 0, dim, rows, i * dim, (i + 1) * dim);
   }
