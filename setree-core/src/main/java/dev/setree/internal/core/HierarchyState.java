@@ -67,6 +67,14 @@ public record HierarchyState(List<Level> levels) {
     }
 
     /**
+     * Whether this level's first members are all of {@code other}'s, in order: a level that only gained members
+     * since. Ids are compared by reference first (a maintenance run copies them), so no characters are read then.
+     */
+    public boolean startsWithMembersOf(Level other) {
+      return NodeIds.samePrefix(other.memberIds, memberIds, other.memberIds.length);
+    }
+
+    /**
      * The index of member {@code id}, -1 when it is not a member; looked for at {@code hint} first (see
      * {@link IdIndex#indexOf(String, int)}). The index over the members is built on the first lookup that
      * needs it and kept with the level.
@@ -74,7 +82,8 @@ public record HierarchyState(List<Level> levels) {
      * @throws IllegalArgumentException when the level lists a member twice
      */
     public int indexOf(String id, int hint) {
-      if (hint >= 0 && hint < memberIds.length && memberIds[hint].equals(id)) {
+      // The same string first: no call when a run copied the id (a call per member costs a first run, interpreted)
+      if (hint >= 0 && hint < memberIds.length && (memberIds[hint] == id || memberIds[hint].equals(id))) {
         return hint;
       }
       IdIndex index = memberIndex;

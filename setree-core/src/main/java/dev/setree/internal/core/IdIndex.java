@@ -108,7 +108,7 @@ public final class IdIndex {
    * right, so no lookup is needed.
    */
   public int indexOf(String id, int hint) {
-    return hint >= from && hint < to && ids[hint].equals(id) ? hint : indexOf(id);
+    return hint >= from && hint < to && (ids[hint] == id || ids[hint].equals(id)) ? hint : indexOf(id);
   }
 
   /** Mixes a hash's high bits into its low ones (the table is indexed by the low bits). */
