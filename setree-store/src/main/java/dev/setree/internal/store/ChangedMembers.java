@@ -25,8 +25,12 @@ final class ChangedMembers {
     int m = a.size();
     String[] ap = a.parentIds();
     String[] bp = b.parentIds();
-    for (int i = 0; i < m; i++) {
-      changed[i] |= !ap[i].equals(bp[i]);
+    for (int i = 0; i < m; i++) { // the same string when a run kept the parent, or both read from one tree
+      String pa = ap[i];
+      String pb = bp[i];
+      if (pa != pb && !pa.equals(pb)) {
+        changed[i] = true;
+      }
     }
     if (level > 0) { // level 0's centroids are the leaves' embeddings, which do not change for a leaf id that stays
       int rows = m * dim;

@@ -42,9 +42,10 @@ final class DerivedAssignment {
       if (c < 0 || c > communities) {
         return false;
       }
+      String p = parentIds[i];
       if (c == communities) {
-        parentOf[communities++] = parentIds[i];
-      } else if (!java.util.Objects.equals(parentIds[i], parentOf[c])) {
+        parentOf[communities++] = p;
+      } else if (p != parentOf[c] && (p == null || !p.equals(parentOf[c]))) { // no call for the same string
         return false;
       }
     }

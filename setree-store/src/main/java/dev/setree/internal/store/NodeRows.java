@@ -1,5 +1,6 @@
 package dev.setree.internal.store;
 
+import dev.setree.internal.core.Indexes;
 import dev.setree.internal.core.InternalRows;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeChanges;
@@ -74,18 +75,17 @@ final class NodeRows {
   static Diff diff(Tree before, Tree after, TreeChanges changes) {
     // Each node's index in the committed tree (-1: new), looked up once: first just after the previous node's
     // (nodes keep their relative order from tree to tree, so that is the usual case), then by id.
-    int[] oldOf = new int[after.size()];
+    int size = after.size(); // read once: a call per node costs a process's first run, before it is compiled
+    int[] oldOf = new int[size];
     boolean[] kept = new boolean[before.size()];
     // The leaves the log says are the committed tree's at the same indexes need no look (ADR 0034).
     int prefix = TreeChanges.leafPrefix(changes, before, after);
-    for (int v = 0; v < prefix; v++) {
-      oldOf[v] = v;
-    }
+    Indexes.identity(oldOf, 0, prefix);
     Arrays.fill(kept, 0, prefix, true);
     assert java.util.stream.IntStream.range(0, prefix).allMatch(v -> before.indexOf(after.id(v)) == v)
         : "a leaf of the prefix is not at its committed index";
     int expected = prefix;
-    for (int v = prefix; v < after.size(); v++) {
+    for (int v = prefix; v < size; v++) {
       int o = before.indexOf(after.id(v), expected);
       oldOf[v] = o;
       if (o >= 0) {
@@ -125,9 +125,9 @@ final class NodeRows {
         }
       }
     }
-    boolean[] changed = new boolean[after.size()];
+    boolean[] changed = new boolean[size];
     boolean[] look = changes != null && changes.from() == before ? changes.pathsOf(after, kept) : null;
-    for (int v = 0; v < after.size(); v++) {
+    for (int v = 0; v < size; v++) {
       changed[v] = oldOf[v] >= 0 && (look == null || look[v]) && !sameRow(before, oldOf[v], after, v);
     }
     return new Diff(before, after, oldOf, kept, Arrays.copyOf(numbered, count), changed);
@@ -159,9 +159,7 @@ final class NodeRows {
       }
     }
     start[levels + 1] = n;
-    for (int v = 0; v < n; v++) {
-      byGroup[v] = v;
-    }
+    Indexes.identity(byGroup, 0, n);
     assert sameGroups(start, byGroup, tree) : "the runs of a tree numbered by level are not its groups";
     return start;
   }
@@ -202,9 +200,16 @@ final class NodeRows {
     Tree before = d.before();
     Tree after = d.after();
     long bytes = 0;
+    // The arrays and sizes read once: a call for each of 57,000 nodes in three passes cost a process's first save,
+    // before these loops are compiled.
+    boolean[] kept = d.kept();
+    int[] oldOf = d.oldOf();
+    boolean[] changed = d.changed();
+    int beforeSize = before.size();
+    int afterSize = after.size();
     try (PreparedStatement del = c.prepareStatement("DELETE FROM nodes WHERE id = ?")) {
-      for (int o = 0; o < before.size(); o++) {
-        if (!d.kept()[o]) {
+      for (int o = 0; o < beforeSize; o++) {
+        if (!kept[o]) {
           del.setString(1, before.id(o));
           del.addBatch();
         }
@@ -217,7 +222,7 @@ final class NodeRows {
       rs.next();
       next = rs.getLong(1);
     }
-    long[] ord = new long[after.size()];
+    long[] ord = new long[afterSize];
     Arrays.fill(ord, -1);
     for (int v : d.numbered()) {
       ord[v] = next++;
@@ -225,8 +230,8 @@ final class NodeRows {
     try (PreparedStatement ins = c.prepareStatement(INSERT);
         PreparedStatement upd = c.prepareStatement(UPDATE);
         PreparedStatement move = c.prepareStatement("UPDATE nodes SET ord = ? WHERE id = ?")) {
-      for (int v = 0; v < after.size(); v++) {
-        int o = d.oldOf()[v];
+      for (int v = 0; v < afterSize; v++) {
+        int o = oldOf[v];
         if (o < 0) {
           ins.setLong(1, ord[v]);
           bytes += bindInsert(ins, after, v);
@@ -239,7 +244,7 @@ final class NodeRows {
           move.addBatch();
           bytes += rowBytes(after, v); // a new rowid rewrites the whole row
         }
-        if (d.changed()[v]) {
+        if (changed[v]) {
           bytes += bindUpdate(upd, after, v);
           upd.addBatch();
         }

@@ -52,6 +52,9 @@ final class OracleRowReader {
           } catch (IllegalArgumentException e) {
             throw bad(file, level, "column member_ids " + e.getMessage());
           }
+          for (int j = 0; j < m; j++) {
+            ids[j] = treeString(tree, ids[j]);
+          }
         }
         byte[] aBlob = rs.getBytes(4);
         int[] assignment = null;
@@ -118,7 +121,11 @@ final class OracleRowReader {
           }
           i = at;
         }
-        parents[level][i] = rs.getString(3);
+        // The parent is a member of the next level (its node, or the member carried up alone): that level's string.
+        byte[] parentBytes = rs.getBytes(3);
+        int p = parentBytes != null && level + 1 < levels && tables[level + 1].complete()
+            ? tables[level + 1].indexOf(parentBytes, 0, parentBytes.length) : -1;
+        parents[level][i] = p >= 0 ? rows.get(level + 1).ids[p] : treeString(tree, rs.getString(3));
         byte[] cen = rs.getBytes(4);
         try {
           if (level == 0 && centroids[0] == tree.leafEmbeddings()) {
@@ -184,6 +191,16 @@ final class OracleRowReader {
           weights, r.resolution));
     }
     return new HierarchyState(List.copyOf(out));
+  }
+
+  /**
+   * The tree's own string for node id {@code id}, or {@code id} when it is no node of the tree: the oracle's ids are
+   * then the very strings of the tree's nodes, as after a maintenance run, so that comparing a member's parent id
+   * with its node's id takes no look at their characters (and the oracle holds no copy of them).
+   */
+  private static String treeString(Tree tree, String id) {
+    int v = id == null ? -1 : tree.indexOf(id);
+    return v >= 0 ? tree.id(v) : id;
   }
 
   /** A level's member positions by id, made the first time a row needs them. */

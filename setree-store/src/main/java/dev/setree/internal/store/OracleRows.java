@@ -1,6 +1,7 @@
 package dev.setree.internal.store;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Indexes;
 import dev.setree.internal.core.Tree;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -107,22 +108,37 @@ final class OracleRows {
         continue; // the very level the tables hold (a maintenance run keeps the levels above a clean one)
       }
       int row = old == null ? 1 : sameLevel(old, l, level) ? 0 : 2;
-      // Each old member's index now (-1: gone), so that kNN edges are compared by index, not by id.
-      int[] oldToNew = new int[old == null ? 0 : old.size()];
-      Arrays.fill(oldToNew, -1);
-      int[] newToOld = new int[l.size()];
+      int kept = old == null ? 0 : old.size();
+      int size = l.size();
+      String[] ids = l.memberIds();
       // When the level starts with every old member in its place (members only added: the usual run), the others
       // are new, a level listing each member once: none is looked up, and the old level's index is not built. The
       // ids are the same strings when a run copied them: no characters compared.
-      int kept = oldToNew.length;
-      int size = l.size();
-      String[] ids = l.memberIds();
-      boolean appended = old != null && size >= kept && Arrays.equals(old.memberIds(), 0, kept, ids, 0, kept);
-      if (appended) {
-        for (int i = 0; i < kept; i++) {
-          newToOld[i] = i;
-          oldToNew[i] = i;
+      boolean appended = old != null && size >= kept && l.startsWithMembersOf(old);
+      boolean[] changedKept = appended ? ChangedMembers.inPlace(old, l, level, afterTree.dimension()) : null;
+      if (changedKept != null) { // the members that changed in place, then the new ones: no index mapped
+        int[] upserts = new int[size];
+        int n = 0;
+        for (int o = 0; o < kept; o++) {
+          if (changedKept[o]) {
+            upserts[n++] = o;
+          }
         }
+        for (int i = kept; i < size; i++) {
+          upserts[n++] = i;
+        }
+        assert Arrays.equals(Arrays.copyOf(upserts, n), upsertsByIndex(old, l, level, afterTree.dimension()))
+            : "level " + level + ": the members changed in place are not those the indexes find";
+        levels.add(new LevelDiff(level, l, row, Arrays.copyOf(upserts, n), new String[0]));
+        continue;
+      }
+      // Each old member's index now (-1: gone), so that kNN edges are compared by index, not by id.
+      int[] oldToNew = new int[kept];
+      Arrays.fill(oldToNew, -1);
+      int[] newToOld = new int[size];
+      if (appended) {
+        Indexes.identity(newToOld, 0, kept);
+        Indexes.identity(oldToNew, 0, kept);
         Arrays.fill(newToOld, kept, size, -1);
         assert matchedById(old, ids, newToOld)
             : "level " + level + ": a member matched to another index than by its id";
@@ -141,7 +157,7 @@ final class OracleRows {
       for (int o = 0; o < oldToNew.length && sameIndexes && !appended; o++) {
         sameIndexes = oldToNew[o] == o;
       }
-      boolean[] changedInPlace = sameIndexes && old != null
+      boolean[] changedInPlace = sameIndexes && old != null && !appended // appended: found null above
           ? ChangedMembers.inPlace(old, l, level, afterTree.dimension()) : null;
       int[] upserts = new int[size];
       int n = 0;
@@ -161,6 +177,16 @@ final class OracleRows {
       levels.add(new LevelDiff(level, l, row, Arrays.copyOf(upserts, n), deletes.toArray(new String[0])));
     }
     return new Diff(afterTree, levels, after.levels().size(), before.levels().size() > after.levels().size());
+  }
+
+  /**
+   * The members of {@code l}, whose first ones are {@code old}'s at the same indexes, to write: those whose row
+   * differs from the old one, member by member, and the new ones (checked under assertions).
+   */
+  private static int[] upsertsByIndex(HierarchyState.Level old, HierarchyState.Level l, int level, int dim) {
+    return java.util.stream.IntStream.range(0, l.size())
+        .filter(i -> i >= old.size() || !sameMember(old, i, null, l, i, level, dim))
+        .toArray();
   }
 
   /** Whether each member's old index is the one its id has in {@code old} (checked under assertions). */

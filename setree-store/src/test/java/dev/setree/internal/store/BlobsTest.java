@@ -33,6 +33,9 @@ class BlobsTest {
     assertArrayEquals("é\n\0".getBytes(StandardCharsets.UTF_8),
         java.util.Arrays.copyOfRange(b, expectedStart.length, b.length));
     assertArrayEquals(s, Blobs.toStrings(b, 4));
+    String[] long1 = {"x".repeat(70_000)}; // a length in three bytes
+    assertArrayEquals(new byte[] {0x70, 0x11, 0x01, 0}, java.util.Arrays.copyOf(Blobs.strings(long1), 4));
+    assertArrayEquals(long1, Blobs.toStrings(Blobs.strings(long1), 1));
   }
 
   @Test
