@@ -55,28 +55,30 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
    */
   static AffectedCommunities of(HierarchyState.Level old, LevelMatch match, KnnGraph knn, int[] touched) {
     int m = match.newToOld().length;
+    int inPlace = match.inPlace(); // in place and not moved: neither moved here nor removed
+    boolean[] matchMoved = match.moved();
     boolean[] moved = new boolean[m];
-    for (int i = 0; i < m; i++) {
-      moved[i] = match.moved()[i] && !sameNeighbours(old, match, knn, i);
+    for (int i = inPlace; i < m; i++) {
+      moved[i] = matchMoved[i] && !sameNeighbours(old, match, knn, i);
     }
-    int[] oldCommunityOf = oldCommunityOf(old, match.newToOld());
-    int communities = 0;
-    for (int c : old.assignment()) {
-      communities = Math.max(communities, c + 1);
-    }
+    int[] oldCommunityOf = oldCommunityOf(old, match.newToOld(), inPlace);
+    int communities = Communities.count(old.assignment());
     boolean[] seen = new boolean[communities];
     int[] order = new int[communities];
     int count = 0;
     for (int i = 0; i < m; i++) {
-      if (oldCommunityOf[i] >= 0 && !seen[oldCommunityOf[i]]) {
-        seen[oldCommunityOf[i]] = true;
-        order[count++] = oldCommunityOf[i];
+      int c = oldCommunityOf[i];
+      if (c >= 0 && !seen[c]) {
+        seen[c] = true;
+        order[count++] = c;
       }
     }
     boolean[] affected = new boolean[communities];
-    for (int o = 0; o < old.size(); o++) {
-      if (match.oldToNew()[o] < 0) { // removed
-        affected[old.assignment()[o]] = true;
+    int[] oldToNew = match.oldToNew();
+    int[] oldAssignment = old.assignment();
+    for (int o = inPlace; o < old.size(); o++) {
+      if (oldToNew[o] < 0) { // removed
+        affected[oldAssignment[o]] = true;
       }
     }
     if (touched == null) {
@@ -112,9 +114,15 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
 
   /** Each member's community in {@code old} (-1 for a member new to the level), from its old index. */
   static int[] oldCommunityOf(HierarchyState.Level old, int[] newToOld) {
+    return oldCommunityOf(old, newToOld, 0);
+  }
+
+  /** {@link #oldCommunityOf}, the first {@code inPlace} members known to be at their old indexes (a bulk copy). */
+  private static int[] oldCommunityOf(HierarchyState.Level old, int[] newToOld, int inPlace) {
     int[] assignment = old.assignment();
     int[] out = new int[newToOld.length];
-    for (int i = 0; i < out.length; i++) {
+    System.arraycopy(assignment, 0, out, 0, inPlace);
+    for (int i = inPlace; i < out.length; i++) {
       out[i] = newToOld[i] < 0 ? -1 : assignment[newToOld[i]];
     }
     return out;

@@ -23,12 +23,16 @@ final class Communities {
   }
 
   static Communities of(int[] assignment) {
-    int m = assignment.length;
-    int[] number = firstAppearance(assignment);
-    int count = 0;
-    for (int k : number) {
-      count = Math.max(count, k + 1);
-    }
+    int[] number = new int[assignment.length];
+    return ofNumbered(number, firstAppearance(assignment, number));
+  }
+
+  /**
+   * The communities of an assignment already numbered densely in order of first appearance ({@link
+   * #firstAppearance}), with {@code count} communities.
+   */
+  static Communities ofNumbered(int[] number, int count) {
+    int m = number.length;
     int[] start = new int[count + 1];
     for (int k : number) {
       start[k + 1]++;
@@ -65,22 +69,47 @@ final class Communities {
     return out;
   }
 
+  /**
+   * One more than the largest community number of {@code assignment} (0 when it has none above -1): how many
+   * communities a dense assignment has. Written without {@code Math.max}, which a process's first maintenance run
+   * calls once per member of a level before the loop is compiled.
+   */
+  static int count(int[] assignment) {
+    int count = 0;
+    for (int c : assignment) {
+      if (c >= count) {
+        count = c + 1;
+      }
+    }
+    return count;
+  }
+
   /** Each member's community, numbered densely in order of first appearance. */
   static int[] firstAppearance(int[] assignment) {
+    int[] out = new int[assignment.length];
+    firstAppearance(assignment, out);
+    return out;
+  }
+
+  /** Writes {@link #firstAppearance} of {@code assignment} into {@code out}; returns how many communities it has. */
+  static int firstAppearance(int[] assignment, int[] out) {
     int min = 0;
     int max = -1;
-    for (int c : assignment) {
-      min = Math.min(min, c);
-      max = Math.max(max, c);
+    for (int c : assignment) { // no Math.min and max: a call per member in a first run, before they are inlined
+      if (c < min) {
+        min = c;
+      }
+      if (c > max) {
+        max = c;
+      }
     }
-    int[] out = new int[assignment.length];
     long range = (long) max - min + 1;
     if (range > 4L * assignment.length + 16) { // sparse labels: number them through a map
       Map<Integer, Integer> number = new HashMap<>();
       for (int i = 0; i < assignment.length; i++) {
         out[i] = number.computeIfAbsent(assignment[i], c -> number.size());
       }
-      return out;
+      return number.size();
     }
     int[] number = new int[(int) range];
     Arrays.fill(number, -1);
@@ -92,6 +121,6 @@ final class Communities {
       }
       out[i] = number[c];
     }
-    return out;
+    return next;
   }
 }

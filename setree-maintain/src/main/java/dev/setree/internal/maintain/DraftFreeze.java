@@ -128,7 +128,9 @@ final class DraftFreeze {
     DraftNode[] nodes = internal.toArray(new DraftNode[0]);
     int top = 0;
     for (DraftNode v : nodes) {
-      top = Math.max(top, v.level);
+      if (v.level > top) {
+        top = v.level;
+      }
     }
     int[] next = new int[top + 2];
     for (DraftNode v : nodes) {

@@ -40,6 +40,8 @@ final class DraftTree {
   private final List<RecordedRows> recordedRows = new ArrayList<>();
   /** Per level, the integer mirror of its rows ({@link IntegerRows}), or null. */
   private final List<IntegerRows> integerRows = new ArrayList<>();
+  /** Level 0's kNN graph last known to have its rows in order ({@link NearestMemberPatch#onlyAppended}). */
+  final NearestMemberPatch.SortedRows sortedRows = new NearestMemberPatch.SortedRows();
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
   /** The internal nodes' rows, shared by the trees this draft freezes (ADR 0036). */

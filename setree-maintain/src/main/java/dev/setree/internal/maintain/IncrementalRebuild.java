@@ -123,8 +123,11 @@ final class IncrementalRebuild {
               match.newToOld(), match.moved())
           : null;
       draft.keepIntegerRows(lvl, integers);
-      KnnPatch patch = KnnPatch.patch(old, members.size(), centroids, draft.dim, match.moved(), match.newToOld(),
-          match.oldToNew(), options.k(), exact, near, integers);
+      KnnPatch patch = !exact && near != null
+          ? NearestMemberPatch.patch(old, members.size(), centroids, draft.dim, match.moved(), match.newToOld(),
+              match.oldToNew(), options.k(), near, true, match.inPlace(), lvl == 0 ? draft.sortedRows : null)
+          : KnnPatch.patch(old, members.size(), centroids, draft.dim, match.moved(), match.newToOld(),
+              match.oldToNew(), options.k(), exact, near, integers);
       progress.rows += patch.recomputed();
       steps.end("level " + lvl + " kNN");
       KnnGraph knn = patch.graph();
@@ -136,10 +139,11 @@ final class IncrementalRebuild {
       String[] parentIds = new String[members.size()];
       HierarchyState.Level nextOld = oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null;
       List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match, affected.oldCommunityOf(),
-          assignment, clustering.unaffected, old, byId, lvl + 1, ids, nextOld, parentIds);
+          assignment, Communities.ofNumbered(clustering.numbered, clustering.count), clustering.unaffected, old,
+          byId, lvl + 1, ids, nextOld, parentIds);
       String[] memberIds = memberIds(old, members, shared);
       progress.levels.add(new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),
-          dense(assignment), knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution));
+          clustering.numbered, knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution));
       draft.recordRows(lvl, upper == null ? null : upper.record()); // centroids is the record's array
       members = nextMembers;
       steps.end("level " + lvl + " parents");
@@ -193,9 +197,11 @@ final class IncrementalRebuild {
   /**
    * A level's new communities, the CPM resolution they were found at (NaN: none), how many members moved, and
    * below which assignment the communities are old ones left alone, each with all of its members that stayed
-   * (0: none).
+   * (0: none); and the same communities numbered densely in order of first appearance ({@code numbered}, the
+   * level's record), {@code count} of them.
    */
-  private record Clustering(int[] assignment, double resolution, int reclustered, int unaffected) {}
+  private record Clustering(int[] assignment, double resolution, int reclustered, int unaffected, int[] numbered,
+      int count) {}
 
   /**
    * Re-clusters the affected part of a level: unaffected communities keep their assignment, Leiden runs on
@@ -210,10 +216,12 @@ final class IncrementalRebuild {
   private Clustering recluster(HierarchyState.Level old, AffectedCommunities affected, KnnGraph knn,
       boolean wrap) {
     int[] oldCommunityOf = affected.oldCommunityOf();
+    boolean[] isAffected = affected.affected(); // read in place: a call per member costs a first run, interpreted
     int m = oldCommunityOf.length;
     List<Integer> pool = new ArrayList<>();
     for (int i = 0; i < m; i++) {
-      if (wrap || oldCommunityOf[i] < 0 || affected.isAffected(oldCommunityOf[i])) {
+      int c = oldCommunityOf[i];
+      if (wrap || c < 0 || isAffected[c]) {
         pool.add(i);
       }
     }
@@ -238,7 +246,7 @@ final class IncrementalRebuild {
       }
       for (int i = 0; i < m; i++) {
         int c = oldCommunityOf[i];
-        if (c >= 0 && !affected.isAffected(c)) {
+        if (c >= 0 && !isAffected[c]) {
           assignment[i] = number[c];
         }
       }
@@ -260,12 +268,16 @@ final class IncrementalRebuild {
       assignment[pool.get(p)] = next + local[p];
     }
     int unaffected = next;
-    if (!TreeBuilder.mergesAnything(assignment)) {
+    int[] numbered = new int[m];
+    int count = Communities.firstAppearance(assignment, numbered);
+    if (count == m) { // no community of two members or more (TreeBuilder.mergesAnything), m > 1
       Arrays.fill(assignment, 0);
+      Arrays.fill(numbered, 0);
+      count = 1;
       resolution = Double.NaN;
       unaffected = 0;
     }
-    return new Clustering(assignment, resolution, pool.size(), unaffected);
+    return new Clustering(assignment, resolution, pool.size(), unaffected, numbered, count);
   }
 
   /** Leiden's starting point for {@code pool}: the old communities, densely numbered, new members alone. */

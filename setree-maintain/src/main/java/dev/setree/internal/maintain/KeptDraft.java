@@ -49,6 +49,11 @@ final class KeptDraft {
    * {@code also} is done to a new copy before it is kept. Given up, keeping nothing new, with a
    * {@link java.util.concurrent.CancellationException} once {@code cancelled} says so.
    */
+  /** Whether the draft kept is of {@code base}, so that {@link #prepare} would copy nothing. */
+  synchronized boolean holds(Tree base) {
+    return base == frozen;
+  }
+
   void prepare(Tree base, java.util.function.BooleanSupplier cancelled,
       java.util.function.Consumer<DraftTree> also) {
     synchronized (this) {

@@ -86,17 +86,22 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
     }
     int recomputed = 0;
     List<Integer> scanned = new ArrayList<>();
+    // The old graph's arrays and the moved members read in place: a call for each row and edge cost a process's
+    // first run, before this loop over every member of the level is compiled.
+    int[] oldOffsets = old.knnOffsets();
+    int[] oldNeighbors = old.knnNeighbors();
+    int[] movedMembers = movedIdx.stream().mapToInt(Integer::intValue).toArray();
     for (int i = 0; i < m; i++) {
       int o = newToOld[i];
       boolean full = moved[i] || o < 0;
       if (!full) {
-        int from = old.knnOffsets()[o];
-        int to = old.knnOffsets()[o + 1];
+        int from = oldOffsets[o];
+        int to = oldOffsets[o + 1];
         if (to - from < k) {
           full = true;
         } else {
           for (int e = from; e < to && !full; e++) {
-            int ni = oldToNew[old.knnNeighbors()[e]];
+            int ni = oldToNew[oldNeighbors[e]];
             full = ni < 0 || moved[ni]; // a removed or moved neighbour
           }
         }
@@ -117,8 +122,8 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
         continue;
       }
       // Keep the old row (translated to new indexes) and let moved members compete with it.
-      int from = old.knnOffsets()[o];
-      if (k > 0 && keepRow(old, from, k, i, oldToNew, movedIdx, simToMoved, centroids, dim, neighbors,
+      int from = oldOffsets[o];
+      if (k > 0 && keepRow(old, from, k, i, oldToNew, movedMembers, simToMoved, centroids, dim, neighbors,
           weights)) {
         continue;
       }
@@ -194,12 +199,15 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
    * the moved members come from {@code simToMoved} where it holds them (it may be null), else are computed.
    */
   static boolean keepRow(HierarchyState.Level old, int from, int k, int i, int[] oldToNew,
-      List<Integer> movedIdx, MovedSimilarities simToMoved, float[] centroids, int dim, int[] neighbors,
+      int[] movedIdx, MovedSimilarities simToMoved, float[] centroids, int dim, int[] neighbors,
       float[] weights) {
     int[] nb = old.knnNeighbors();
     float[] w = old.knnWeights();
     for (int e = from + 1; e < from + k; e++) {
-      if (!ExactKnn.TopK.better(w[e - 1], oldToNew[nb[e - 1]], w[e], oldToNew[nb[e]])) {
+      // ExactKnn.TopK.better written out: called for nearly every row of a level, before it is compiled
+      float before = w[e - 1];
+      float after = w[e];
+      if (!(before > after || before == after && oldToNew[nb[e - 1]] < oldToNew[nb[e]])) {
         return false;
       }
     }

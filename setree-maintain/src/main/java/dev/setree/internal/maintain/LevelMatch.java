@@ -1,15 +1,22 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Indexes;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * A level's members matched to the oracle's, the first step of an {@link IncrementalRebuild} level: each member's
  * index in the oracle's level and back (-1: new, or removed), and which members moved (new members and members
- * whose centroid changed).
+ * whose centroid changed). The first {@code inPlace} members are known to be the old level's first members, at
+ * their old indexes, none moved (0: none known), so that passes over the level can skip them.
  */
-record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {
+record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved, int inPlace) {
+
+  /** A match with no member known to be in place. */
+  LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {
+    this(newToOld, oldToNew, moved, 0);
+  }
 
   /**
    * Matches; the first {@code shared} members are {@code old}'s first members, with the same rows of
@@ -23,10 +30,8 @@ record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {
     int[] newToOld = new int[m];
     int[] oldToNew = new int[old.size()];
     Arrays.fill(oldToNew, -1);
-    for (int i = 0; i < shared; i++) {
-      newToOld[i] = i;
-      oldToNew[i] = i;
-    }
+    Indexes.identity(newToOld, 0, shared);
+    Indexes.identity(oldToNew, 0, shared);
     // Members keep their old relative order: each is first looked for where the previous one was found, plus
     // one, then in the old level's member index. When every old member is among the shared ones, the others are
     // new (a draft's ids are unique): none is looked up, and the old level's index is not built for them.
@@ -45,7 +50,7 @@ record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved) {
       int o = newToOld[i];
       moved[i] = o < 0 || !rowEquals(centroids, i, old.centroids(), o, dim);
     }
-    return new LevelMatch(newToOld, oldToNew, moved);
+    return new LevelMatch(newToOld, oldToNew, moved, shared);
   }
 
   private static boolean rowEquals(float[] a, int i, float[] b, int j, int dim) {

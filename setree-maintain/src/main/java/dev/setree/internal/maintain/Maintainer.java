@@ -300,9 +300,18 @@ public final class Maintainer {
    * {@code cancelled} says so.
    */
   public void prepare(Tree tree, HierarchyState oracle, BooleanSupplier cancelled) {
+    // The mirrors first, before the copy: their scans' loops are compiled while the copy runs, in time for the
+    // first run (made after the copy, the compiled loops came during the first run).
+    IntegerRows[] mirrors = kept.holds(tree) ? null : mirrorLevels(oracle, tree.dimension());
     kept.prepare(tree, cancelled, d -> {
-      mirrorLevels(d, oracle);
+      for (int lvl = 0; mirrors != null && lvl < mirrors.length; lvl++) {
+        d.keepIntegerRows(lvl, mirrors[lvl]);
+      }
       d.internalRows.writeAhead(d.internal);
+      HierarchyState.Level l0 = oracle.isEmpty() ? null : oracle.levels().get(0);
+      if (l0 != null && l0.size() > options.exactKnnLimit()) { // its rows looked at now, not in the first run
+        d.sortedRows.check(l0, Math.min(options.k(), l0.size())); // a one-leaf run's k (NearestMemberPatch)
+      }
       recordLevels(d, oracle, cancelled);
       SummaryRules.of(options, faithfulnessThreshold).settle(d);
     });
@@ -321,20 +330,27 @@ public final class Maintainer {
     }
   }
 
-  /** Keeps in {@code d} the integer mirror of each of {@code oracle}'s levels a run would scan in integers. */
-  private void mirrorLevels(DraftTree d, HierarchyState oracle) {
-    for (int lvl = 0; lvl < oracle.levels().size(); lvl++) {
+  /**
+   * The integer mirror of each of {@code oracle}'s levels a run would scan in integers (null for the others), each
+   * scanned once for one row's nearest members: the loops a first run's scans go through are then compiled.
+   */
+  private IntegerRows[] mirrorLevels(HierarchyState oracle, int dim) {
+    IntegerRows[] mirrors = new IntegerRows[oracle.levels().size()];
+    for (int lvl = 0; lvl < mirrors.length; lvl++) {
       HierarchyState.Level l = oracle.levels().get(lvl);
       int m = l.size();
       if (m >= integerRowsMin && m <= options.exactKnnLimit() && l.centroids() != null
-          && l.centroids().length >= m * d.dim) {
-        IntegerRows mirror = IntegerRows.of(l.centroids(), m, d.dim);
-        if (mirror != null) {
-          mirror.approximate(0, new float[m]); // compiled now, not in the first run
+          && l.centroids().length >= m * dim) {
+        mirrors[lvl] = IntegerRows.of(l.centroids(), m, dim);
+        if (mirrors[lvl] != null) {
+          float[] approx = new float[m];
+          mirrors[lvl].approximate(0, approx);
+          int k = Math.min(options.k(), m - 1);
+          mirrors[lvl].nearest(0, approx, l.centroids(), k, new int[k], new float[k]);
         }
-        d.keepIntegerRows(lvl, mirror);
       }
     }
+    return mirrors;
   }
 
   /** How many runs continued from a draft kept or prepared for them rather than a new copy (for tests). */

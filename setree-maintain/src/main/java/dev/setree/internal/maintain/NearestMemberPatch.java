@@ -31,6 +31,19 @@ final class NearestMemberPatch {
    */
   static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, int dim, boolean[] moved,
       int[] newToOld, int[] oldToNew, int maxK, IntFunction<int[]> near, boolean appendedFirst) {
+    return patch(old, m, centroids, dim, moved, newToOld, oldToNew, maxK, near, appendedFirst, 0, null);
+  }
+
+  /**
+   * {@link #patch(HierarchyState.Level, int, float[], int, boolean[], int[], int[], int, IntFunction, boolean)},
+   * knowing that the first {@code inPlace} members are old members at their indexes, none moved
+   * ({@link LevelMatch#inPlace}), and with {@code sorted}, which remembers a graph whose rows were found in the order
+   * {@link #onlyAppended} needs: a graph it remembers is not looked at again, and the patched graph is remembered
+   * when its rows are so (only the rows the patch wrote are looked at).
+   */
+  static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, int dim, boolean[] moved,
+      int[] newToOld, int[] oldToNew, int maxK, IntFunction<int[]> near, boolean appendedFirst, int inPlace,
+      SortedRows sorted) {
     KnnPatch.Rows rows = KnnPatch.Rows.of(m, dim, moved, maxK);
     int k = rows.k();
     int[] neighbors = rows.neighbors();
@@ -48,7 +61,8 @@ final class NearestMemberPatch {
       }
     }
     NearRows patch = new NearRows(old, m, centroids, dim, k, oldToNew, rows, nearOf, entering, near);
-    if (appendedFirst && k > 0 && onlyAppended(old, m, k, moved, oldToNew)) {
+    if (appendedFirst && k > 0
+        && onlyAppended(old, m, k, moved, oldToNew, inPlace, sorted != null && sorted.holds(old, k))) {
       // Every old row stays, translated to itself, unless a moved (new) member enters it.
       System.arraycopy(old.knnNeighbors(), 0, neighbors, 0, old.size() * k);
       System.arraycopy(old.knnWeights(), 0, weights, 0, old.size() * k);
@@ -61,6 +75,9 @@ final class NearestMemberPatch {
       for (int i : rows.movedIdx()) {
         patch.fullRow(i, -1, true);
         touched[t++] = i;
+      }
+      if (sorted != null) { // the old rows are sorted (onlyAppended): the patched ones are when the written ones are
+        sorted.rowsWritten(rows, touched);
       }
       return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), rows.movedIdx().size(), touched);
     }
@@ -88,26 +105,28 @@ final class NearestMemberPatch {
    * holds {@code k} neighbours, best first (as {@link KnnPatch#keepRow} would find it). One pass over the old rows.
    */
   static boolean onlyAppended(HierarchyState.Level old, int m, int k, boolean[] moved, int[] oldToNew) {
+    return onlyAppended(old, m, k, moved, oldToNew, 0, false);
+  }
+
+  /**
+   * {@link #onlyAppended(HierarchyState.Level, int, int, boolean[], int[])}, knowing that the first {@code inPlace}
+   * old members are in place and did not move, and, with {@code rowsSorted}, that every old row holds {@code k}
+   * neighbours best first ({@link #rowsSorted}): the pass then looks at the other old members' places only.
+   */
+  static boolean onlyAppended(HierarchyState.Level old, int m, int k, boolean[] moved, int[] oldToNew, int inPlace,
+      boolean rowsSorted) {
     int n = old.size();
     if (n > m || old.knnOffsets()[n] != n * k) {
       return false;
     }
-    int[] offsets = old.knnOffsets();
-    int[] nb = old.knnNeighbors();
-    float[] w = old.knnWeights();
-    for (int o = 0, row = 0; o < n; o++, row += k) {
-      if (oldToNew[o] != o || moved[o] || offsets[o] != row) {
+    for (int o = Math.min(inPlace, n); o < n; o++) {
+      if (oldToNew[o] != o || moved[o]) {
         return false;
       }
-      for (int e = row + 1; e < row + k; e++) {
-        float before = w[e - 1];
-        float after = w[e];
-        // ExactKnn.TopK.better written out: at 50,000 leaves this loop makes 500,000 comparisons, in a process's
-        // first run before it is compiled, where a call for each cost about 10 ms.
-        if (!(before > after || (before == after && nb[e - 1] < nb[e]))) {
-          return false;
-        }
-      }
+    }
+    assert !rowsSorted || rowsSorted(old, k) : "a graph remembered as sorted is not";
+    if (!rowsSorted && !rowsSorted(old, k)) {
+      return false;
     }
     for (int i = n; i < m; i++) {
       if (!moved[i]) {
@@ -115,6 +134,94 @@ final class NearestMemberPatch {
       }
     }
     return true;
+  }
+
+  /** Whether each of {@code l}'s rows holds {@code k} neighbours, best first, at its place. One pass over the rows. */
+  static boolean rowsSorted(HierarchyState.Level l, int k) {
+    int n = l.size();
+    int[] offsets = l.knnOffsets();
+    if (offsets[n] != n * k) {
+      return false;
+    }
+    for (int o = 0, row = 0; o < n; o++, row += k) {
+      if (offsets[o] != row || !sortedRow(l.knnNeighbors(), l.knnWeights(), row, k)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether the {@code k} neighbours from {@code row} are best first. {@link ExactKnn.TopK#better} written out: at
+   * 50,000 leaves this makes 500,000 comparisons, in a process's first run before it is compiled, where a call for
+   * each cost about 10 ms.
+   */
+  private static boolean sortedRow(int[] nb, float[] w, int row, int k) {
+    for (int e = row + 1; e < row + k; e++) {
+      float before = w[e - 1];
+      float after = w[e];
+      if (!(before > after || (before == after && nb[e - 1] < nb[e]))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The last kNN graph of a level known to hold {@code k} neighbours per row, each row best first
+   * ({@link #rowsSorted}), by the identity of its arrays, which a level never changes: a draft keeps one for its
+   * level 0, checked when the draft is prepared and carried from a patch to the next, so that {@link #onlyAppended}
+   * does not look at every row in every run.
+   */
+  static final class SortedRows {
+    private int[] offsets;
+    private int[] neighbors;
+    private float[] weights;
+    private int k = -1;
+
+    /** Whether {@code l}'s graph is the one remembered, with {@code k} neighbours per row. */
+    boolean holds(HierarchyState.Level l, int k) {
+      return l.knnOffsets() == offsets && l.knnNeighbors() == neighbors && l.knnWeights() == weights
+          && this.k == k;
+    }
+
+    /** Remembers {@code l}'s graph when its rows hold {@code k} neighbours best first (looks at every row). */
+    void check(HierarchyState.Level l, int k) {
+      forget();
+      if (l.knnOffsets() != null && l.knnNeighbors() != null && l.knnWeights() != null && l.size() > 0
+          && rowsSorted(l, k)) {
+        remember(l.knnOffsets(), l.knnNeighbors(), l.knnWeights(), k);
+      }
+    }
+
+    /**
+     * After the patch wrote {@code touched} of {@code rows} and copied every other row from an old graph whose rows
+     * are sorted: remembers the patched graph when each written row is sorted too; else forgets.
+     */
+    void rowsWritten(KnnPatch.Rows rows, int[] touched) {
+      forget();
+      int k = rows.k();
+      for (int i : touched) {
+        if (!sortedRow(rows.neighbors(), rows.weights(), i * k, k)) {
+          return;
+        }
+      }
+      remember(rows.offsets(), rows.neighbors(), rows.weights(), k);
+    }
+
+    private void remember(int[] offsets, int[] neighbors, float[] weights, int k) {
+      this.offsets = offsets;
+      this.neighbors = neighbors;
+      this.weights = weights;
+      this.k = k;
+    }
+
+    private void forget() {
+      offsets = null;
+      neighbors = null;
+      weights = null;
+      k = -1;
+    }
   }
 
   /** The two kinds of row of {@link #patch}, written into its rows. */
@@ -127,7 +234,8 @@ final class NearestMemberPatch {
       float[] weights = rows.weights();
       int from = old.knnOffsets()[o];
       List<Integer> in = entering.getOrDefault(i, List.of());
-      if (k > 0 && KnnPatch.keepRow(old, from, k, i, oldToNew, in, null, centroids, dim, neighbors, weights)) {
+      if (k > 0 && KnnPatch.keepRow(old, from, k, i, oldToNew, in.stream().mapToInt(Integer::intValue).toArray(),
+          null, centroids, dim, neighbors, weights)) {
         return;
       }
       ExactKnn.TopK top = new ExactKnn.TopK(k);

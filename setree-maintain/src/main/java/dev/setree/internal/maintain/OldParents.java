@@ -39,10 +39,7 @@ final class OldParents {
     this.byId = byId;
     this.of = new DraftNode[mem.length];
     this.asked = new boolean[mem.length];
-    int communities = 0;
-    for (int c : oldCommunity) {
-      communities = Math.max(communities, c + 1);
-    }
+    int communities = Communities.count(oldCommunity);
     this.resolvedId = new String[communities];
     this.resolved = new DraftNode[communities];
   }

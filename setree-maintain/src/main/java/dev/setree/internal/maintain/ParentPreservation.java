@@ -50,9 +50,16 @@ final class ParentPreservation {
   static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, int[] oldCommunityOf,
       int[] assignment, int unaffected, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,
       TreeBuilder.IdSource ids, HierarchyState.Level nextOld, String[] parentIds) {
+    return regroup(draft, members, match, oldCommunityOf, assignment, Communities.of(assignment), unaffected, old,
+        byId, parentLevel, ids, nextOld, parentIds);
+  }
+
+  /** {@link #regroup} with the communities of {@code assignment} grouped already ({@link Communities#of}). */
+  static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, int[] oldCommunityOf,
+      int[] assignment, Communities comms, int unaffected, HierarchyState.Level old, Map<String, DraftNode> byId,
+      int parentLevel, TreeBuilder.IdSource ids, HierarchyState.Level nextOld, String[] parentIds) {
     DraftNode[] mem = members.toArray(new DraftNode[0]);
     OldParents oldParent = new OldParents(mem, match.newToOld(), old, byId);
-    Communities comms = Communities.of(assignment);
     long claimed = STAMPS.incrementAndGet();
     List<DraftNode> parents = new ArrayList<>();
     int[] stayed = parentLevel == 1 ? stayed(oldCommunityOf) : null;
@@ -61,11 +68,14 @@ final class ParentPreservation {
       // The communities the re-clustering left alone first, in order of their first member, which is the order of
       // the arrays read: each keeps its parent when the family is whole. No other community can claim that parent
       // (only its old community's members had it, and they are all here), so the order of claims is unchanged.
-      boolean[] movedIn = movedIn(match.moved(), oldCommunityOf, stayed.length);
-      for (int k = 0; k < comms.count(); k++) {
+      boolean[] movedIn = movedIn(match.moved(), match.inPlace(), oldCommunityOf, stayed.length);
+      String[] oldParentIds = old.parentIds(); // read once, not per community: calls cost a first run, interpreted
+      int[] newToOld = match.newToOld();
+      int count = comms.count();
+      for (int k = 0; k < count; k++) {
         int first = comms.members[comms.start[k]];
         if (comms.start[k + 1] - comms.start[k] > 1 && assignment[first] < unaffected) {
-          DraftNode kept = untouchedFamily(comms, k, mem, old.parentIds(), match, oldCommunityOf, movedIn, claimed);
+          DraftNode kept = untouchedFamily(comms, k, mem, oldParentIds, newToOld, oldCommunityOf, movedIn, claimed);
           assert kept == keptFamily(comms, k, mem, oldParent, match.moved(), oldCommunityOf, stayed, claimed)
               : "community " + k + ": the full check keeps another parent";
           if (kept != null) {
@@ -147,14 +157,14 @@ final class ParentPreservation {
    * parent per community); the caller checks it against the full test under assertions.
    */
   private static DraftNode untouchedFamily(Communities comms, int k, DraftNode[] mem, String[] oldParentIds,
-      LevelMatch match, int[] oldCommunity, boolean[] movedIn, long claimed) {
+      int[] newToOld, int[] oldCommunity, boolean[] movedIn, long claimed) {
     int from = comms.start[k];
     int first = comms.members[from];
     int c = oldCommunity[first];
     if (c < 0 || movedIn[c]) {
       return null;
     }
-    String pid = oldParentIds[match.newToOld()[first]];
+    String pid = oldParentIds[newToOld[first]];
     DraftNode p = mem[first].parent;
     return p == null || pid == null || p.id != pid && !p.id.equals(pid) || p.claimedBy == claimed || p.structural
         || p.children.size() != comms.start[k + 1] - from ? null : p;
@@ -207,9 +217,9 @@ final class ParentPreservation {
   }
 
   /** Per old community, whether a member that is a member still moved. */
-  private static boolean[] movedIn(boolean[] moved, int[] oldCommunityOf, int communities) {
+  private static boolean[] movedIn(boolean[] moved, int inPlace, int[] oldCommunityOf, int communities) {
     boolean[] out = new boolean[communities];
-    for (int i = 0; i < moved.length; i++) {
+    for (int i = inPlace; i < moved.length; i++) { // the first inPlace members did not move
       if (moved[i] && oldCommunityOf[i] >= 0) {
         out[oldCommunityOf[i]] = true;
       }
@@ -219,10 +229,7 @@ final class ParentPreservation {
 
   /** Per old community, how many of its members are members still. */
   private static int[] stayed(int[] oldCommunityOf) {
-    int communities = 0;
-    for (int c : oldCommunityOf) {
-      communities = Math.max(communities, c + 1);
-    }
+    int communities = Communities.count(oldCommunityOf);
     int[] count = new int[communities];
     for (int c : oldCommunityOf) {
       if (c >= 0) {
@@ -320,7 +327,8 @@ final class ParentPreservation {
       List<DraftNode> parents, Map<String, DraftNode> byId, HierarchyState.Level nextOld) {
     long stamp = STAMPS.incrementAndGet();
     List<DraftNode> carried = new ArrayList<>();
-    for (int k = 0; k < comms.count(); k++) {
+    int count = comms.count();
+    for (int k = 0; k < count; k++) {
       if (comms.start[k + 1] - comms.start[k] == 1) {
         mark(mem[comms.members[comms.start[k]]], stamp, carried);
       }

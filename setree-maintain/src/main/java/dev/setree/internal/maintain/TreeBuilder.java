@@ -244,11 +244,7 @@ public final class TreeBuilder {
 
   /** Members per community id (ids are non-negative, not necessarily dense). */
   static int[] communitySizes(int[] assignment) {
-    int max = -1;
-    for (int a : assignment) {
-      max = Math.max(max, a);
-    }
-    int[] size = new int[max + 1];
+    int[] size = new int[Communities.count(assignment)];
     for (int a : assignment) {
       size[a]++;
     }

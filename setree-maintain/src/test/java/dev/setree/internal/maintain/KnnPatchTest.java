@@ -198,6 +198,26 @@ class KnnPatchTest {
       boolean appended = NearestMemberPatch.onlyAppended(old, m, k, moved, oldToNew);
       assertEquals(variant < 2, appended, ctx + ": variant " + variant);
       copied += appended ? 1 : 0;
+      // Knowing the members before the removed one in place, and the old rows sorted when they are: the same patch
+      // and affected communities, and the patched graph remembered as sorted when the copy was taken.
+      int inPlace = removed >= 0 ? removed : n;
+      NearestMemberPatch.SortedRows sorted = new NearestMemberPatch.SortedRows();
+      sorted.check(old, k);
+      assertEquals(variant != 3, sorted.holds(old, k), ctx + ": the old rows remembered as sorted");
+      KnnPatch known = NearestMemberPatch.patch(old, m, centroids, dim, moved, newToOld, oldToNew, k, nearest, true,
+          inPlace, sorted);
+      assertArrayEquals(fast.graph().neighbors(), known.graph().neighbors(), ctx + ": neighbours, known in place");
+      assertArrayEquals(fast.graph().weights(), known.graph().weights(), ctx + ": weights, known in place");
+      assertArrayEquals(fast.touched(), known.touched(), ctx + ": touched, known in place");
+      HierarchyState.Level patched = new HierarchyState.Level(new String[m], centroids, new String[m], new int[m],
+          known.graph().offsets(), known.graph().neighbors(), known.graph().weights(), Double.NaN);
+      assertEquals(appended && NearestMemberPatch.rowsSorted(patched, k), sorted.holds(patched, k),
+          ctx + ": the patched graph remembered as sorted exactly when it is, after a copy");
+      AffectedCommunities inPlaceKnown = AffectedCommunities.of(old, new LevelMatch(newToOld, oldToNew, moved,
+          inPlace), fast.graph(), fast.touched());
+      assertArrayEquals(touchedRows.affected(), inPlaceKnown.affected(), ctx + ": affected, known in place");
+      assertArrayEquals(touchedRows.oldCommunityOf(), inPlaceKnown.oldCommunityOf(), ctx + ": old communities");
+      assertArrayEquals(touchedRows.order(), inPlaceKnown.order(), ctx + ": order, known in place");
     }
     assertTrue(copied > 0, "seed=" + seed + ": no round took the copy");
   }
