@@ -138,6 +138,37 @@ class StoreV2Test {
     }
   }
 
+  /**
+   * A loaded oracle names its members and their parents with the loaded tree's own id strings (the same objects),
+   * as a maintenance run's oracle does, so that a first run after open compares them by reference; and it is the
+   * oracle that was saved.
+   */
+  @Test
+  void aLoadedOracleSharesTheTreesIdStrings() {
+    Tree tree = RandomTrees.tree(7, 250, RandomTrees.DIM, "n");
+    HierarchyState oracle = RandomTrees.hierarchy(tree, 7);
+    Path file = dir.resolve("ids.db");
+    try (SqliteTreeStore store = SqliteTreeStore.open(file, MODEL, RandomTrees.DIM)) {
+      store.saveTreeWithHierarchy(tree, oracle, 0);
+    }
+    try (SqliteTreeStore store = SqliteTreeStore.open(file, MODEL, RandomTrees.DIM)) {
+      TreeStore.State s = store.load();
+      assertSameHierarchy(oracle, s.hierarchy());
+      int shared = 0;
+      for (HierarchyState.Level l : s.hierarchy().levels()) {
+        for (int i = 0; i < l.size(); i++) {
+          for (String id : new String[] {l.memberIds()[i], l.parentIds()[i]}) {
+            int v = s.tree().indexOf(id);
+            assertTrue(v >= 0, id + " is a node of the tree");
+            assertSame(s.tree().id(v), id, id + " is the tree's own string");
+            shared++;
+          }
+        }
+      }
+      assertTrue(shared > 400, "ids looked at: " + shared);
+    }
+  }
+
   @Test
   void unchangedTreeWritesNothingAndStaleGenerationIsRefused() {
     Path file = dir.resolve("kb.db");
