@@ -64,22 +64,44 @@ public record TreeChanges(Tree from, String[] ids, int leafPrefix) {
    */
   public boolean[] pathsOf(Tree after, boolean[] kept) {
     boolean[] marked = new boolean[after.size()];
-    for (String id : ids) {
-      markPath(after, after.indexOf(id), marked);
-    }
-    for (int o = 0; o < kept.length; o++) {
-      if (!kept[o] && from.parent(o) >= 0) {
-        markPath(after, after.indexOf(from.id(from.parent(o))), marked);
-      }
-    }
+    paths(after, kept, 0, marked, new int[after.size()]);
     return marked;
   }
 
-  /** Marks {@code v} and the nodes above it, up to the root or a node marked before (whose path is). */
-  private static void markPath(Tree t, int v, boolean[] marked) {
+  /**
+   * The nodes {@link #pathsOf} marks, as a list of their indexes in {@code after}, in no order: what a reader that
+   * compares only those nodes needs, without a pass over every node to find them.
+   *
+   * @param keptFrom the nodes of {@code from} below it are known to be in {@code after} (not looked at)
+   */
+  public int[] pathList(Tree after, boolean[] kept, int keptFrom) {
+    int[] list = new int[after.size()];
+    return Arrays.copyOf(list, paths(after, kept, keptFrom, new boolean[after.size()], list));
+  }
+
+  private int paths(Tree after, boolean[] kept, int keptFrom, boolean[] marked, int[] list) {
+    int n = 0;
+    for (String id : ids) {
+      n = markPath(after, after.indexOf(id), marked, list, n);
+    }
+    for (int o = keptFrom; o < kept.length; o++) {
+      if (!kept[o] && from.parent(o) >= 0) {
+        n = markPath(after, after.indexOf(from.id(from.parent(o))), marked, list, n);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Marks {@code v} and the nodes above it, up to the root or a node marked before (whose path is), adding each to
+   * {@code list} from {@code n}; returns the list's new length.
+   */
+  private static int markPath(Tree t, int v, boolean[] marked, int[] list, int n) {
     while (v >= 0 && !marked[v]) {
       marked[v] = true;
+      list[n++] = v;
       v = t.parent(v);
     }
+    return n;
   }
 }

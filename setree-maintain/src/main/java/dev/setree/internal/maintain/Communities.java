@@ -95,7 +95,8 @@ final class Communities {
   static int firstAppearance(int[] assignment, int[] out) {
     int min = 0;
     int max = -1;
-    for (int c : assignment) { // no Math.min and max: a call per member in a first run, before they are inlined
+    // no Math.min and max: a call per member in a first run, before they are inlined
+    for (int c : assignment) {
       if (c < min) {
         min = c;
       }
@@ -111,7 +112,19 @@ final class Communities {
       }
       return number.size();
     }
-    int[] number = new int[(int) range];
+    return number(assignment, out, min, (int) range);
+  }
+
+  /**
+   * {@link #firstAppearance(int[], int[])} of an assignment whose communities are known to be numbered from 0 to
+   * {@code labels - 1} (not all of them used): no pass to find the range.
+   */
+  static int firstAppearance(int[] assignment, int[] out, int labels) {
+    return number(assignment, out, 0, labels);
+  }
+
+  private static int number(int[] assignment, int[] out, int min, int range) {
+    int[] number = new int[range];
     Arrays.fill(number, -1);
     int next = 0;
     for (int i = 0; i < assignment.length; i++) {

@@ -218,38 +218,34 @@ final class IncrementalRebuild {
     int[] oldCommunityOf = affected.oldCommunityOf();
     boolean[] isAffected = affected.affected(); // read in place: a call per member costs a first run, interpreted
     int m = oldCommunityOf.length;
+    int[] assignment = new int[m];
+    int next = 0;
+    // Unaffected communities keep their members, numbered in order of their first member.
+    int[] number = new int[isAffected.length];
+    for (int c : wrap ? new int[0] : affected.order()) {
+      if (!isAffected[c]) {
+        number[c] = next++;
+      }
+    }
+    // One pass over the members (a first run interprets it): the pool (new members and those of affected
+    // communities, or every member to wrap) and the numbers of the others.
     List<Integer> pool = new ArrayList<>();
     for (int i = 0; i < m; i++) {
       int c = oldCommunityOf[i];
       if (wrap || c < 0 || isAffected[c]) {
         pool.add(i);
+      } else {
+        assignment[i] = number[c];
       }
     }
     boolean whole = wrap || 2 * pool.size() > m;
-    if (whole && !wrap) {
+    if (whole && !wrap) { // every member re-clustered: none keeps an unaffected community's number
       pool.clear();
       affected.affectAll();
       for (int i = 0; i < m; i++) {
         pool.add(i);
       }
-    }
-    int[] assignment = new int[m];
-    Arrays.fill(assignment, -1);
-    int next = 0;
-    if (!wrap) {
-      // Unaffected communities keep their members, numbered in order of their first member.
-      int[] number = new int[affected.affected().length];
-      for (int c : affected.order()) {
-        if (!affected.isAffected(c)) {
-          number[c] = next++;
-        }
-      }
-      for (int i = 0; i < m; i++) {
-        int c = oldCommunityOf[i];
-        if (c >= 0 && !isAffected[c]) {
-          assignment[i] = number[c];
-        }
-      }
+      next = 0;
     }
     double resolution = Double.NaN;
     int[] local;
@@ -269,7 +265,7 @@ final class IncrementalRebuild {
     }
     int unaffected = next;
     int[] numbered = new int[m];
-    int count = Communities.firstAppearance(assignment, numbered);
+    int count = Communities.firstAppearance(assignment, numbered, next + pool.size()); // labels below that
     if (count == m) { // no community of two members or more (TreeBuilder.mergesAnything), m > 1
       Arrays.fill(assignment, 0);
       Arrays.fill(numbered, 0);

@@ -99,6 +99,11 @@ class ChangeLogPlanTest {
     }
     assertTrue(count > 0 && count < after.size() / 10,
         count + " of " + after.size() + " rows compared after one new fact");
+    int[] listed = run.changes().pathList(after, kept, 0); // the same nodes, as a list
+    assertEquals(count, listed.length, "the list has each marked node once");
+    for (int v : listed) {
+      assertTrue(compared[v], "node " + v + " listed but not marked");
+    }
     assertSamePlan(built.tree(), after, run.changes(), "one new fact");
     assertEquals(built.tree().leafCount(), run.changes().leafPrefix(), "every old leaf kept in place");
   }

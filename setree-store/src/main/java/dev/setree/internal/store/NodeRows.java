@@ -126,9 +126,14 @@ final class NodeRows {
       }
     }
     boolean[] changed = new boolean[size];
-    boolean[] look = changes != null && changes.from() == before ? changes.pathsOf(after, kept) : null;
-    for (int v = 0; v < size; v++) {
-      changed[v] = oldOf[v] >= 0 && (look == null || look[v]) && !sameRow(before, oldOf[v], after, v);
+    if (changes != null && changes.from() == before) { // only the nodes the log marks: no pass over every node
+      for (int v : changes.pathList(after, kept, prefix)) {
+        changed[v] = oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v);
+      }
+    } else {
+      for (int v = 0; v < size; v++) {
+        changed[v] = oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v);
+      }
     }
     return new Diff(before, after, oldOf, kept, Arrays.copyOf(numbered, count), changed);
   }
