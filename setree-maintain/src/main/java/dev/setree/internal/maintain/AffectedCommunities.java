@@ -19,11 +19,6 @@ import java.util.TreeSet;
  */
 record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected) {
 
-  /** Whether old community {@code c} is affected. */
-  boolean isAffected(int c) {
-    return affected[c];
-  }
-
   /** Marks every old community affected (the whole level is re-clustered). */
   void affectAll() {
     Arrays.fill(affected, true);

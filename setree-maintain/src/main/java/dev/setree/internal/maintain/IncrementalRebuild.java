@@ -222,9 +222,11 @@ final class IncrementalRebuild {
     int next = 0;
     // Unaffected communities keep their members, numbered in order of their first member.
     int[] number = new int[isAffected.length];
-    for (int c : wrap ? new int[0] : affected.order()) {
-      if (!isAffected[c]) {
-        number[c] = next++;
+    if (!wrap) {
+      for (int c : affected.order()) {
+        if (!isAffected[c]) {
+          number[c] = next++;
+        }
       }
     }
     // One pass over the members (a first run interprets it): the pool (new members and those of affected
@@ -319,11 +321,6 @@ final class IncrementalRebuild {
     return parentIds;
   }
 
-  /** Renumbers communities densely in order of first appearance. */
-  private static int[] dense(int[] assignment) {
-    return Communities.firstAppearance(assignment);
-  }
-
   private static boolean usable(HierarchyState.Level old, int dim) {
     int n = old.size();
     return old.centroids() != null && old.centroids().length >= n * dim && old.assignment() != null
@@ -389,7 +386,8 @@ final class IncrementalRebuild {
       return leiden.cluster(sub);
     }
     LeidenClustering.Result r = leiden.improve(LeidenClustering.network(sub), resolution, initial);
-    return new LeidenClustering.Result(dense(r.assignment()), r.communities(), resolution, r.quality());
+    return new LeidenClustering.Result(Communities.firstAppearance(r.assignment()), r.communities(), resolution,
+        r.quality());
   }
 
   /** The oracle's level-0 members nearest a vector, for the kNN patch of an approximate level 0. */
