@@ -64,7 +64,9 @@ public record TreeChanges(Tree from, String[] ids, int leafPrefix) {
    */
   public boolean[] pathsOf(Tree after, boolean[] kept) {
     boolean[] marked = new boolean[after.size()];
-    paths(after, kept, 0, marked, new int[after.size()]);
+    for (int v : pathList(after, kept, 0)) {
+      marked[v] = true;
+    }
     return marked;
   }
 
@@ -75,11 +77,8 @@ public record TreeChanges(Tree from, String[] ids, int leafPrefix) {
    * @param keptFrom the nodes of {@code from} below it are known to be in {@code after} (not looked at)
    */
   public int[] pathList(Tree after, boolean[] kept, int keptFrom) {
+    boolean[] marked = new boolean[after.size()];
     int[] list = new int[after.size()];
-    return Arrays.copyOf(list, paths(after, kept, keptFrom, new boolean[after.size()], list));
-  }
-
-  private int paths(Tree after, boolean[] kept, int keptFrom, boolean[] marked, int[] list) {
     int n = 0;
     for (String id : ids) {
       n = markPath(after, after.indexOf(id), marked, list, n);
@@ -89,7 +88,7 @@ public record TreeChanges(Tree from, String[] ids, int leafPrefix) {
         n = markPath(after, after.indexOf(from.id(from.parent(o))), marked, list, n);
       }
     }
-    return n;
+    return Arrays.copyOf(list, n);
   }
 
   /**

@@ -211,5 +211,24 @@ public final class ExactKnn {
     static boolean better(float s1, int i1, float s2, int i2) {
       return s1 > s2 || (s1 == s2 && i1 < i2);
     }
+
+    /**
+     * Whether the {@code k} entries of a kNN row from {@code from} are best first ({@link #better}), the neighbours
+     * read through {@code map} when it is not null. {@code better} written out: a level's rows are checked one
+     * after the other in a process's first run, before this is compiled, where a call per entry cost about 10 ms
+     * at 50,000 leaves.
+     */
+    static boolean sortedRow(int[] neighbors, float[] weights, int from, int k, int[] map) {
+      for (int e = from + 1; e < from + k; e++) {
+        float before = weights[e - 1];
+        float after = weights[e];
+        if (!(before > after
+            || before == after && (map == null ? neighbors[e - 1] < neighbors[e]
+                : map[neighbors[e - 1]] < map[neighbors[e]]))) {
+          return false;
+        }
+      }
+      return true;
+    }
   }
 }

@@ -203,13 +203,8 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
       float[] weights) {
     int[] nb = old.knnNeighbors();
     float[] w = old.knnWeights();
-    for (int e = from + 1; e < from + k; e++) {
-      // ExactKnn.TopK.better written out: called for nearly every row of a level, before it is compiled
-      float before = w[e - 1];
-      float after = w[e];
-      if (!(before > after || before == after && oldToNew[nb[e - 1]] < oldToNew[nb[e]])) {
-        return false;
-      }
+    if (!ExactKnn.TopK.sortedRow(nb, w, from, k, oldToNew)) {
+      return false;
     }
     float lastW = w[from + k - 1];
     int lastI = oldToNew[nb[from + k - 1]];

@@ -144,23 +144,7 @@ final class NearestMemberPatch {
       return false;
     }
     for (int o = 0, row = 0; o < n; o++, row += k) {
-      if (offsets[o] != row || !sortedRow(l.knnNeighbors(), l.knnWeights(), row, k)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Whether the {@code k} neighbours from {@code row} are best first. {@link ExactKnn.TopK#better} written out: at
-   * 50,000 leaves this makes 500,000 comparisons, in a process's first run before it is compiled, where a call for
-   * each cost about 10 ms.
-   */
-  private static boolean sortedRow(int[] nb, float[] w, int row, int k) {
-    for (int e = row + 1; e < row + k; e++) {
-      float before = w[e - 1];
-      float after = w[e];
-      if (!(before > after || (before == after && nb[e - 1] < nb[e]))) {
+      if (offsets[o] != row || !ExactKnn.TopK.sortedRow(l.knnNeighbors(), l.knnWeights(), row, k, null)) {
         return false;
       }
     }
@@ -202,7 +186,7 @@ final class NearestMemberPatch {
       forget();
       int k = rows.k();
       for (int i : touched) {
-        if (!sortedRow(rows.neighbors(), rows.weights(), i * k, k)) {
+        if (!ExactKnn.TopK.sortedRow(rows.neighbors(), rows.weights(), i * k, k, null)) {
           return;
         }
       }
