@@ -111,6 +111,40 @@ class MiniLmEmbedderTest {
     }
   }
 
+  /**
+   * A text's vector does not depend on the call it is in, bit for bit: alone, among a few, or in a large call
+   * shared out in padded batches, on either session. A maintenance pass relies on it when it asks for its summaries'
+   * embeddings whenever it would otherwise wait (the summary pass's deferred embeddings).
+   */
+  @Test
+  void aTextsVectorDoesNotDependOnTheCallItIsIn() throws Exception {
+    List<String> texts = new ArrayList<>();
+    java.util.Random random = new java.util.Random(7);
+    String[] words = "the budget nation congress war peace economy tax people freedom health school jobs energy"
+        .split(" ");
+    for (int i = 0; i < 40; i++) {
+      StringBuilder t = new StringBuilder(TEXTS.get(i % TEXTS.size()));
+      int extra = random.nextInt(i % 5 == 0 ? 120 : 25);
+      for (int w = 0; w < extra; w++) {
+        t.append(' ').append(words[random.nextInt(words.length)]);
+      }
+      texts.add(t.toString());
+    }
+    float[][] all = embedder.embed(texts); // sorted by length, shared out in batches of 16
+    for (int i = 0; i < texts.size(); i++) {
+      assertArrayEquals(all[i], embedder.embed(texts.get(i)), "text " + i + " alone");
+    }
+    embedder.prepareSingleThreaded().get(60, java.util.concurrent.TimeUnit.SECONDS);
+    dev.setree.spi.Embedder view = embedder.singleThreaded();
+    for (int from = 0; from < texts.size(); from += 7) {
+      int to = Math.min(texts.size(), from + 7);
+      float[][] some = view.embed(texts.subList(from, to));
+      for (int i = from; i < to; i++) {
+        assertArrayEquals(all[i], some[i - from], "text " + i + " among " + (to - from) + ", on one thread");
+      }
+    }
+  }
+
   @Test
   void vectorsAreUnitLengthOfDimension384() {
     for (float[] v : embedder.embed(TEXTS)) {

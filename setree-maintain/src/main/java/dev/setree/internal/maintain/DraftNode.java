@@ -57,6 +57,8 @@ final class DraftNode {
   long waveMark;
   /** The stamp of the summary request that found this leaf quoted by a summary below its node (scratch). */
   long quotedMark;
+  /** The stamp of the summary that named this leaf as a source (scratch of {@link SummaryPass}). */
+  long sourceMark;
   /** Its index in the snapshot {@link DraftTree#toTree} is freezing (scratch; -1 when not in it). */
   int index = -1;
   /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */

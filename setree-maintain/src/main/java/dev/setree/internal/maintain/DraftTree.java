@@ -46,6 +46,8 @@ final class DraftTree {
   private final LeafRows leafRows;
   /** The internal nodes' rows, shared by the trees this draft freezes (ADR 0036). */
   final InternalRowStore internalRows;
+  /** The summary embeddings this draft's passes asked the model for, kept by text (ADR 0043). */
+  final RecentEmbeddings recentEmbeddings = new RecentEmbeddings(RecentEmbeddings.CAPACITY);
 
   DraftTree(int dim) {
     this.dim = dim;

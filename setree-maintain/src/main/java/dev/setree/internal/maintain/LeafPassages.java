@@ -3,6 +3,7 @@ package dev.setree.internal.maintain;
 import dev.setree.internal.core.Vectors;
 import dev.setree.spi.Passage;
 import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.RandomAccess;
 
@@ -23,6 +24,12 @@ final class LeafPassages extends AbstractList<Passage> implements RandomAccess {
   LeafPassages(List<DraftNode> leaves) {
     this.leaves = leaves.toArray(new DraftNode[0]);
     this.made = new Passage[this.leaves.length];
+  }
+
+  /** The first {@code n} of {@code leaves}. */
+  LeafPassages(DraftNode[] leaves, int n) {
+    this.leaves = n == leaves.length ? leaves : Arrays.copyOf(leaves, n);
+    this.made = new Passage[n];
   }
 
   @Override

@@ -6,9 +6,8 @@ import dev.setree.spi.Summarizer;
 import dev.setree.spi.SummarizerException;
 import dev.setree.spi.TokenCounter;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -48,11 +47,19 @@ final class SummaryPass {
    */
   static final int INLINE_BELOW = 2048;
 
+  private final int inlineBelow;
+
   SummaryPass(Embedder embedder, TokenCounter counter, Summarizer summarizer, BuildOptions options) {
+    this(embedder, counter, summarizer, options, INLINE_BELOW);
+  }
+
+  /** A pass that writes inline the summaries of nodes of fewer than {@code inlineBelow} leaves (tests). */
+  SummaryPass(Embedder embedder, TokenCounter counter, Summarizer summarizer, BuildOptions options, int inlineBelow) {
     this.embedder = embedder;
     this.counter = counter;
     this.summarizer = summarizer;
     this.options = options;
+    this.inlineBelow = inlineBelow;
   }
 
   /**
@@ -61,8 +68,9 @@ final class SummaryPass {
    * @param summarized summaries written
    * @param fallbacks of them, written by the extractive summariser because the configured one failed
    * @param textsKept of them, whose text came out as the node's summary already was: its embedding was kept
-   * @param embeddingsReused of them, whose new text is a child's or a quoted leaf's text: the model was not asked
-   *     again for its embedding ({@link #embeddingOf})
+   * @param embeddingsReused of them, whose new text is a child's or a quoted leaf's text ({@link #embeddingOf}), or
+   *     one the model was asked for by an earlier pass through the draft ({@link RecentEmbeddings}): the model was
+   *     not asked again for its embedding
    * @param examined the internal nodes the pass looked at: all of them, or the changed ones and their ancestors
    */
   record Result(int summarized, int fallbacks, int textsKept, int embeddingsReused, int examined) {}
@@ -74,7 +82,6 @@ final class SummaryPass {
    *     {@code Integer.MIN_VALUE} turns the faithfulness pass off
    */
   Result run(DraftTree draft, int faithfulnessThreshold, BuildProgress progress) {
-    int dim = draft.dim;
     DraftNode root = draft.root();
     if (root == null) {
       return new Result(0, 0, 0, 0, 0);
@@ -100,13 +107,19 @@ final class SummaryPass {
     }
     int total = Math.max(1, todo);
     boolean inlineSmall = dirtyOnly && summarizer instanceof ExtractiveSummarizer;
-    // A maintenance pass whose summaries do not read their children's embeddings asks the model once, after the
-    // last wave, for every new text (a text is embedded alike alone or in any batch, bit for bit).
+    // A maintenance pass whose summaries do not read their children's embeddings gives the nodes their new texts'
+    // embeddings after the last wave (a text is embedded alike alone or in any batch, bit for bit). It asks the model
+    // for those waiting while the summaries of a wave are written on the pool, and for the rest at the end.
+    RecentEmbeddings recent = draft.recentEmbeddings;
+    recent.model(embedder.modelId());
     DeferredEmbeddings deferred = inlineSmall && !((ExtractiveSummarizer) summarizer).readsChildEmbeddings()
-        ? new DeferredEmbeddings() : null;
+        ? new DeferredEmbeddings(recent) : null;
     ExecutorService pool = null; // made for the first summary that is not written inline
     try {
       for (List<DraftNode> wave : waves) {
+        if (deferred != null) {
+          deferred.nextWave();
+        }
         List<DraftNode> nodes = new ArrayList<>();
         for (DraftNode v : wave) {
           if (rules.needsSummary(v, v.depth)) {
@@ -117,17 +130,18 @@ final class SummaryPass {
           }
         }
         List<Future<Summarizer.Summary>> futures = new ArrayList<>(nodes.size());
-        List<List<DraftNode>> leavesOf = new ArrayList<>(nodes.size()); // gathered once: the root has every leaf
+        boolean onPool = false;
+        List<LeavesUnder> leavesOf = new ArrayList<>(nodes.size()); // gathered once: the root has every leaf
         for (DraftNode v : nodes) {
-          List<DraftNode> under = leavesUnder(v, new ArrayList<>());
+          LeavesUnder under = LeavesUnder.of(v);
           leavesOf.add(under);
-          Summarizer.Request req = request(v, v.depth, dim, under, rules);
+          Summarizer.Request req = request(v, v.depth, under, rules);
           Callable<Summarizer.Summary> task = () -> {
             Summarizer.Summary s = summarizeSafely(req, v, fallbacks, extractive);
             progress.update("summaries", summarized.incrementAndGet(), Math.max(total, summarized.get()));
             return s;
           };
-          if (inlineSmall && under.size() < INLINE_BELOW) {
+          if (inlineSmall && under.size < inlineBelow) {
             FutureTask<Summarizer.Summary> now = new FutureTask<>(task); // a failure shows at await, as a pool's
             now.run();
             futures.add(now);
@@ -140,7 +154,11 @@ final class SummaryPass {
               });
             }
             futures.add(pool.submit(task));
+            onPool = true;
           }
+        }
+        if (onPool && deferred != null) {
+          deferred.embedWaiting(embedder); // this thread would only wait: the model runs meanwhile
         }
         List<String> toEmbed = new ArrayList<>(nodes.size());
         List<DraftNode> embedding = new ArrayList<>(nodes.size());
@@ -155,15 +173,7 @@ final class SummaryPass {
           }
           v.text = text;
           v.tokens = counter.count(text);
-          List<DraftNode> src = new ArrayList<>();
-          Set<String> wanted = new HashSet<>(s.sourceLeafIds());
-          if (!wanted.isEmpty()) {
-            for (DraftNode l : leavesOf.get(i)) {
-              if (wanted.contains(l.id) && text.contains(normalise(l.text))) {
-                src.add(l);
-              }
-            }
-          }
+          List<DraftNode> src = sources(draft, s.sourceLeafIds(), text, leavesOf.get(i));
           v.sources = src;
           float[] known;
           if (text.equals(before) && v.embedding != null) {
@@ -173,7 +183,7 @@ final class SummaryPass {
             summarized(v);
           } else if (deferred != null && deferred.join(text, v, src)) {
             // a text waiting for its embedding (a child's new summary, say): v gets the same vector after the pass
-          } else if ((known = embeddingOf(text, v, src)) != null) {
+          } else if ((known = embeddingOf(text, v, src)) != null || (known = recent.get(text)) != null) {
             v.embedding = known;
             reused++;
             summarized(v);
@@ -189,6 +199,7 @@ final class SummaryPass {
           for (int i = 0; i < embedding.size(); i++) {
             DraftNode v = embedding.get(i);
             v.embedding = vecs[i];
+            recent.put(toEmbed.get(i), vecs[i]);
             summarized(v);
           }
         }
@@ -250,30 +261,101 @@ final class SummaryPass {
   }
 
   /** What the summariser is asked for {@code v}, whose leaves are {@code under}, capped by {@code rules}. */
-  private Summarizer.Request request(DraftNode v, int depth, int dim, List<DraftNode> under, SummaryRules rules) {
+  private Summarizer.Request request(DraftNode v, int depth, LeavesUnder under, SummaryRules rules) {
     List<Passage> children = new ArrayList<>();
     for (DraftNode c : v.children) {
       children.add(new Passage(c.id, c.text, c.embeddingToRead()));
     }
-    // Leaves already quoted by a summary below are not offered again: each level says something new. They are
-    // stamped rather than put in a set: near the root that is every summary's leaves, looked up for every leaf.
-    long quoted = QUOTED_MARKS.incrementAndGet();
-    for (DraftNode c : v.children) {
-      markQuoted(c, quoted);
-    }
-    List<DraftNode> offered = new ArrayList<>(under.size());
-    for (DraftNode l : under) {
-      if (l.quotedMark != quoted) {
-        offered.add(l);
-      }
-    }
-    assert dim == v.sum.length;
-    return new Summarizer.Request(v.level, depth, children, new LeafPassages(offered.isEmpty() ? under : offered),
-        v.centroid(), rules.cap(v, depth), counter);
+    LeafPassages leaves = under.offeredSize > 0 ? new LeafPassages(under.offered, under.offeredSize)
+        : new LeafPassages(under.leaves, under.size);
+    return new Summarizer.Request(v.level, depth, children, leaves, v.centroid(), rules.cap(v, depth), counter);
   }
 
-  /** Stamps for {@link DraftNode#quotedMark}: fresh for every request (a pass makes its requests on its thread). */
+  /**
+   * The leaves under one node, in the tree's order, and, in the same order, those of them that no summary below the
+   * node quotes: those a summary request offers (each level says something new). Both are gathered in one walk, which
+   * looks at each leaf once. Near the root that is every leaf: in runs that rewrote summaries there, gathering the
+   * leaves, stamping the quoted ones and then looking at each leaf again had most of the maintenance thread's samples
+   * (ADR 0043).
+   */
+  private static final class LeavesUnder {
+    /** The leaves: the first {@link #size}. */
+    DraftNode[] leaves = new DraftNode[16];
+    int size;
+    /** The offered leaves: the first {@link #offeredSize}. */
+    DraftNode[] offered = new DraftNode[16];
+    int offeredSize;
+
+    /** The leaves under internal node {@code v}, and which of them no summary below it quotes. */
+    static LeavesUnder of(DraftNode v) {
+      LeavesUnder out = new LeavesUnder();
+      // The quoted leaves are stamped rather than put in a set: near the root that is every summary's leaves, looked
+      // up for every leaf.
+      long quoted = QUOTED_MARKS.incrementAndGet();
+      for (DraftNode c : v.children) {
+        markQuoted(c, quoted);
+      }
+      out.walk(v, quoted);
+      return out;
+    }
+
+    private void walk(DraftNode v, long quoted) {
+      for (DraftNode c : v.children) {
+        if (c.leaf) {
+          add(c, c.quotedMark != quoted);
+        } else {
+          walk(c, quoted);
+        }
+      }
+    }
+
+    private void add(DraftNode l, boolean offer) {
+      if (size == leaves.length) {
+        leaves = Arrays.copyOf(leaves, size * 2);
+      }
+      leaves[size++] = l;
+      if (offer) {
+        if (offeredSize == offered.length) {
+          offered = Arrays.copyOf(offered, offeredSize * 2);
+        }
+        offered[offeredSize++] = l;
+      }
+    }
+  }
+
+  /**
+   * Stamps for {@link DraftNode#quotedMark} and {@link DraftNode#sourceMark}: fresh for every request and summary (a
+   * pass makes its requests and reads its summaries on its own thread).
+   */
   private static final AtomicLong QUOTED_MARKS = new AtomicLong();
+
+  /**
+   * The leaves among {@code under} (in its order) that the summariser named as sources ({@code ids}) and that
+   * {@code text} quotes. The named leaves are found by id and stamped, so that the pass over {@code under} looks at no
+   * leaf's id: only at the stamp of each leaf, which gathering the leaves has just looked at.
+   */
+  private static List<DraftNode> sources(DraftTree draft, List<String> ids, String text, LeavesUnder under) {
+    if (ids.isEmpty()) {
+      return new ArrayList<>();
+    }
+    long named = QUOTED_MARKS.incrementAndGet();
+    boolean any = false;
+    for (String id : ids) {
+      DraftNode l = draft.byId.get(id);
+      if (l != null && l.leaf) {
+        l.sourceMark = named;
+        any = true;
+      }
+    }
+    List<DraftNode> src = new ArrayList<>();
+    for (int i = 0; any && i < under.size; i++) {
+      DraftNode l = under.leaves[i];
+      if (l.sourceMark == named && text.contains(normalise(l.text))) {
+        src.add(l);
+      }
+    }
+    return src;
+  }
 
   /** Stamps the leaves the summaries of {@code v} and the nodes below it quote with {@code mark}. */
   private static void markQuoted(DraftNode v, long mark) {

@@ -253,9 +253,54 @@ class SummaryPassTest {
   }
 
   /**
+   * A maintenance pass that hands a wave's larger summaries to its pool asks the model, meanwhile, for the texts
+   * waiting so far, and for the rest after its last wave: more calls, each text once, and the tree of a pass that
+   * writes every summary inline and asks once, bit for bit (which nodes take which vectors does not depend on when the
+   * model was asked).
+   */
+  @Test
+  void aMaintenancePassWaitingForItsPoolEmbedsTheTextsWaitingMeanwhile() {
+    BuildOptions defaults = BuildOptions.DEFAULTS;
+    Tree tree = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), defaults)
+        .build(Corpora.synthetic(900, 11), BuildProgress.NONE).tree();
+    List<List<List<String>>> calls = new ArrayList<>();
+    List<DraftTree> drafts = new ArrayList<>();
+    List<SummaryPass.Result> results = new ArrayList<>();
+    for (int inlineBelow : new int[] {SummaryPass.INLINE_BELOW, 10}) {
+      DraftTree d = DraftTree.of(tree);
+      pass(defaults).run(d, 60, BuildProgress.NONE);
+      for (DraftNode v : d.internal) {
+        v.text = null; // every summary written again
+      }
+      List<List<String>> asked = new ArrayList<>();
+      Embedder counting = new ForwardingEmbedder(embedder) {
+        @Override
+        public float[][] embed(List<String> texts) {
+          asked.add(List.copyOf(texts));
+          return delegate.embed(texts);
+        }
+      };
+      results.add(new SummaryPass(counting, counter, new ExtractiveSummarizer(), defaults, inlineBelow)
+          .run(d, 60, BuildProgress.NONE));
+      calls.add(asked);
+      drafts.add(d);
+    }
+    assertEquals(1, calls.get(0).size(), "every summary inline: one call");
+    assertTrue(calls.get(1).size() >= 2, "a call while a wave with pooled summaries waits, and one at the end: "
+        + calls.get(1).size());
+    List<String> once = calls.get(1).stream().flatMap(List::stream).toList();
+    assertEquals(once.size(), new HashSet<>(once).size(), "each text once");
+    assertEquals(new HashSet<>(calls.get(0).get(0)), new HashSet<>(once), "the same texts");
+    assertEquals(results.get(0), results.get(1));
+    TreeAssert.assertSameTree(drafts.get(0).toTree(), drafts.get(1).toTree());
+  }
+
+  /**
    * A node whose new text is its child's new text, waiting for its embedding, joins it: one text for the model, the
    * same vector for both in arrays of their own, counted as reused (a pass embedding wave by wave would have copied
-   * the child's); a node whose new text is an unrelated node's joins it too, without counting.
+   * the child's); a node whose new text is an unrelated node's joins it too, without counting when it is in the same
+   * wave, counted when in a later one (that pass would have found the text among the recent embeddings). The text's
+   * embedding is kept among them.
    */
   @Test
   void aNodeWhoseNewTextIsItsChildsWaitingOneJoinsIt() {
@@ -264,15 +309,21 @@ class SummaryPassTest {
         .orElseThrow();
     DraftNode child = parent.children.stream().filter(c -> !c.leaf).findFirst().orElseThrow();
     DraftNode other = d.internal.stream().filter(v -> v != parent && v != child).findFirst().orElseThrow();
-    DeferredEmbeddings deferred = new DeferredEmbeddings();
+    DraftNode later = d.internal.stream().filter(v -> v != parent && v != child && v != other).findFirst()
+        .orElseThrow();
+    RecentEmbeddings recent = new RecentEmbeddings(8);
+    DeferredEmbeddings deferred = new DeferredEmbeddings(recent);
     String text = "the harbour master counts the ships";
-    for (DraftNode v : List.of(child, parent, other)) {
+    for (DraftNode v : List.of(child, parent, other, later)) {
       v.text = text; // as the pass sets a node's new text before its embedding
     }
+    deferred.nextWave();
     assertFalse(deferred.join(text, child, List.of()), "nothing waits yet");
     deferred.add(text, child);
     assertTrue(deferred.join(text, parent, List.of()));
     assertTrue(deferred.join(text, other, List.of()));
+    deferred.nextWave();
+    assertTrue(deferred.join(text, later, List.of()));
     List<List<String>> calls = new ArrayList<>();
     Embedder counting = new ForwardingEmbedder(embedder) {
       @Override
@@ -282,14 +333,16 @@ class SummaryPassTest {
       }
     };
     parent.structural = true;
-    assertEquals(1, deferred.embed(counting), "the parent's is reused, the unrelated node's is not");
+    assertEquals(2, deferred.embed(counting), "the parent's and the later node's are reused, the other's is not");
     assertEquals(List.of(List.of(text)), calls);
     float[] expected = embedder.embed(List.of(text))[0];
-    for (DraftNode v : List.of(child, parent, other)) {
+    for (DraftNode v : List.of(child, parent, other, later)) {
       assertArrayEquals(expected, v.embedding, 0f, v.id);
       assertFalse(v.structural, v.id + " is marked summarised");
     }
     assertTrue(child.embedding != parent.embedding && parent.embedding != other.embedding, "arrays of their own");
+    assertArrayEquals(expected, recent.get(text), 0f, "kept for later passes");
+    assertTrue(recent.get(text) != recent.get(text), "a copy each time");
   }
 
   SummaryPass pass(BuildOptions o) {
@@ -332,14 +385,71 @@ class SummaryPassTest {
     assertEquals(r.summarized() - r.textsKept() - r.embeddingsReused(), asked.size(),
         "the model is asked once for each summary text it has not embedded yet");
     Tree after = fresh.toTree();
+    everyEmbeddingIsTheModels(model, after, delta);
+    // Written again once more: every text is one the model was asked for already.
+    int before = asked.size();
+    for (DraftNode v : fresh.internal) {
+      v.text = null;
+    }
+    SummaryPass.Result again = new SummaryPass(counting, counter, new ExtractiveSummarizer(), defaults)
+        .run(fresh, 60, BuildProgress.NONE);
+    assertEquals(before, asked.size(), "no text asked for twice");
+    assertEquals(again.summarized() - again.textsKept(), again.embeddingsReused());
+    TreeAssert.assertSameTree(after, fresh.toTree());
+    everyEmbeddingIsTheModels(model, fresh.toTree(), delta);
+  }
+
+  void everyEmbeddingIsTheModels(Embedder model, Tree tree, float delta) {
     int internal = 0;
-    for (int v = 0; v < after.size(); v++) {
-      if (!after.isLeaf(v)) {
+    for (int v = 0; v < tree.size(); v++) {
+      if (!tree.isLeaf(v)) {
         internal++;
-        assertArrayEquals(model.embed(List.of(after.text(v)))[0], after.embedding(v), delta,
-            "node " + after.id(v) + "'s embedding is the model's of its own text");
+        assertArrayEquals(model.embed(List.of(tree.text(v)))[0], tree.embedding(v), delta,
+            "node " + tree.id(v) + "'s embedding is the model's of its own text");
       }
     }
-    assertEquals(internal, fresh.internal.size());
+    assertTrue(internal > 10, "internal nodes: " + internal);
+  }
+
+  /**
+   * A pass asks the model for no summary text an earlier pass through the draft asked it for: it takes the kept
+   * embedding, the model's bit for bit; a pass with a model of another id asks again.
+   */
+  @Test
+  void aPassAsksTheModelForNoTextAnEarlierPassThroughTheDraftAskedFor() {
+    DraftTree d = DraftTree.of(built());
+    pass().run(d, 60, BuildProgress.NONE);
+    List<String> asked = new ArrayList<>();
+    Embedder counting = new ForwardingEmbedder(embedder) {
+      @Override
+      public float[][] embed(List<String> texts) {
+        asked.addAll(texts);
+        return delegate.embed(texts);
+      }
+    };
+    Embedder another = new ForwardingEmbedder(counting) {
+      @Override
+      public String modelId() {
+        return "another model";
+      }
+    };
+    List<Tree> trees = new ArrayList<>();
+    List<Integer> counts = new ArrayList<>();
+    for (Embedder e : List.of(counting, counting, another)) {
+      for (DraftNode v : d.internal) {
+        v.text = null;
+      }
+      int before = asked.size();
+      SummaryPass.Result r = new SummaryPass(e, counter, new ExtractiveSummarizer(), options)
+          .run(d, 60, BuildProgress.NONE);
+      counts.add(asked.size() - before);
+      assertEquals(r.summarized() - r.textsKept() - r.embeddingsReused(), asked.size() - before, "pass " + counts);
+      trees.add(d.toTree());
+    }
+    assertTrue(counts.get(0) > 3, "texts asked for: " + counts);
+    assertEquals(0, counts.get(1), "none asked for twice");
+    assertEquals(counts.get(0), counts.get(2), "another model: asked again");
+    TreeAssert.assertSameTree(trees.get(0), trees.get(1));
+    TreeAssert.assertSameTree(trees.get(0), trees.get(2));
   }
 }
