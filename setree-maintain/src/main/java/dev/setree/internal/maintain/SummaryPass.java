@@ -6,7 +6,6 @@ import dev.setree.spi.Summarizer;
 import dev.setree.spi.SummarizerException;
 import dev.setree.spi.TokenCounter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -15,7 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Deferred summarisation and the faithfulness pass: one bottom-up pass over a draft's internal nodes,
@@ -141,7 +139,7 @@ final class SummaryPass {
             progress.update("summaries", summarized.incrementAndGet(), Math.max(total, summarized.get()));
             return s;
           };
-          if (inlineSmall && under.size < inlineBelow) {
+          if (inlineSmall && under.size() < inlineBelow) {
             FutureTask<Summarizer.Summary> now = new FutureTask<>(task); // a failure shows at await, as a pool's
             now.run();
             futures.add(now);
@@ -173,7 +171,7 @@ final class SummaryPass {
           }
           v.text = text;
           v.tokens = counter.count(text);
-          List<DraftNode> src = sources(draft, s.sourceLeafIds(), text, leavesOf.get(i));
+          List<DraftNode> src = leavesOf.get(i).sources(draft, s.sourceLeafIds(), text);
           v.sources = src;
           float[] known;
           if (text.equals(before) && v.embedding != null) {
@@ -266,108 +264,8 @@ final class SummaryPass {
     for (DraftNode c : v.children) {
       children.add(new Passage(c.id, c.text, c.embeddingToRead()));
     }
-    LeafPassages leaves = under.offeredSize > 0 ? new LeafPassages(under.offered, under.offeredSize)
-        : new LeafPassages(under.leaves, under.size);
-    return new Summarizer.Request(v.level, depth, children, leaves, v.centroid(), rules.cap(v, depth), counter);
-  }
-
-  /**
-   * The leaves under one node, in the tree's order, and, in the same order, those of them that no summary below the
-   * node quotes: those a summary request offers (each level says something new). Both are gathered in one walk, which
-   * looks at each leaf once. Near the root that is every leaf: in runs that rewrote summaries there, gathering the
-   * leaves, stamping the quoted ones and then looking at each leaf again had most of the maintenance thread's samples
-   * (ADR 0043).
-   */
-  private static final class LeavesUnder {
-    /** The leaves: the first {@link #size}. */
-    DraftNode[] leaves = new DraftNode[16];
-    int size;
-    /** The offered leaves: the first {@link #offeredSize}. */
-    DraftNode[] offered = new DraftNode[16];
-    int offeredSize;
-
-    /** The leaves under internal node {@code v}, and which of them no summary below it quotes. */
-    static LeavesUnder of(DraftNode v) {
-      LeavesUnder out = new LeavesUnder();
-      // The quoted leaves are stamped rather than put in a set: near the root that is every summary's leaves, looked
-      // up for every leaf.
-      long quoted = QUOTED_MARKS.incrementAndGet();
-      for (DraftNode c : v.children) {
-        markQuoted(c, quoted);
-      }
-      out.walk(v, quoted);
-      return out;
-    }
-
-    private void walk(DraftNode v, long quoted) {
-      for (DraftNode c : v.children) {
-        if (c.leaf) {
-          add(c, c.quotedMark != quoted);
-        } else {
-          walk(c, quoted);
-        }
-      }
-    }
-
-    private void add(DraftNode l, boolean offer) {
-      if (size == leaves.length) {
-        leaves = Arrays.copyOf(leaves, size * 2);
-      }
-      leaves[size++] = l;
-      if (offer) {
-        if (offeredSize == offered.length) {
-          offered = Arrays.copyOf(offered, offeredSize * 2);
-        }
-        offered[offeredSize++] = l;
-      }
-    }
-  }
-
-  /**
-   * Stamps for {@link DraftNode#quotedMark} and {@link DraftNode#sourceMark}: fresh for every request and summary (a
-   * pass makes its requests and reads its summaries on its own thread).
-   */
-  private static final AtomicLong QUOTED_MARKS = new AtomicLong();
-
-  /**
-   * The leaves among {@code under} (in its order) that the summariser named as sources ({@code ids}) and that
-   * {@code text} quotes. The named leaves are found by id and stamped, so that the pass over {@code under} looks at no
-   * leaf's id: only at the stamp of each leaf, which gathering the leaves has just looked at.
-   */
-  private static List<DraftNode> sources(DraftTree draft, List<String> ids, String text, LeavesUnder under) {
-    if (ids.isEmpty()) {
-      return new ArrayList<>();
-    }
-    long named = QUOTED_MARKS.incrementAndGet();
-    boolean any = false;
-    for (String id : ids) {
-      DraftNode l = draft.byId.get(id);
-      if (l != null && l.leaf) {
-        l.sourceMark = named;
-        any = true;
-      }
-    }
-    List<DraftNode> src = new ArrayList<>();
-    for (int i = 0; any && i < under.size; i++) {
-      DraftNode l = under.leaves[i];
-      if (l.sourceMark == named && text.contains(normalise(l.text))) {
-        src.add(l);
-      }
-    }
-    return src;
-  }
-
-  /** Stamps the leaves the summaries of {@code v} and the nodes below it quote with {@code mark}. */
-  private static void markQuoted(DraftNode v, long mark) {
-    if (v.leaf) {
-      return;
-    }
-    for (DraftNode l : v.sources) {
-      l.quotedMark = mark;
-    }
-    for (DraftNode c : v.children) {
-      markQuoted(c, mark);
-    }
+    return new Summarizer.Request(v.level, depth, children, under.offered(), v.centroid(), rules.cap(v, depth),
+        counter);
   }
 
   static List<DraftNode> leavesUnder(DraftNode v, List<DraftNode> out) {
@@ -379,10 +277,6 @@ final class SummaryPass {
       }
     }
     return out;
-  }
-
-  private static String normalise(String s) {
-    return s.strip().replaceAll("\\s+", " ");
   }
 
   private Summarizer.Summary summarizeSafely(Summarizer.Request req, DraftNode node, AtomicInteger fallbacks,
