@@ -232,14 +232,8 @@ class SummaryPassTest {
         v.text = null; // every summary written again
       }
     }
-    List<Integer> calls = new ArrayList<>();
-    Embedder counting = new ForwardingEmbedder(embedder) {
-      @Override
-      public float[][] embed(List<String> texts) {
-        calls.add(texts.size());
-        return delegate.embed(texts);
-      }
-    };
+    List<List<String>> calls = new ArrayList<>();
+    Embedder counting = recording(embedder, calls);
     SummaryPass.Result dirty = new SummaryPass(counting, counter, new ExtractiveSummarizer(), defaults)
         .run(passed, 60, BuildProgress.NONE);
     SummaryPass.Result full = pass(defaults).run(fresh, 60, BuildProgress.NONE);
@@ -247,7 +241,7 @@ class SummaryPassTest {
     assertEquals(full.summarized(), dirty.summarized());
     assertTrue(dirty.embeddingsReused() > 0, "no summary took its child's new text: " + dirty);
     assertEquals(full.embeddingsReused(), dirty.embeddingsReused());
-    assertEquals(dirty.summarized() - dirty.textsKept() - dirty.embeddingsReused(), calls.get(0),
+    assertEquals(dirty.summarized() - dirty.textsKept() - dirty.embeddingsReused(), calls.get(0).size(),
         "each new text once, those reused not at all");
     TreeAssert.assertSameTree(fresh.toTree(), passed.toTree());
   }
@@ -273,13 +267,7 @@ class SummaryPassTest {
         v.text = null; // every summary written again
       }
       List<List<String>> asked = new ArrayList<>();
-      Embedder counting = new ForwardingEmbedder(embedder) {
-        @Override
-        public float[][] embed(List<String> texts) {
-          asked.add(List.copyOf(texts));
-          return delegate.embed(texts);
-        }
-      };
+      Embedder counting = recording(embedder, asked);
       results.add(new SummaryPass(counting, counter, new ExtractiveSummarizer(), defaults, inlineBelow)
           .run(d, 60, BuildProgress.NONE));
       calls.add(asked);
@@ -325,13 +313,7 @@ class SummaryPassTest {
     deferred.nextWave();
     assertTrue(deferred.join(text, later, List.of()));
     List<List<String>> calls = new ArrayList<>();
-    Embedder counting = new ForwardingEmbedder(embedder) {
-      @Override
-      public float[][] embed(List<String> texts) {
-        calls.add(List.copyOf(texts));
-        return delegate.embed(texts);
-      }
-    };
+    Embedder counting = recording(embedder, calls);
     parent.structural = true;
     assertEquals(2, deferred.embed(counting), "the parent's and the later node's are reused, the other's is not");
     assertEquals(List.of(List.of(text)), calls);
@@ -343,6 +325,22 @@ class SummaryPassTest {
     assertTrue(child.embedding != parent.embedding && parent.embedding != other.embedding, "arrays of their own");
     assertArrayEquals(expected, recent.get(text), 0f, "kept for later passes");
     assertTrue(recent.get(text) != recent.get(text), "a copy each time");
+  }
+
+  /** {@code model}, recording the texts of each call in {@code calls}. */
+  static Embedder recording(Embedder model, List<List<String>> calls) {
+    return new ForwardingEmbedder(model) {
+      @Override
+      public float[][] embed(List<String> texts) {
+        calls.add(List.copyOf(texts));
+        return delegate.embed(texts);
+      }
+    };
+  }
+
+  /** How many texts the recorded calls asked for. */
+  static int texts(List<List<String>> calls) {
+    return calls.stream().mapToInt(List::size).sum();
   }
 
   SummaryPass pass(BuildOptions o) {
@@ -363,14 +361,8 @@ class SummaryPassTest {
    * node's embedding is the model's of its own text.
    */
   void everySummaryWrittenAgain(Embedder model, List<Fact> facts, float delta) {
-    List<String> asked = new ArrayList<>();
-    Embedder counting = new ForwardingEmbedder(model) {
-      @Override
-      public float[][] embed(List<String> texts) {
-        asked.addAll(texts);
-        return delegate.embed(texts);
-      }
-    };
+    List<List<String>> asked = new ArrayList<>();
+    Embedder counting = recording(model, asked);
     BuildOptions defaults = BuildOptions.DEFAULTS;
     Tree tree = new TreeBuilder(model, counter, new ExtractiveSummarizer(), defaults)
         .build(facts, BuildProgress.NONE).tree();
@@ -382,18 +374,18 @@ class SummaryPassTest {
         .run(fresh, 60, BuildProgress.NONE);
     assertEquals(fresh.internal.size(), r.summarized());
     assertTrue(r.embeddingsReused() > 0, "no summary reused an embedding: " + r);
-    assertEquals(r.summarized() - r.textsKept() - r.embeddingsReused(), asked.size(),
+    assertEquals(r.summarized() - r.textsKept() - r.embeddingsReused(), texts(asked),
         "the model is asked once for each summary text it has not embedded yet");
     Tree after = fresh.toTree();
     everyEmbeddingIsTheModels(model, after, delta);
     // Written again once more: every text is one the model was asked for already.
-    int before = asked.size();
+    int before = texts(asked);
     for (DraftNode v : fresh.internal) {
       v.text = null;
     }
     SummaryPass.Result again = new SummaryPass(counting, counter, new ExtractiveSummarizer(), defaults)
         .run(fresh, 60, BuildProgress.NONE);
-    assertEquals(before, asked.size(), "no text asked for twice");
+    assertEquals(before, texts(asked), "no text asked for twice");
     assertEquals(again.summarized() - again.textsKept(), again.embeddingsReused());
     TreeAssert.assertSameTree(after, fresh.toTree());
     everyEmbeddingIsTheModels(model, fresh.toTree(), delta);
@@ -419,14 +411,8 @@ class SummaryPassTest {
   void aPassAsksTheModelForNoTextAnEarlierPassThroughTheDraftAskedFor() {
     DraftTree d = DraftTree.of(built());
     pass().run(d, 60, BuildProgress.NONE);
-    List<String> asked = new ArrayList<>();
-    Embedder counting = new ForwardingEmbedder(embedder) {
-      @Override
-      public float[][] embed(List<String> texts) {
-        asked.addAll(texts);
-        return delegate.embed(texts);
-      }
-    };
+    List<List<String>> calls = new ArrayList<>();
+    Embedder counting = recording(embedder, calls);
     Embedder another = new ForwardingEmbedder(counting) {
       @Override
       public String modelId() {
@@ -439,11 +425,11 @@ class SummaryPassTest {
       for (DraftNode v : d.internal) {
         v.text = null;
       }
-      int before = asked.size();
+      int before = texts(calls);
       SummaryPass.Result r = new SummaryPass(e, counter, new ExtractiveSummarizer(), options)
           .run(d, 60, BuildProgress.NONE);
-      counts.add(asked.size() - before);
-      assertEquals(r.summarized() - r.textsKept() - r.embeddingsReused(), asked.size() - before, "pass " + counts);
+      counts.add(texts(calls) - before);
+      assertEquals(r.summarized() - r.textsKept() - r.embeddingsReused(), texts(calls) - before, "pass " + counts);
       trees.add(d.toTree());
     }
     assertTrue(counts.get(0) > 3, "texts asked for: " + counts);
