@@ -2,13 +2,13 @@ package dev.setree.internal.maintain;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The summary embeddings a draft's passes asked the model for, by text, the most recently used kept: a summary pass
- * asks again for none of them ({@link SummaryPass}). A summary often comes back to a text the model was asked for a few
- * runs before: in 300
- * one-fact runs at 50,000 SOTU leaves, 72 of the 346 texts the model was asked for had been asked for before, up to
- * 252 texts earlier, and 10 of the 23 of the run that took longest (ADR 0043).
+ * asks again for none of them ({@link SummaryPass}). A summary often comes back to a text the model was asked for a
+ * few runs before: in 300 one-fact runs at 50,000 SOTU leaves, 72 of the 346 texts the model was asked for had been
+ * asked for before, up to 252 texts earlier, and 10 of the 23 of the run that took longest (ADR 0043).
  *
  * <p>A text's embedding is the model's, the same bit for bit in any call ({@code MiniLmEmbedder}), so a kept one is
  * the vector the model would give. Kept for one model: a pass with an embedder of another id starts afresh. Each
@@ -32,7 +32,7 @@ final class RecentEmbeddings {
 
   /** Keeps the texts of model {@code id} only: forgets the others when it is not the model they are from. */
   void model(String id) {
-    if (!id.equals(modelId)) {
+    if (!Objects.equals(id, modelId)) {
       byText.clear();
       modelId = id;
     }

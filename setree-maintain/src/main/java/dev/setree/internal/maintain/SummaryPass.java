@@ -67,8 +67,8 @@ final class SummaryPass {
    * @param fallbacks of them, written by the extractive summariser because the configured one failed
    * @param textsKept of them, whose text came out as the node's summary already was: its embedding was kept
    * @param embeddingsReused of them, whose new text is a child's or a quoted leaf's text ({@link #embeddingOf}), or
-   *     one the model was asked for by an earlier pass through the draft ({@link RecentEmbeddings}): the model was
-   *     not asked again for its embedding
+   *     one the model was asked for before, in an earlier wave or pass through the draft ({@link RecentEmbeddings}):
+   *     the model was not asked again for its embedding
    * @param examined the internal nodes the pass looked at: all of them, or the changed ones and their ancestors
    */
   record Result(int summarized, int fallbacks, int textsKept, int embeddingsReused, int examined) {}
