@@ -137,15 +137,18 @@ public final class LeidenClustering {
   /** The symmetrised, weighted network of a kNN graph, for Leiden. */
   public static Network network(KnnGraph knn) {
     int n = knn.size();
+    int[] offsets = knn.offsets();
+    int[] neighbours = knn.neighbors();
+    float[] edgeWeights = knn.weights();
     int[] deg = new int[n];
     // Collect undirected neighbour sets: each directed edge (i, j) contributes to rows i and j.
     int[][] rows = new int[n][];
     float[][] rowW = new float[n][];
     int[] fill = new int[n];
     for (int i = 0; i < n; i++) {
-      for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
+      for (int e = offsets[i]; e < offsets[i + 1]; e++) {
         deg[i]++;
-        deg[knn.neighbors()[e]]++;
+        deg[neighbours[e]]++;
       }
     }
     for (int i = 0; i < n; i++) {
@@ -153,41 +156,25 @@ public final class LeidenClustering {
       rowW[i] = new float[deg[i]];
     }
     for (int i = 0; i < n; i++) {
-      for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
-        int j = knn.neighbors()[e];
-        float w = knn.weights()[e];
+      for (int e = offsets[i]; e < offsets[i + 1]; e++) {
+        int j = neighbours[e];
+        float w = edgeWeights[e];
         rows[i][fill[i]] = j;
         rowW[i][fill[i]++] = w;
         rows[j][fill[j]] = i;
         rowW[j][fill[j]++] = w;
       }
     }
-    long[] first = new long[n + 1];
-    int total = 0;
     int[][] uniq = new int[n][];
     double[][] uniqW = new double[n][];
     for (int i = 0; i < n; i++) {
-      Integer[] order = new Integer[deg[i]];
-      for (int t = 0; t < deg[i]; t++) {
-        order[t] = t;
-      }
-      final int row = i;
-      Arrays.sort(order, (a, b) -> Integer.compare(rows[row][a], rows[row][b]));
-      int[] u = new int[deg[i]];
-      double[] uw = new double[deg[i]];
-      int m = 0;
-      for (int t : order) {
-        int j = rows[i][t];
-        if (m > 0 && u[m - 1] == j) {
-          continue;
-        }
-        u[m] = j;
-        uw[m++] = Math.max(MIN_WEIGHT, rowW[i][t]);
-      }
-      uniq[i] = Arrays.copyOf(u, m);
-      uniqW[i] = Arrays.copyOf(uw, m);
+      unique(i, rows[i], rowW[i], uniq, uniqW);
+    }
+    long[] first = new long[n + 1];
+    int total = 0;
+    for (int i = 0; i < n; i++) {
       first[i] = total;
-      total += m;
+      total += uniq[i].length;
     }
     first[n] = total;
     LargeIntArray neighbors = new LargeIntArray(total);
@@ -201,5 +188,32 @@ public final class LeidenClustering {
       }
     }
     return new Network(n, false, first, neighbors, weights, false);
+  }
+
+  /**
+   * Row {@code i} of the network: the distinct neighbours in {@code row}, ascending, each with the weight of its
+   * first occurrence (at least {@link #MIN_WEIGHT}). Sorting each neighbour with its position packed into one long
+   * orders them as a stable sort by neighbour does, without boxing.
+   */
+  private static void unique(int i, int[] row, float[] w, int[][] uniq, double[][] uniqW) {
+    int d = row.length;
+    long[] keyed = new long[d];
+    for (int t = 0; t < d; t++) {
+      keyed[t] = (long) row[t] << 32 | t; // neighbours and positions are not negative
+    }
+    Arrays.sort(keyed);
+    int[] u = new int[d];
+    double[] uw = new double[d];
+    int m = 0;
+    for (long k : keyed) {
+      int j = (int) (k >>> 32);
+      if (m > 0 && u[m - 1] == j) {
+        continue;
+      }
+      u[m] = j;
+      uw[m++] = Math.max(MIN_WEIGHT, w[(int) k]);
+    }
+    uniq[i] = Arrays.copyOf(u, m);
+    uniqW[i] = Arrays.copyOf(uw, m);
   }
 }

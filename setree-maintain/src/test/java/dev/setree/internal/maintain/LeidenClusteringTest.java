@@ -5,9 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.Vectors;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
+import nl.cwts.networkanalysis.Network;
 import org.junit.jupiter.api.Test;
 
 /** Leiden through nl.cwts:networkanalysis on kNN graphs with known structure. */
@@ -28,6 +33,67 @@ class LeidenClusteringTest {
     }
     for (int c = 0; c <= 8; c++) {
       assertEquals(c >= 4 && c <= 6, leiden.nearTarget(c, 10), "communities " + c + " (at least one either way)");
+    }
+  }
+
+  /**
+   * The network of a kNN graph has, for each member, the members linked to it either way, each once, ascending,
+   * with the weight of the first of its edges in the order the rows are read (at least the minimum weight).
+   */
+  @Test
+  void networkRowsAreTheDistinctNeighboursWithTheirFirstWeights() {
+    Random r = new Random(11);
+    for (int round = 0; round < 20; round++) {
+      int n = 2 + r.nextInt(40);
+      int[] offsets = new int[n + 1];
+      List<Integer> nb = new ArrayList<>();
+      List<Float> w = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        int k = r.nextInt(6);
+        for (int e = 0; e < k; e++) {
+          int j = r.nextInt(n);
+          if (j != i) {
+            nb.add(j);
+            w.add(r.nextInt(4) == 0 ? 0f : r.nextFloat());
+          }
+        }
+        offsets[i + 1] = nb.size();
+      }
+      int[] neighbours = nb.stream().mapToInt(Integer::intValue).toArray();
+      float[] weights = new float[w.size()];
+      for (int e = 0; e < weights.length; e++) {
+        weights[e] = w.get(e);
+      }
+      // Expected: rows read as the network reads them (each edge into both rows, member by member), first weight kept.
+      List<Map<Integer, Double>> expected = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        expected.add(new TreeMap<>());
+      }
+      List<List<int[]>> entries = new ArrayList<>(); // per row: {neighbour, edge} in fill order
+      for (int i = 0; i < n; i++) {
+        entries.add(new ArrayList<>());
+      }
+      for (int i = 0; i < n; i++) {
+        for (int e = offsets[i]; e < offsets[i + 1]; e++) {
+          entries.get(i).add(new int[] {neighbours[e], e});
+          entries.get(neighbours[e]).add(new int[] {i, e});
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        for (int[] x : entries.get(i)) {
+          expected.get(i).putIfAbsent(x[0], Math.max(LeidenClustering.MIN_WEIGHT, weights[x[1]]));
+        }
+      }
+      Network net = LeidenClustering.network(new KnnGraph(offsets, neighbours, weights));
+      assertEquals(n, net.getNNodes());
+      for (int i = 0; i < n; i++) {
+        int[] got = net.getNeighbors(i);
+        double[] gotW = net.getEdgeWeights(i);
+        assertArrayEquals(expected.get(i).keySet().stream().mapToInt(Integer::intValue).toArray(), got,
+            "round " + round + ", row " + i);
+        assertArrayEquals(expected.get(i).values().stream().mapToDouble(Double::doubleValue).toArray(), gotW, 0.0,
+            "round " + round + ", row " + i);
+      }
     }
   }
 
