@@ -230,28 +230,47 @@ final class DraftTree {
         : "a node's sum is not its children's";
   }
 
-  /** Drops internal nodes that lost all children, bottom-up. */
+  /**
+   * Drops internal nodes that lost all children, bottom-up: a dropped node's parent loses a child (and is
+   * structurally changed), and is dropped in turn once it has none. One pass over the nodes, which keep their order.
+   */
   void pruneEmpty() {
-    boolean changed = true;
-    while (changed) {
-      changed = false;
-      for (var it = internal.iterator(); it.hasNext(); ) {
-        DraftNode n = it.next();
-        if (n.children.isEmpty()) {
-          if (n.parent != null) {
-            n.parent.children.remove(n);
-            n.parent.structural = true;
-          }
-          it.remove();
-          byId.remove(n.id);
-          changed = true;
+    java.util.Set<DraftNode> gone = null;
+    for (DraftNode n : internal.toArray(new DraftNode[0])) {
+      for (DraftNode x = n; x != null && x.children.isEmpty(); x = x.parent) {
+        if (gone == null) {
+          gone = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        }
+        if (!gone.add(x)) {
+          break;
+        }
+        byId.remove(x.id);
+        if (x.parent != null) {
+          x.parent.children.remove(x);
+          x.parent.structural = true;
         }
       }
+    }
+    if (gone != null) {
+      internal.removeIf(gone::contains);
     }
   }
 
   /** The root: the only node without a parent (leaves included when there is no internal node). */
   DraftNode root() {
+    if (internal.isEmpty()) {
+      return null;
+    }
+    DraftNode root = internal.get(internal.size() - 1);
+    while (root.parent != null) {
+      root = root.parent;
+    }
+    assert root == onlyRoot() : "the root found from the last internal node is not the draft's only root";
+    return root;
+  }
+
+  /** The only internal node without a parent, found by a look at every one (checked under assertions). */
+  private DraftNode onlyRoot() {
     DraftNode root = null;
     for (DraftNode n : internal) {
       if (n.parent == null) {

@@ -1,0 +1,61 @@
+package dev.setree.internal.maintain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DraftTreeTest {
+  /**
+   * A node left without children is dropped, and so is every ancestor it leaves childless, even one listed before
+   * it; the first ancestor that keeps a child is structurally changed; the other nodes keep their order.
+   */
+  @Test
+  void pruningDropsEmptiedAncestorsListedBeforeTheirChildren() {
+    DraftTree d = new DraftTree(2);
+    DraftNode a = d.addLeaf("a", "a", null, new float[] {1, 0}, 1);
+    DraftNode b = d.addLeaf("b", "b", null, new float[] {0, 1}, 1);
+    DraftNode root = d.addInternal("root", 3);
+    DraftNode upper = d.addInternal("upper", 2); // listed before its only child, which will lose its leaf
+    DraftNode kept = d.addInternal("kept", 1);
+    DraftNode lower = d.addInternal("lower", 1);
+    DraftTree.attach(upper, root);
+    DraftTree.attach(kept, root);
+    DraftTree.attach(lower, upper);
+    DraftTree.attach(a, kept);
+    DraftTree.attach(b, lower);
+    lower.children.remove(b); // as a run's regrouping leaves it
+    b.parent = null;
+    root.structural = false;
+    kept.structural = false;
+
+    d.pruneEmpty();
+
+    assertEquals(List.of(root, kept), d.internal);
+    assertNull(d.byId.get("upper"));
+    assertNull(d.byId.get("lower"));
+    assertSame(kept, d.byId.get("kept"));
+    assertEquals(List.of(kept), root.children);
+    assertTrue(root.structural, "the root lost a child");
+    assertFalse(kept.structural, "nothing under it changed");
+    assertSame(root, d.root());
+  }
+
+  /** The root is found from any draft with internal nodes; an empty draft or one of leaves alone has none. */
+  @Test
+  void rootIsTheAncestorOfEveryInternalNode() {
+    DraftTree d = new DraftTree(2);
+    assertNull(d.root());
+    DraftNode a = d.addLeaf("a", "a", null, new float[] {1, 0}, 1);
+    assertNull(d.root());
+    DraftNode top = d.addInternal("top", 2);
+    DraftNode mid = d.addInternal("mid", 1); // listed last, found from there by walking up
+    DraftTree.attach(mid, top);
+    DraftTree.attach(a, mid);
+    assertSame(top, d.root());
+  }
+}
