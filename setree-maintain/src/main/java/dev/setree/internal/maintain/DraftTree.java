@@ -235,15 +235,9 @@ final class DraftTree {
    * structurally changed), and is dropped in turn once it has none. One pass over the nodes, which keep their order.
    */
   void pruneEmpty() {
-    java.util.Set<DraftNode> gone = null;
+    java.util.Set<DraftNode> gone = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (DraftNode n : internal.toArray(new DraftNode[0])) {
-      for (DraftNode x = n; x != null && x.children.isEmpty(); x = x.parent) {
-        if (gone == null) {
-          gone = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        }
-        if (!gone.add(x)) {
-          break;
-        }
+      for (DraftNode x = n; x != null && x.children.isEmpty() && gone.add(x); x = x.parent) {
         byId.remove(x.id);
         if (x.parent != null) {
           x.parent.children.remove(x);
@@ -251,12 +245,12 @@ final class DraftTree {
         }
       }
     }
-    if (gone != null) {
+    if (!gone.isEmpty()) {
       internal.removeIf(gone::contains);
     }
   }
 
-  /** The root: the only node without a parent (leaves included when there is no internal node). */
+  /** The root: the only internal node without a parent; null when the draft has no internal node. */
   DraftNode root() {
     if (internal.isEmpty()) {
       return null;
