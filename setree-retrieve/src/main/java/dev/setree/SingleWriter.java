@@ -1,5 +1,6 @@
 package dev.setree;
 
+import dev.setree.internal.core.ClassesAhead;
 import dev.setree.internal.core.TreeStore.Mutation;
 import dev.setree.internal.core.TreeStore;
 import dev.setree.internal.embed.MiniLmEmbedder;
@@ -13,6 +14,7 @@ import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.TokenCounter;
+import dev.setree.internal.store.SaveClasses;
 import dev.setree.internal.store.SavePlan;
 import dev.setree.internal.store.SqliteTreeStore;
 import java.time.Instant;
@@ -65,6 +67,8 @@ final class SingleWriter implements AutoCloseable {
   private final MiniLmEmbedder singleThreadedModel;
   /** Whether {@link #prepareRun} has made the single-threaded session (maintenance thread only). */
   private boolean singleThreadedMade;
+  private final CompletableFuture<Void> copiedAhead = new CompletableFuture<>();
+
   /** Derives each run's next snapshot beside its save ({@link #deriveBeside}); its thread starts on first use. */
   private final ExecutorService deriver = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "setree-derive");
@@ -303,16 +307,28 @@ final class SingleWriter implements AutoCloseable {
    * Copies the snapshot's tree into the draft the next run continues from ({@link Maintainer#prepare}): done
    * on open, so that the first insert after open does not wait for the copy. Costs the memory of the draft
    * (a node object per node, a sum per internal node), which a writer keeps anyway once it has run. Then loads
-   * the classes the first run's BM25 update needs ({@link LexicalIndexBuilder#loadIndexingClasses}).
+   * the classes the first run's BM25 update needs ({@link LexicalIndexBuilder#loadIndexingClasses}), and those of
+   * its save and of this module that it would load ({@link SaveClasses}, docs/adr/0044).
    *
    * @param stop turns true when the writer closes: the copy is then given up
    */
   void copyTreeAhead(BooleanSupplier stop) {
-    Snapshot s = state.snapshot();
-    maintainer.prepare(s.tree(), s.hierarchy(), stop);
-    if (!stop.getAsBoolean()) {
-      LexicalIndexBuilder.loadIndexingClasses();
+    try {
+      Snapshot s = state.snapshot();
+      maintainer.prepare(s.tree(), s.hierarchy(), stop);
+      if (!stop.getAsBoolean()) {
+        LexicalIndexBuilder.loadIndexingClasses();
+        SaveClasses.load();
+        ClassesAhead.load(SingleWriter.class, "MaintenanceReport", "SingleWriter$Ahead", "TextIds$Layer");
+      }
+    } finally {
+      copiedAhead.complete(null);
     }
+  }
+
+  /** Completes once {@link #copyTreeAhead} has ended, done, given up or failed (for tests). */
+  CompletableFuture<Void> copiedAhead() {
+    return copiedAhead;
   }
 
   /**

@@ -296,8 +296,9 @@ public final class Maintainer {
    * its summary pass's rules when no node needs a summary ({@link SummaryRules#settle}): the first run then reads
    * and looks at only what it changes, as later runs do (docs/adr/0040). When {@code oracle} matches {@code tree},
    * the first run also skips that check and the search for the highest internal id, as runs over a tree this
-   * maintainer made do ({@link #made}). Given up, keeping nothing new, with a {@link CancellationException} once
-   * {@code cancelled} says so.
+   * maintainer made do ({@link #made}). Then the classes of a run are loaded, once per process ({@link RunClasses},
+   * docs/adr/0044). Given up, keeping nothing new, with a {@link CancellationException} once {@code cancelled} says
+   * so.
    */
   public void prepare(Tree tree, HierarchyState oracle, BooleanSupplier cancelled) {
     // The mirrors first, before the copy: their scans' loops are compiled while the copy runs, in time for the
@@ -320,6 +321,7 @@ public final class Maintainer {
         && oracleMatches(tree, oracle)) {
       made = new Made(tree, oracle, TreeBuilder.IdSource.after(tree).peek() - 1);
     }
+    RunClasses.load();
   }
 
   /** Keeps in {@code d} the record of each of {@code oracle}'s levels above the leaves ({@link RecordedRows#of}). */
