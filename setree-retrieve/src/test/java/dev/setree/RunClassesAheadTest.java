@@ -27,7 +27,7 @@ class RunClassesAheadTest {
   private static final Pattern LOADED = Pattern.compile("\\[class,load\\] (\\S+) ");
   /** The classes the lists of {@code RunClasses} and {@code SaveClasses} are meant to cover. */
   private static final Pattern RUN_CLASSES =
-      Pattern.compile("(dev\\.setree\\.internal\\.(maintain|store)\\.|nl\\.cwts\\.)[^$]*(\\$[^$]+)*");
+      Pattern.compile("(dev\\.setree\\.internal\\.(maintain|store)|nl\\.cwts)\\..*");
 
   @Test
   void runsLoadNoClassThatOpenDidNotLoad(@TempKnowledgeBase.File Path kb, @TempDir Path dir) throws Exception {
@@ -43,7 +43,7 @@ class RunClassesAheadTest {
         .start();
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");
     assertEquals(0, p.exitValue(), Files.readString(dir.resolve("err.txt")));
-    assertEquals("runs 3, leaves 302", Files.readString(dir.resolve("out.txt")).strip());
+    assertEquals("leaves 302", Files.readString(dir.resolve("out.txt")).strip(), "300 leaves, 3 inserts, 1 delete");
     List<String> classes = Files.readAllLines(log).stream().map(LOADED::matcher).filter(Matcher::find)
         .map(m -> m.group(1)).collect(Collectors.toList());
     int marker = classes.indexOf(RunsAfterOpen.Marker.class.getName());
@@ -59,14 +59,13 @@ class RunClassesAheadTest {
 
   /**
    * Opens a knowledge base for writing, waits for the work of open, loads {@link Marker}, then makes three
-   * maintenance runs (inserts, a delete); prints the number of runs and leaves.
+   * maintenance runs (three inserts, a delete); prints the number of leaves then.
    */
   public static final class RunsAfterOpen {
     public static void main(String[] args) throws Exception {
       try (SETree t = SETree.open(Path.of(args[0]), LiveKnowledgeBaseTest.config(60_000))) {
         t.writer().copiedAhead().get(60, TimeUnit.SECONDS);
         new Marker();
-        int runs = 0;
         for (int i = 0; i < 3; i++) {
           t.insert(new Fact("late-" + i, "Ilse restores clock number " + i + " in Ghent", null));
           if (i == 1) {
@@ -74,9 +73,8 @@ class RunClassesAheadTest {
           }
           t.triggerMaintain();
           t.awaitMaintenance().get(60, TimeUnit.SECONDS);
-          runs++;
         }
-        System.out.println("runs " + runs + ", leaves " + t.tree().leafCount());
+        System.out.println("leaves " + t.tree().leafCount());
       }
     }
 
