@@ -1,9 +1,11 @@
 package dev.setree.internal.maintain;
 
+import dev.setree.internal.core.Passes;
 import dev.setree.internal.core.Tree;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntConsumer;
 
 /**
  * Freezes a {@link DraftTree} into a {@link Tree}, and writes the run's change log on the way (ADR 0034): the nodes
@@ -25,6 +27,22 @@ final class DraftFreeze {
   private final Tree base;
   private final int kept;
   private final List<String> changed = new ArrayList<>();
+  /** The nodes in the new tree's order, and the first index {@link #run}'s passes write (the kept leaves before). */
+  private List<DraftNode> order;
+  private int from;
+  /** Each node's index in the base tree, -1 for a node made since; unset for the leaves before {@link #from}. */
+  private int[] previous;
+  /** The new tree's columns, written by {@link #run}. */
+  private String[] ids;
+  private String[] texts;
+  private String[] times;
+  private String[] kinds;
+  private int[] tokens;
+  private int[] level;
+  private int[] parent;
+  private int[] faith;
+  private int[][] sources;
+  private float[] loss;
 
   /**
    * @param base the tree the draft last froze or was copied from, or null
@@ -53,7 +71,7 @@ final class DraftFreeze {
   }
 
   private Frozen run(DraftTree d) {
-    List<DraftNode> order = new ArrayList<>(d.leaves);
+    order = new ArrayList<>(d.leaves);
     List<DraftNode> inner = byLevel(d.internal);
     DraftNode root = d.root();
     if (root != null && (inner.isEmpty() || inner.get(inner.size() - 1) != root)) {
@@ -65,57 +83,80 @@ final class DraftFreeze {
     int leafCount = d.leaves.size();
     int dim = d.dim;
     // The kept leaves' columns come from the base when both trees have internal nodes (a leaf as root is not kept).
-    int from = base != null && base.size() > base.leafCount() && n > leafCount ? kept : 0;
+    from = base != null && base.size() > base.leafCount() && n > leafCount ? kept : 0;
     assert keptInPlace(order, from);
-    int[] previous = new int[n]; // each node's index in the base tree, -1 for a node made since; leaves < from: unset
-    for (int i = from; i < n; i++) {
-      DraftNode v = order.get(i);
-      previous[i] = base == null ? -1 : v.index;
-      v.index = i;
-    }
-    String[] ids = new String[n];
-    String[] texts = new String[n];
-    String[] times = new String[n];
-    String[] kinds = new String[n];
-    int[] tokens = new int[n];
-    int[] level = new int[n];
-    int[] parent = new int[n];
-    int[] faith = new int[n];
-    int[][] sources = new int[n][];
-    float[] loss = new float[n]; // NaN: the tree computes it
+    previous = new int[n];
+    Passes.range(from, n, new Renumber());
+    ids = new String[n];
+    texts = new String[n];
+    times = new String[n];
+    kinds = new String[n];
+    tokens = new int[n];
+    level = new int[n];
+    parent = new int[n];
+    faith = new int[n];
+    sources = new int[n][];
+    loss = new float[n]; // NaN: the tree computes it
     if (from > 0) {
       copyKeptLeaves(from, previous, leafCount, ids, texts, times, kinds, tokens, faith, parent);
       Arrays.fill(sources, 0, from, NO_SOURCES);
     }
-    for (int i = from; i < n; i++) {
-      DraftNode v = order.get(i);
-      boolean rowChanged = logRow(v);
-      // Same summary embedding and sum arrays as in the base tree: the same loss (the tree needs no dot product)
-      loss[i] = v.leaf ? 0f : rowChanged || previous[i] < 0 ? Float.NaN : base.loss(previous[i]);
-      ids[i] = v.id;
-      texts[i] = v.text;
-      times[i] = v.time;
-      kinds[i] = v.kind;
-      tokens[i] = v.tokens;
-      level[i] = v.leaf ? 0 : v.level;
-      parent[i] = v.parent == null ? -1 : v.parent.index;
-      if (!v.leaf) {
-        if (from > 0 && (v.childAdded || previous[i] < 0)) {
-          for (DraftNode c : v.children) {
-            if (c.leaf && c.index < from) { // a kept leaf that may have come to v in this run
-              parent[c.index] = i;
-              logRow(c);
-            }
-          }
-        }
-      }
-      faith[i] = v.faithfulness;
-      sources[i] = sourceIndexes(v, rowChanged ? -1 : previous[i]);
-    }
+    Passes.range(from, n, new Columns());
     assert keptLeavesFrozen(order, from, parent);
     Tree tree = new Tree(dim, leafCount, ids, texts, times, kinds, tokens, level, parent, d.leafRows(),
         d.internalRows.freeze(inner), faith, sources, loss, base != null && kept == base.leafCount() ? base : null);
     return new Frozen(tree, changed.toArray(new String[0]), inner);
+  }
+
+  /**
+   * The freeze's first pass: notes each node's index in the base tree and gives it its index in the new one. The
+   * passes are classes of their own, not lambdas, so that a writer loads them on open, and run a call per node in
+   * the loop {@link Passes} shares (ADR 0045).
+   */
+  private final class Renumber implements IntConsumer {
+    @Override
+    public void accept(int i) {
+      DraftNode v = order.get(i);
+      previous[i] = base == null ? -1 : v.index;
+      v.index = i;
+    }
+  }
+
+  /** The freeze's second pass: writes each node's columns ({@link #node}). */
+  private final class Columns implements IntConsumer {
+    @Override
+    public void accept(int i) {
+      node(i, order.get(i), previous[i]);
+    }
+  }
+
+  /**
+   * Writes node {@code v}'s columns at {@code i}; {@code was} is its index in the base tree, -1 for a node made
+   * since.
+   */
+  private void node(int i, DraftNode v, int was) {
+    boolean rowChanged = logRow(v);
+    // Same summary embedding and sum arrays as in the base tree: the same loss (the tree needs no dot product)
+    loss[i] = v.leaf ? 0f : rowChanged || was < 0 ? Float.NaN : base.loss(was);
+    ids[i] = v.id;
+    texts[i] = v.text;
+    times[i] = v.time;
+    kinds[i] = v.kind;
+    tokens[i] = v.tokens;
+    level[i] = v.leaf ? 0 : v.level;
+    parent[i] = v.parent == null ? -1 : v.parent.index;
+    if (!v.leaf) {
+      if (from > 0 && (v.childAdded || was < 0)) {
+        for (DraftNode c : v.children) {
+          if (c.leaf && c.index < from) { // a kept leaf that may have come to v in this run
+            parent[c.index] = i;
+            logRow(c);
+          }
+        }
+      }
+    }
+    faith[i] = v.faithfulness;
+    sources[i] = sourceIndexes(v, rowChanged ? -1 : was);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.setree.internal.maintain;
 
+import dev.setree.internal.core.Passes;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeChanges;
 import java.util.ArrayList;
@@ -207,14 +208,7 @@ final class DraftTree {
   void recomputeSums() {
     java.util.PriorityQueue<DraftNode> look = new java.util.PriorityQueue<>(DraftNode.BY_LEVEL);
     java.util.Set<DraftNode> queued = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    for (DraftNode n : internal) {
-      if ((n.structural || n.childAdded || n.centroidChanged) && queued.add(n)) {
-        look.add(n);
-      }
-      if (n.centroidChanged && n.parent != null && queued.add(n.parent)) {
-        look.add(n.parent);
-      }
-    }
+    Passes.each(internal.toArray(new DraftNode[0]), new SumsToLook(look, queued));
     while (!look.isEmpty()) {
       DraftNode n = look.poll();
       float[] s = canonicalSum(n);
@@ -236,7 +230,43 @@ final class DraftTree {
    */
   void pruneEmpty() {
     java.util.Set<DraftNode> gone = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    for (DraftNode n : internal.toArray(new DraftNode[0])) {
+    Passes.each(internal.toArray(new DraftNode[0]), new Prune(gone));
+    if (!gone.isEmpty()) {
+      internal.removeIf(gone::contains);
+    }
+  }
+
+  /**
+   * {@link #recomputeSums}'s pass over the internal nodes: queues each node whose children changed, and the parent
+   * of each whose centroid changed. The passes over every node are classes of their own, not lambdas, so that a
+   * writer loads them on open, and run a call per node in the loop {@link Passes} shares (ADR 0045).
+   */
+  private record SumsToLook(java.util.PriorityQueue<DraftNode> look, java.util.Set<DraftNode> queued)
+      implements java.util.function.Consumer<DraftNode> {
+    @Override
+    public void accept(DraftNode n) {
+      if ((n.structural || n.childAdded || n.centroidChanged) && queued.add(n)) {
+        look.add(n);
+      }
+      if (n.centroidChanged && n.parent != null && queued.add(n.parent)) {
+        look.add(n.parent);
+      }
+    }
+  }
+
+  /**
+   * {@link #pruneEmpty}'s pass: drops a node if it has no child, then its parent if that has none left, and so on up
+   * (into {@code gone}).
+   */
+  private final class Prune implements java.util.function.Consumer<DraftNode> {
+    private final java.util.Set<DraftNode> gone;
+
+    Prune(java.util.Set<DraftNode> gone) {
+      this.gone = gone;
+    }
+
+    @Override
+    public void accept(DraftNode n) {
       for (DraftNode x = n; x != null && x.children.isEmpty() && gone.add(x); x = x.parent) {
         byId.remove(x.id);
         if (x.parent != null) {
@@ -244,9 +274,6 @@ final class DraftTree {
           x.parent.structural = true;
         }
       }
-    }
-    if (!gone.isEmpty()) {
-      internal.removeIf(gone::contains);
     }
   }
 

@@ -1,12 +1,14 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Passes;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 
 /**
  * The incremental rebuild of the hierarchy after leaves were added or removed, after HIT-Leiden (Lin, Xie,
@@ -302,10 +304,19 @@ final class IncrementalRebuild {
   private static String[] memberIds(HierarchyState.Level old, List<DraftNode> members, int shared) {
     String[] out = new String[members.size()];
     System.arraycopy(old.memberIds(), 0, out, 0, shared);
-    for (int i = shared; i < out.length; i++) {
+    Passes.range(shared, out.length, new Ids(out, members));
+    return out;
+  }
+
+  /**
+   * {@link #memberIds}'s pass: a class of its own, not a lambda, so that a writer loads it on open, and a call per
+   * member in the loop {@link Passes} shares (ADR 0045).
+   */
+  private record Ids(String[] out, List<DraftNode> members) implements IntConsumer {
+    @Override
+    public void accept(int i) {
       out[i] = members.get(i).id;
     }
-    return out;
   }
 
   /**

@@ -1,7 +1,10 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.InternalRows;
+import dev.setree.internal.core.Passes;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * The arrays in which a draft's frozen trees keep their internal nodes' rows, shared from one freeze to the next
@@ -32,21 +35,49 @@ final class InternalRowStore {
 
   /** The rows of {@code inner} (the frozen tree's internal nodes, in its order), written where needed. */
   InternalRows freeze(List<DraftNode> inner) {
-    int stale = 0;
-    for (DraftNode n : inner) {
-      if (!n.hasRowIn(embeddings)) {
-        stale++;
-      }
-    }
-    if ((long) (end + stale) * dim > embeddings.length) {
+    DraftNode[] nodes = inner.toArray(new DraftNode[0]);
+    Stale stale = new Stale();
+    Passes.each(nodes, stale);
+    if ((long) (end + stale.count) * dim > embeddings.length) {
       int rows = inner.size() + Math.max(MIN_SPARE_ROWS, inner.size() / SPARE_SHARE);
       embeddings = new float[rows * dim];
       centroids = new float[rows * dim];
       end = 0; // every node's row is written again, into the new arrays
     }
-    int[] row = new int[inner.size()];
-    for (int i = 0; i < row.length; i++) {
-      DraftNode n = inner.get(i);
+    Rows rows = new Rows(nodes);
+    Passes.range(0, nodes.length, rows);
+    return InternalRows.shared(embeddings, centroids, rows.row, dim);
+  }
+
+  /**
+   * The freeze's first pass: counts the nodes without a row in the current arrays. The passes are classes of their
+   * own, not lambdas, so that a writer loads them on open, and run a call per node in the loop {@link Passes} shares
+   * (ADR 0045).
+   */
+  private final class Stale implements Consumer<DraftNode> {
+    int count;
+
+    @Override
+    public void accept(DraftNode n) {
+      if (!n.hasRowIn(embeddings)) {
+        count++;
+      }
+    }
+  }
+
+  /** The freeze's second pass: each node's row, written first when it has none in the current arrays. */
+  private final class Rows implements IntConsumer {
+    final DraftNode[] nodes;
+    final int[] row;
+
+    Rows(DraftNode[] nodes) {
+      this.nodes = nodes;
+      row = new int[nodes.length];
+    }
+
+    @Override
+    public void accept(int i) {
+      DraftNode n = nodes[i];
       if (!n.hasRowIn(embeddings)) {
         System.arraycopy(n.embedding, 0, embeddings, end * dim, dim);
         System.arraycopy(n.centroidShared(), 0, centroids, end * dim, dim);
@@ -55,7 +86,6 @@ final class InternalRowStore {
       }
       row[i] = n.row();
     }
-    return InternalRows.shared(embeddings, centroids, row, dim);
   }
 
   /**

@@ -1,8 +1,10 @@
 package dev.setree.internal.maintain;
 
+import dev.setree.internal.core.Passes;
 import dev.setree.internal.core.Tree;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The draft a maintenance run ended with, kept for the next run: when that run starts from the very tree the
@@ -100,7 +102,20 @@ final class KeptDraft {
   private static void settle(DraftTree d, Tree tree) {
     d.renumberLeavesByIndex(); // and clears the leaves' flags
     assert inIndexOrder(d.internal) : "the internal nodes are not in the order toTree left them in";
-    for (DraftNode n : d.internal) { // in the tree's order already: toTree leaves them so
+    Passes.each(d.internal.toArray(new DraftNode[0]), new Settle()); // in the tree's order: toTree left them so
+    assert d.internal.stream().allMatch(KeptDraft::inOrder) : "children out of the tree's order";
+    if (d.leaves.size() != tree.leafCount() || d.leaves.size() + d.internal.size() != tree.size()) {
+      throw new IllegalStateException("the draft does not hold the tree it was frozen into");
+    }
+  }
+
+  /**
+   * Settles each internal node: a call per node in the loop {@link Passes} shares, by a class of its own, not a
+   * lambda, so that a writer loads it on open (ADR 0045).
+   */
+  private static final class Settle implements Consumer<DraftNode> {
+    @Override
+    public void accept(DraftNode n) {
       n.order = n.index;
       n.structural = false;
       n.centroidChanged = false;
@@ -108,10 +123,6 @@ final class KeptDraft {
         n.children.sort(Comparator.comparingInt(c -> c.index));
       }
       n.childAdded = false;
-    }
-    assert d.internal.stream().allMatch(KeptDraft::inOrder) : "children out of the tree's order";
-    if (d.leaves.size() != tree.leafCount() || d.leaves.size() + d.internal.size() != tree.size()) {
-      throw new IllegalStateException("the draft does not hold the tree it was frozen into");
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Passes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 
 /**
  * Parent preservation, the last step of an {@link IncrementalRebuild} level: the level's new communities get
@@ -69,23 +71,9 @@ final class ParentPreservation {
       // the arrays read: each keeps its parent when the family is whole. No other community can claim that parent
       // (only its old community's members had it, and they are all here), so the order of claims is unchanged.
       boolean[] movedIn = movedIn(match.moved(), match.inPlace(), oldCommunityOf, stayed.length);
-      String[] oldParentIds = old.parentIds(); // read once, not per community: calls cost a first run, interpreted
-      int[] newToOld = match.newToOld();
-      int count = comms.count();
-      for (int k = 0; k < count; k++) {
-        int first = comms.members[comms.start[k]];
-        if (comms.start[k + 1] - comms.start[k] > 1 && assignment[first] < unaffected) {
-          DraftNode kept = untouchedFamily(comms, k, mem, oldParentIds, newToOld, oldCommunityOf, movedIn, claimed);
-          assert kept == keptFamily(comms, k, mem, oldParent, match.moved(), oldCommunityOf, stayed, claimed)
-              : "community " + k + ": the full check keeps another parent";
-          if (kept != null) {
-            kept.claimedBy = claimed;
-            name(parentIds, comms, k, kept);
-            parents.add(kept);
-            done[k] = true;
-          }
-        }
-      }
+      Passes.range(0, comms.count(), new LeftAlone(comms, mem, assignment, unaffected, old.parentIds(),
+          match.newToOld(), oldCommunityOf, movedIn, claimed, parentIds, parents, done, oldParent, match.moved(),
+          stayed));
       assert noOtherClaim(comms, done, oldParent, claimed);
     }
     // The other communities in order of size, largest first, so the biggest overlap claims an old parent first.
@@ -146,6 +134,33 @@ final class ParentPreservation {
     String id = parent.id;
     for (int x = comms.start[k]; x < comms.start[k + 1]; x++) {
       parentIds[comms.members[x]] = id;
+    }
+  }
+
+  /**
+   * The pass over the communities the re-clustering left alone (assignments below {@code unaffected}): community
+   * {@code k} keeps its old parent when its family is whole ({@link #untouchedFamily}), which is then claimed, named
+   * and listed, and the community marked done. A class of its own, not a lambda, so that a writer loads it on open
+   * (ADR 0045); the arrays are read once, not per community.
+   */
+  private record LeftAlone(Communities comms, DraftNode[] mem, int[] assignment, int unaffected,
+      String[] oldParentIds, int[] newToOld, int[] oldCommunityOf, boolean[] movedIn, long claimed,
+      String[] parentIds, List<DraftNode> parents, boolean[] done, OldParents oldParent, boolean[] moved,
+      int[] stayed) implements IntConsumer {
+    @Override
+    public void accept(int k) {
+      int first = comms.members[comms.start[k]];
+      if (comms.start[k + 1] - comms.start[k] > 1 && assignment[first] < unaffected) {
+        DraftNode kept = untouchedFamily(comms, k, mem, oldParentIds, newToOld, oldCommunityOf, movedIn, claimed);
+        assert kept == keptFamily(comms, k, mem, oldParent, moved, oldCommunityOf, stayed, claimed)
+            : "community " + k + ": the full check keeps another parent";
+        if (kept != null) {
+          kept.claimedBy = claimed;
+          name(parentIds, comms, k, kept);
+          parents.add(kept);
+          done[k] = true;
+        }
+      }
     }
   }
 

@@ -1,8 +1,10 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Passes;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntConsumer;
 
 /**
  * The centroid rows of a level above the leaves as a run recorded them, with the members and the sums they were
@@ -36,20 +38,52 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
    * @param last the record the draft kept for this level, or null
    */
   static Matched match(HierarchyState.Level old, List<DraftNode> members, int dim, RecordedRows last) {
-    int m = members.size();
-    float[] oldRows = old.centroids();
-    boolean known = last != null && last.rows == oldRows && last.members.length == old.size();
-    float[] rows = Arrays.copyOf(oldRows, m * dim); // a member in place and unchanged keeps the row copied here
-    int[] newToOld = new int[m];
-    int[] oldToNew = new int[old.size()];
-    Arrays.fill(oldToNew, -1);
-    boolean[] moved = new boolean[m];
-    DraftNode[] at = members.toArray(new DraftNode[0]);
-    float[][] sums = new float[m][];
-    boolean same = m == old.size();
-    // Members keep their old relative order: each is first looked for where the previous one was found, plus one.
-    int next = 0;
-    for (int i = 0; i < m; i++) {
+    Matcher mt = new Matcher(old, members.toArray(new DraftNode[0]), dim, last);
+    Passes.range(0, mt.at.length, mt);
+    return new Matched(mt.rows, new LevelMatch(mt.newToOld, mt.oldToNew, mt.moved), mt.same,
+        new RecordedRows(mt.rows, mt.at, mt.sums));
+  }
+
+  /**
+   * One {@link #match}: its arrays, filled member by member, a call per member in the loop {@link Passes} shares
+   * (ADR 0045). A class of its own, not a lambda, so that a writer loads it on open.
+   */
+  private static final class Matcher implements IntConsumer {
+    final DraftNode[] at;
+    final float[] rows;
+    final int[] newToOld;
+    final int[] oldToNew;
+    final boolean[] moved;
+    final float[][] sums;
+    private final HierarchyState.Level old;
+    private final float[] oldRows;
+    private final int dim;
+    private final RecordedRows last;
+    private final boolean known;
+    boolean same;
+    /** Members keep their old relative order: each is first looked for where the previous one was found, plus 1. */
+    private int next;
+
+    Matcher(HierarchyState.Level old, DraftNode[] at, int dim, RecordedRows last) {
+      int m = at.length;
+      this.old = old;
+      this.at = at;
+      this.dim = dim;
+      this.last = last;
+      oldRows = old.centroids();
+      known = last != null && last.rows == oldRows && last.members.length == old.size();
+      rows = Arrays.copyOf(oldRows, m * dim); // a member in place and unchanged keeps the row copied here
+      newToOld = new int[m];
+      oldToNew = new int[old.size()];
+      Arrays.fill(oldToNew, -1);
+      moved = new boolean[m];
+      sums = new float[m][];
+      same = m == old.size();
+    }
+
+    /** Matches member {@code i}. */
+    @Override
+    public void accept(int i) {
       DraftNode n = at[i];
       sums[i] = n.leaf ? null : n.sum;
       int o = old.indexOf(n.id, next);
@@ -69,7 +103,6 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
       }
       same &= o == i && !moved[i];
     }
-    return new Matched(rows, new LevelMatch(newToOld, oldToNew, moved), same, new RecordedRows(rows, at, sums));
   }
 
   /**

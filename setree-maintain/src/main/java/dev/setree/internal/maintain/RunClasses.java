@@ -1,27 +1,32 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.ClassesAhead;
+import dev.setree.internal.core.Passes;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The classes of an incremental maintenance run, loaded ahead of a process's first run, and the Leiden code run
- * once on a ring of a few nodes (docs/adr/0044-run-classes-loaded-on-open.md). A writer's first run after open
- * otherwise loads about a hundred classes of this module, the core and {@code nl.cwts:networkanalysis} while it is
- * timed, with the compiler threads taking the other core. {@code RunClassesAheadTest} (setree-retrieve) checks in a
+ * The classes of an incremental maintenance run, loaded ahead of a process's first run, the Leiden code run once on
+ * a ring of a few nodes (docs/adr/0044-run-classes-loaded-on-open.md), and the loops the run's passes share compiled
+ * ({@link Passes#compileAhead}, docs/adr/0045-passes-share-a-loop-compiled-on-open.md). A writer's first run after
+ * open otherwise loads about a hundred classes of this module, the core and {@code nl.cwts:networkanalysis} while it
+ * is timed, with the compiler threads taking the other core. {@code RunClassesAheadTest} (setree-retrieve) checks in a
  * separate JVM that a run loads none of this module's classes that are not listed here.
  */
 final class RunClasses {
   /** This module's classes (by simple name) and the core's that a one-fact run loads, in no particular order. */
   static final String[] NAMES = {
-    "AffectedCommunities", "BuildProgress", "Communities", "DeferredEmbeddings", "DraftFreeze", "DraftFreeze$Frozen",
+    "AffectedCommunities", "BuildProgress", "Communities", "DeferredEmbeddings", "DraftFreeze", "DraftFreeze$Columns",
+    "DraftFreeze$Frozen", "DraftFreeze$Renumber", "DraftTree$Prune", "DraftTree$SumsToLook",
     "ExactKnn", "ExactKnn$TopK", "ExtractiveSummarizer$1", "IncrementalRebuild", "IncrementalRebuild$Clustering",
-    "IncrementalRebuild$NearestMembers", "IncrementalRebuild$Outcome", "IncrementalRebuild$Progress", "KnnGraph",
+    "IncrementalRebuild$Ids", "IncrementalRebuild$NearestMembers", "IncrementalRebuild$Outcome",
+    "IncrementalRebuild$Progress", "InternalRowStore$Rows", "InternalRowStore$Stale", "KeptDraft$Settle", "KnnGraph",
     "KnnPatch", "KnnPatch$Rows", "LeafPassages", "LeavesUnder", "LeidenClustering", "LeidenClustering$Result",
     "LevelMatch", "Maintainer$Result", "MaximalMarginalRelevance", "MaximalMarginalRelevance$Picks",
     "MovedSimilarities", "NearestMemberPatch", "NearestMemberPatch$NearRows", "OldParents", "ParentPreservation",
-    "RecordedRows", "RecordedRows$Matched", "RunSteps", "SummaryPass", "SummaryPass$Result", "TextCut", "TopKRows",
+    "ParentPreservation$LeftAlone", "RecordedRows", "RecordedRows$Matched", "RecordedRows$Matcher", "RunSteps",
+    "SummaryPass", "SummaryPass$Result", "SummaryWaves$Marked", "SummaryWaves$MarkFlagged", "TextCut", "TopKRows",
     "dev.setree.internal.maintain.llm.TargetLlmSummarizer",
-    "dev.setree.internal.core.Indexes", "dev.setree.internal.core.KnnRowChanges",
+    "dev.setree.internal.core.Indexes", "dev.setree.internal.core.KnnRowChanges", "dev.setree.internal.core.Passes",
     "dev.setree.internal.core.LeafNeighbours$Hits", "dev.setree.internal.core.LeafNeighbours$TopList",
     "dev.setree.internal.core.TreeChanges", "dev.setree.spi.Passage", "dev.setree.spi.Summarizer$Request",
     "dev.setree.spi.Summarizer$Summary",
@@ -32,9 +37,9 @@ final class RunClasses {
   private RunClasses() {}
 
   /**
-   * Loads the classes of {@link #NAMES} and runs Leiden once on a ring of 32 nodes, which loads the classes of
-   * {@code nl.cwts.networkanalysis} that a run's re-clustering uses and links their calls. Once per class loader:
-   * later calls return at once.
+   * Loads the classes of {@link #NAMES}, runs Leiden once on a ring of 32 nodes, which loads the classes of
+   * {@code nl.cwts.networkanalysis} that a run's re-clustering uses and links their calls, and has the loops of
+   * {@link Passes} compiled. Once per class loader: later calls return at once.
    *
    * @throws IllegalStateException when a listed class is not there
    */
@@ -58,5 +63,6 @@ final class RunClasses {
     }
     new LeidenClustering(4, 1).improve(LeidenClustering.network(new KnnGraph(offsets, neighbours, weights)), 0.5,
         initial);
+    Passes.compileAhead();
   }
 }

@@ -1,9 +1,11 @@
 package dev.setree.internal.maintain;
 
+import dev.setree.internal.core.Passes;
 import dev.setree.internal.core.Tree;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * The internal nodes a {@link SummaryPass} looks at, in waves, children before parents: every node of a draft no pass
@@ -47,12 +49,8 @@ final class SummaryWaves {
    */
   static List<List<DraftNode>> changed(DraftTree draft, DraftNode root) {
     long mark = DIRTY_MARKS.incrementAndGet();
-    for (DraftNode v : draft.internal) {
-      if (v.structural || v.centroidChanged || v.text == null || v.embedding == null
-          || v.faithfulness == Tree.UNKNOWN_FAITHFULNESS) {
-        markUp(v, mark, root);
-      }
-    }
+    DraftNode[] internal = draft.internal.toArray(new DraftNode[0]);
+    Passes.each(internal, new MarkFlagged(mark, root));
     markUp(root, mark, root);
     for (DraftNode c : root.children) {
       markUp(c, mark, root);
@@ -63,11 +61,7 @@ final class SummaryWaves {
       }
     }
     List<DraftNode> marked = new ArrayList<>();
-    for (DraftNode v : draft.internal) {
-      if (v.dirtyMark == mark) {
-        marked.add(v);
-      }
-    }
+    Passes.each(internal, new Marked(mark, marked));
     int maxWave = 0;
     for (DraftNode v : marked) {
       int depth = 0;
@@ -105,6 +99,31 @@ final class SummaryWaves {
     v.wave = w;
     v.waveMark = mark;
     return w;
+  }
+
+  /**
+   * {@link #changed}'s first pass: marks each flagged node and its ancestors. The passes over every node are classes
+   * of their own, not lambdas, so that a writer loads them on open, and run a call per node in the loop
+   * {@link Passes} shares (ADR 0045).
+   */
+  private record MarkFlagged(long mark, DraftNode root) implements Consumer<DraftNode> {
+    @Override
+    public void accept(DraftNode v) {
+      if (v.structural || v.centroidChanged || v.text == null || v.embedding == null
+          || v.faithfulness == Tree.UNKNOWN_FAITHFULNESS) {
+        markUp(v, mark, root);
+      }
+    }
+  }
+
+  /** {@link #changed}'s last pass: lists the marked nodes in the draft's order. */
+  private record Marked(long mark, List<DraftNode> marked) implements Consumer<DraftNode> {
+    @Override
+    public void accept(DraftNode v) {
+      if (v.dirtyMark == mark) {
+        marked.add(v);
+      }
+    }
   }
 
   /** Stamps for {@link DraftNode#dirtyMark}: fresh for every {@link #changed} call. */
