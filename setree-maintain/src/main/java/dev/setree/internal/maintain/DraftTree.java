@@ -198,30 +198,9 @@ final class DraftTree {
     parent.childAdded = true;
   }
 
-  /**
-   * Recomputes the internal nodes' leaf sums bottom-up and flags the nodes whose centroid changed. Only a node
-   * whose children changed this run ({@code structural}, {@code childAdded}, new) or one of whose children got a
-   * new sum can get a new sum, so only those are looked at, each new sum sending its parent to be looked at: a
-   * look at every node's children cost a run about 2 ms at 50,000 leaves (checked against every node under
-   * assertions).
-   */
+  /** Recomputes the internal nodes' leaf sums and flags the nodes whose centroid changed ({@link DraftSums}). */
   void recomputeSums() {
-    java.util.PriorityQueue<DraftNode> look = new java.util.PriorityQueue<>(DraftNode.BY_LEVEL);
-    java.util.Set<DraftNode> queued = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    Passes.each(internal.toArray(new DraftNode[0]), new SumsToLook(look, queued));
-    while (!look.isEmpty()) {
-      DraftNode n = look.poll();
-      float[] s = canonicalSum(n);
-      if (!java.util.Arrays.equals(s, n.sum)) {
-        n.centroidChanged = true;
-        n.sum = s;
-        if (n.parent != null && queued.add(n.parent)) {
-          look.add(n.parent);
-        }
-      }
-    }
-    assert internal.stream().allMatch(n -> java.util.Arrays.equals(canonicalSum(n), n.sum))
-        : "a node's sum is not its children's";
+    DraftSums.recompute(this);
   }
 
   /**
@@ -237,26 +216,8 @@ final class DraftTree {
   }
 
   /**
-   * {@link #recomputeSums}'s pass over the internal nodes: queues each node whose children changed, and the parent
-   * of each whose centroid changed. The passes over every node are classes of their own, not lambdas, so that a
-   * writer loads them on open, and run a call per node in the loop {@link Passes} shares (ADR 0045).
-   */
-  private record SumsToLook(java.util.PriorityQueue<DraftNode> look, java.util.Set<DraftNode> queued)
-      implements java.util.function.Consumer<DraftNode> {
-    @Override
-    public void accept(DraftNode n) {
-      if ((n.structural || n.childAdded || n.centroidChanged) && queued.add(n)) {
-        look.add(n);
-      }
-      if (n.centroidChanged && n.parent != null && queued.add(n.parent)) {
-        look.add(n.parent);
-      }
-    }
-  }
-
-  /**
    * {@link #pruneEmpty}'s pass: drops a node if it has no child, then its parent if that has none left, and so on up
-   * (into {@code gone}).
+   * (into {@code gone}). A class of its own, not a lambda, so that a writer loads it on open (ADR 0045).
    */
   private final class Prune implements java.util.function.Consumer<DraftNode> {
     private final java.util.Set<DraftNode> gone;

@@ -1,14 +1,12 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
-import dev.setree.internal.core.Passes;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntConsumer;
 
 /**
  * The incremental rebuild of the hierarchy after leaves were added or removed, after HIT-Leiden (Lin, Xie,
@@ -143,7 +141,7 @@ final class IncrementalRebuild {
       List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match, affected.oldCommunityOf(),
           assignment, Communities.ofNumbered(clustering.numbered, clustering.count), clustering.unaffected, old,
           byId, lvl + 1, ids, nextOld, parentIds);
-      String[] memberIds = memberIds(old, members, shared);
+      String[] memberIds = LevelMatch.memberIds(old, members, shared);
       progress.levels.add(new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),
           clustering.numbered, knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution));
       draft.recordRows(lvl, upper == null ? null : upper.record()); // centroids is the record's array
@@ -295,28 +293,6 @@ final class IncrementalRebuild {
       }
     }
     return initial;
-  }
-
-  /**
-   * The level's member ids: the first {@code shared} are {@code old}'s (the same leaves, {@link LevelMatch#of}), the
-   * others read from the members.
-   */
-  private static String[] memberIds(HierarchyState.Level old, List<DraftNode> members, int shared) {
-    String[] out = new String[members.size()];
-    System.arraycopy(old.memberIds(), 0, out, 0, shared);
-    Passes.range(shared, out.length, new Ids(out, members));
-    return out;
-  }
-
-  /**
-   * {@link #memberIds}'s pass: a class of its own, not a lambda, so that a writer loads it on open, and a call per
-   * member in the loop {@link Passes} shares (ADR 0045).
-   */
-  private record Ids(String[] out, List<DraftNode> members) implements IntConsumer {
-    @Override
-    public void accept(int i) {
-      out[i] = members.get(i).id;
-    }
   }
 
   /**

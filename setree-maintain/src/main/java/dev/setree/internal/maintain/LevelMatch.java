@@ -2,8 +2,10 @@ package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Indexes;
+import dev.setree.internal.core.Passes;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntConsumer;
 
 /**
  * A level's members matched to the oracle's, the first step of an {@link IncrementalRebuild} level: each member's
@@ -55,5 +57,27 @@ record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved, int inPlace) 
 
   private static boolean rowEquals(float[] a, int i, float[] b, int j, int dim) {
     return Arrays.equals(a, i * dim, (i + 1) * dim, b, j * dim, (j + 1) * dim);
+  }
+
+  /**
+   * The level's member ids: the first {@code shared} are {@code old}'s (the same leaves, {@link #of}), the
+   * others read from the members.
+   */
+  static String[] memberIds(HierarchyState.Level old, List<DraftNode> members, int shared) {
+    String[] out = new String[members.size()];
+    System.arraycopy(old.memberIds(), 0, out, 0, shared);
+    Passes.range(shared, out.length, new Ids(out, members));
+    return out;
+  }
+
+  /**
+   * {@link #memberIds}'s pass: a class of its own, not a lambda, so that a writer loads it on open, and a call per
+   * member in the loop {@link Passes} shares (ADR 0045).
+   */
+  private record Ids(String[] out, List<DraftNode> members) implements IntConsumer {
+    @Override
+    public void accept(int i) {
+      out[i] = members.get(i).id;
+    }
   }
 }

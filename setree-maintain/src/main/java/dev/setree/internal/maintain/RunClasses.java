@@ -16,12 +16,12 @@ final class RunClasses {
   /** This module's classes (by simple name) and the core's that a one-fact run loads, in no particular order. */
   static final String[] NAMES = {
     "AffectedCommunities", "BuildProgress", "Communities", "DeferredEmbeddings", "DraftFreeze", "DraftFreeze$Columns",
-    "DraftFreeze$Frozen", "DraftFreeze$Renumber", "DraftTree$Prune", "DraftTree$SumsToLook",
+    "DraftFreeze$Frozen", "DraftFreeze$Renumber", "DraftSums", "DraftSums$ToLook", "DraftTree$Prune",
     "ExactKnn", "ExactKnn$TopK", "ExtractiveSummarizer$1", "IncrementalRebuild", "IncrementalRebuild$Clustering",
-    "IncrementalRebuild$Ids", "IncrementalRebuild$NearestMembers", "IncrementalRebuild$Outcome",
+    "IncrementalRebuild$NearestMembers", "IncrementalRebuild$Outcome",
     "IncrementalRebuild$Progress", "InternalRowStore$Rows", "InternalRowStore$Stale", "KeptDraft$Settle", "KnnGraph",
     "KnnPatch", "KnnPatch$Rows", "LeafPassages", "LeavesUnder", "LeidenClustering", "LeidenClustering$Result",
-    "LevelMatch", "Maintainer$Result", "MaximalMarginalRelevance", "MaximalMarginalRelevance$Picks",
+    "LevelMatch", "LevelMatch$Ids", "Maintainer$Result", "MaximalMarginalRelevance", "MaximalMarginalRelevance$Picks",
     "MovedSimilarities", "NearestMemberPatch", "NearestMemberPatch$NearRows", "OldParents", "ParentPreservation",
     "ParentPreservation$LeftAlone", "RecordedRows", "RecordedRows$Matched", "RecordedRows$Matcher", "RunSteps",
     "SummaryPass", "SummaryPass$Result", "SummaryWaves$Marked", "SummaryWaves$MarkFlagged", "TextCut", "TopKRows",
