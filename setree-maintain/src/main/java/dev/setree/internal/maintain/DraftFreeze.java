@@ -122,31 +122,23 @@ final class DraftFreeze {
     }
   }
 
-  /** The freeze's second pass: writes each node's columns ({@link #node}). */
+  /** The freeze's second pass: writes each node's columns. */
   private final class Columns implements IntConsumer {
     @Override
     public void accept(int i) {
-      node(i, order.get(i), previous[i]);
-    }
-  }
-
-  /**
-   * Writes node {@code v}'s columns at {@code i}; {@code was} is its index in the base tree, -1 for a node made
-   * since.
-   */
-  private void node(int i, DraftNode v, int was) {
-    boolean rowChanged = logRow(v);
-    // Same summary embedding and sum arrays as in the base tree: the same loss (the tree needs no dot product)
-    loss[i] = v.leaf ? 0f : rowChanged || was < 0 ? Float.NaN : base.loss(was);
-    ids[i] = v.id;
-    texts[i] = v.text;
-    times[i] = v.time;
-    kinds[i] = v.kind;
-    tokens[i] = v.tokens;
-    level[i] = v.leaf ? 0 : v.level;
-    parent[i] = v.parent == null ? -1 : v.parent.index;
-    if (!v.leaf) {
-      if (from > 0 && (v.childAdded || was < 0)) {
+      DraftNode v = order.get(i);
+      int was = previous[i]; // -1 for a node made since the base tree
+      boolean rowChanged = logRow(v);
+      // Same summary embedding and sum arrays as in the base tree: the same loss (the tree needs no dot product)
+      loss[i] = v.leaf ? 0f : rowChanged || was < 0 ? Float.NaN : base.loss(was);
+      ids[i] = v.id;
+      texts[i] = v.text;
+      times[i] = v.time;
+      kinds[i] = v.kind;
+      tokens[i] = v.tokens;
+      level[i] = v.leaf ? 0 : v.level;
+      parent[i] = v.parent == null ? -1 : v.parent.index;
+      if (!v.leaf && from > 0 && (v.childAdded || was < 0)) {
         for (DraftNode c : v.children) {
           if (c.leaf && c.index < from) { // a kept leaf that may have come to v in this run
             parent[c.index] = i;
@@ -154,9 +146,9 @@ final class DraftFreeze {
           }
         }
       }
+      faith[i] = v.faithfulness;
+      sources[i] = sourceIndexes(v, rowChanged ? -1 : was);
     }
-    faith[i] = v.faithfulness;
-    sources[i] = sourceIndexes(v, rowChanged ? -1 : was);
   }
 
   /**
