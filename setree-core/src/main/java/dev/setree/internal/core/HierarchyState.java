@@ -1,6 +1,7 @@
 package dev.setree.internal.core;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The per-level hierarchy oracle ({@code PerLevelHierarchyState}): what the clustering saw and decided at
@@ -24,6 +25,10 @@ public record HierarchyState(List<Level> levels) {
 
   /** One clustering level: its members and what the clustering saw and decided for them. */
   public static final class Level {
+    /** Serial numbers of levels, so that a log names the level it is relative to without holding it. */
+    private static final AtomicLong SERIALS = new AtomicLong();
+
+    private final long serial = SERIALS.incrementAndGet();
     private final String[] memberIds;
     private final float[] centroids;
     private final String[] parentIds;
@@ -34,6 +39,10 @@ public record HierarchyState(List<Level> levels) {
     private final double resolution;
     /** Built on first use: a run looks up the old level's members, and so does the save that follows. */
     private volatile IdIndex memberIndex;
+    /** The serial of the level {@link #changesSince} is relative to; 0: none. */
+    private final long loggedSince;
+    private final int[] centroidRowsLogged;
+    private final int[] knnRowsLogged;
 
     /**
      * A level of these arrays (taken over, not copied; none may change afterwards).
@@ -59,6 +68,46 @@ public record HierarchyState(List<Level> levels) {
       this.knnNeighbors = knnNeighbors;
       this.knnWeights = knnWeights;
       this.resolution = resolution;
+      this.loggedSince = 0;
+      this.centroidRowsLogged = null;
+      this.knnRowsLogged = null;
+    }
+
+    private Level(Level l, long loggedSince, int[] centroidRows, int[] knnRows) {
+      this.memberIds = l.memberIds;
+      this.centroids = l.centroids;
+      this.parentIds = l.parentIds;
+      this.assignment = l.assignment;
+      this.knnOffsets = l.knnOffsets;
+      this.knnNeighbors = l.knnNeighbors;
+      this.knnWeights = l.knnWeights;
+      this.resolution = l.resolution;
+      this.memberIndex = l.memberIndex;
+      this.loggedSince = loggedSince;
+      this.centroidRowsLogged = centroidRows;
+      this.knnRowsLogged = knnRows;
+    }
+
+    /**
+     * This level with a log of the rows that may differ from {@code base}'s (ADR 0034, step 1, for the oracle): a
+     * maintenance run that kept every member of {@code base} at its index knows which of their rows it changed,
+     * so that the save's plan and the next snapshot compare those alone instead of every row. At an index below
+     * both sizes that a list does not name, this level's row is {@code base}'s: its centroid row (every
+     * component, bit for bit) for {@code centroidRows}, its kNN row (neighbours and weights, as many) for
+     * {@code knnRows}. A list may name rows that did not change, and indexes past {@code base}'s members; null
+     * says nothing of that array. The arrays are taken over.
+     */
+    public Level withChangesSince(Level base, int[] centroidRows, int[] knnRows) {
+      return new Level(this, base.serial, centroidRows, knnRows);
+    }
+
+    /**
+     * The rows that may differ from {@code base}'s ({@link #withChangesSince}): {@code knn} false for the centroid
+     * rows, true for the kNN rows; null when this level keeps no such log relative to {@code base}, the very
+     * object (a log is never taken from another level with equal rows).
+     */
+    public int[] changesSince(Level base, boolean knn) {
+      return base == null || loggedSince != base.serial ? null : knn ? knnRowsLogged : centroidRowsLogged;
     }
 
     /** Number of members. */

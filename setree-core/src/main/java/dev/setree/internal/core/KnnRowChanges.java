@@ -14,8 +14,9 @@ public final class KnnRowChanges {
   /**
    * For a level {@code b} whose first {@code a.size()} members have their kNN rows at the same places as in
    * {@code a} (the same offsets): which of those rows list other neighbours or other weights in {@code b}. Null when
-   * the offsets differ, or {@code b} is smaller. Weights compare as {@link Arrays#mismatch(float[], int, int,
-   * float[], int, int)} does (two NaNs are equal; no level holds one).
+   * the offsets differ, or {@code b} is smaller. When {@code b} keeps a log of its kNN rows since {@code a}
+   * ({@link HierarchyState.Level#changesSince}), only the rows it names are compared. Weights compare as
+   * {@link Arrays#mismatch(float[], int, int, float[], int, int)} does (two NaNs are equal; no level holds one).
    */
   public static boolean[] inPlace(HierarchyState.Level a, HierarchyState.Level b) {
     int m = a.size();
@@ -23,6 +24,29 @@ public final class KnnRowChanges {
     if (b.size() < m || !Arrays.equals(offsets, 0, m + 1, b.knnOffsets(), 0, m + 1)) {
       return null;
     }
+    int[] logged = b.changesSince(a, true);
+    if (logged != null) { // a run's log: only the rows it names are compared
+      boolean[] changed = new boolean[m];
+      for (int i : logged) {
+        if (i < m && !sameRow(a, b, offsets[i], offsets[i + 1])) {
+          changed[i] = true;
+        }
+      }
+      assert Arrays.equals(changed, inBulk(a, b, offsets, m))
+          : "a kNN row changed that the level's log does not name";
+      return changed;
+    }
+    return inBulk(a, b, offsets, m);
+  }
+
+  /** Whether the kNN edges {@code from..to} are the same in {@code a} and {@code b}. */
+  private static boolean sameRow(HierarchyState.Level a, HierarchyState.Level b, int from, int to) {
+    return Arrays.equals(a.knnNeighbors(), from, to, b.knnNeighbors(), from, to)
+        && Arrays.equals(a.knnWeights(), from, to, b.knnWeights(), from, to);
+  }
+
+  /** {@link #inPlace} by one bulk comparison per array. */
+  private static boolean[] inBulk(HierarchyState.Level a, HierarchyState.Level b, int[] offsets, int m) {
     boolean[] changed = new boolean[m];
     int end = offsets[m];
     for (int from = 0, x; from < end

@@ -142,8 +142,10 @@ final class IncrementalRebuild {
           assignment, Communities.ofNumbered(clustering.numbered, clustering.count), clustering.unaffected, old,
           byId, lvl + 1, ids, nextOld, parentIds);
       String[] memberIds = LevelMatch.memberIds(old, members, shared);
-      progress.levels.add(new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),
-          clustering.numbered, knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution));
+      HierarchyState.Level level = new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),
+          clustering.numbered, knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution);
+      int[] movedRows = match.movedInPlace(old.size()); // the rows the save's plan compares, when all kept in place
+      progress.levels.add(movedRows == null ? level : level.withChangesSince(old, movedRows, patch.touched()));
       draft.recordRows(lvl, upper == null ? null : upper.record()); // centroids is the record's array
       members = nextMembers;
       steps.end("level " + lvl + " parents");

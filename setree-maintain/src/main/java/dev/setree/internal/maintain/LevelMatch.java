@@ -55,6 +55,33 @@ record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved, int inPlace) 
     return new LevelMatch(newToOld, oldToNew, moved, shared);
   }
 
+  /**
+   * The members below {@code oldSize} that moved, when each of the old level's {@code oldSize} members kept its
+   * index (members only added after them); null otherwise. Every other old member's centroid row is the old one:
+   * the log a level keeps for the save's plan ({@link HierarchyState.Level#withChangesSince}).
+   */
+  int[] movedInPlace(int oldSize) {
+    if (newToOld.length < oldSize) {
+      return null;
+    }
+    int count = 0;
+    for (int i = inPlace; i < oldSize; i++) { // the first inPlace members are in place, none moved
+      if (newToOld[i] != i) {
+        return null;
+      }
+      if (moved[i]) {
+        count++;
+      }
+    }
+    int[] out = new int[count];
+    for (int i = inPlace, n = 0; n < count; i++) {
+      if (moved[i]) {
+        out[n++] = i;
+      }
+    }
+    return out;
+  }
+
   private static boolean rowEquals(float[] a, int i, float[] b, int j, int dim) {
     return Arrays.equals(a, i * dim, (i + 1) * dim, b, j * dim, (j + 1) * dim);
   }

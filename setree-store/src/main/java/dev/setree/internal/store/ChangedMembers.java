@@ -14,8 +14,9 @@ final class ChangedMembers {
   /**
    * For a level {@code b} whose first members are {@code a}'s at the same indexes, with their kNN rows at the same
    * places: which of them has a row other than in {@code a} (what {@code OracleRows.sameMember} says member by
-   * member), found by bulk mismatches over the arrays ({@link KnnRowChanges} for the kNN rows). Null when the kNN
-   * offsets differ.
+   * member), found by bulk mismatches over the arrays ({@link KnnRowChanges} for the kNN rows), or among the rows
+   * named by {@code b}'s log of its changes since {@code a} ({@link HierarchyState.Level#changesSince}). Null when the
+   * kNN offsets differ.
    */
   static boolean[] inPlace(HierarchyState.Level a, HierarchyState.Level b, int level, int dim) {
     boolean[] changed = KnnRowChanges.inPlace(a, b);
@@ -32,7 +33,14 @@ final class ChangedMembers {
         changed[i] = true;
       }
     }
-    if (level > 0) { // level 0's centroids are the leaves' embeddings, which do not change for a leaf id that stays
+    int[] logged = b.changesSince(a, false);
+    if (level > 0 && logged != null) { // a run's log: only the rows it names are compared
+      for (int i : logged) {
+        if (i < m && !NodeRows.rowEquals(a.centroids(), i * dim, b.centroids(), i * dim, dim)) {
+          changed[i] = true;
+        }
+      }
+    } else if (level > 0) { // level 0's centroids are the leaves' embeddings: they do not change for a leaf that stays
       int rows = m * dim;
       for (int from = 0, x; from < rows
           && (x = Arrays.mismatch(a.centroids(), from, rows, b.centroids(), from, rows)) >= 0; ) {

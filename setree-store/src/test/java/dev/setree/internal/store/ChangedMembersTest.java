@@ -36,6 +36,8 @@ class ChangedMembersTest {
       int[] neighbors = a.knnNeighbors().clone();
       float[] weights = a.knnWeights().clone();
       boolean[] want = new boolean[m];
+      java.util.List<Integer> knnLog = new java.util.ArrayList<>();
+      java.util.List<Integer> centroidLog = new java.util.ArrayList<>();
       for (int c = r.nextInt(5); c > 0; c--) {
         int i = r.nextInt(m);
         int edges = offsets[i + 1] - offsets[i];
@@ -46,18 +48,21 @@ class ChangedMembersTest {
               continue;
             }
             neighbors[offsets[i] + r.nextInt(edges)] += 1;
+            knnLog.add(i);
           }
           case 2 -> {
             if (edges == 0) {
               continue;
             }
             weights[offsets[i] + r.nextInt(edges)] += 0.5f;
+            knnLog.add(i);
           }
           default -> {
             if (level == 0) {
               continue; // level 0's centroids are the leaves' embeddings, never compared
             }
             centroids[i * DIM + r.nextInt(DIM)] += 0.25f;
+            centroidLog.add(i);
           }
         }
         want[i] = true;
@@ -65,7 +70,36 @@ class ChangedMembersTest {
       HierarchyState.Level b = new HierarchyState.Level(ids, centroids, parents, new int[m + added], offsets,
           neighbors, weights, Double.NaN);
       assertArrayEquals(want, ChangedMembers.inPlace(a, b, level, DIM), "seed " + seed);
+      // A run's log of the rows it changed, with rows it did not change and new members' rows beside them.
+      for (int x = r.nextInt(3); x > 0; x--) {
+        knnLog.add(r.nextInt(m + added));
+        centroidLog.add(r.nextInt(m + added));
+      }
+      HierarchyState.Level logged = b.withChangesSince(a, ints(centroidLog), ints(knnLog));
+      assertArrayEquals(want, ChangedMembers.inPlace(a, logged, level, DIM), "seed " + seed + ", logged");
     }
+  }
+
+  /**
+   * A log is read only against the very level it was taken from: against another with the same rows, the rows are
+   * compared in bulk. (A log naming no row, read against that other level, would miss the changed row.)
+   */
+  @Test
+  void aLogIsReadAgainstItsOwnLevelOnly() {
+    HierarchyState.Level a = randomLevel(6, new Random(5));
+    HierarchyState.Level twin = new HierarchyState.Level(a.memberIds(), a.centroids(), a.parentIds(),
+        a.assignment(), a.knnOffsets(), a.knnNeighbors(), a.knnWeights(), Double.NaN);
+    float[] centroids = a.centroids().clone();
+    centroids[4 * DIM] += 1f;
+    HierarchyState.Level b = new HierarchyState.Level(a.memberIds(), centroids, a.parentIds(), a.assignment(),
+        a.knnOffsets(), a.knnNeighbors(), a.knnWeights(), Double.NaN).withChangesSince(twin, new int[0], new int[0]);
+    assertNull(b.changesSince(a, false));
+    assertArrayEquals(new boolean[] {false, false, false, false, true, false}, ChangedMembers.inPlace(a, b, 1, DIM));
+    assertArrayEquals(new int[0], b.changesSince(twin, false));
+  }
+
+  private static int[] ints(java.util.List<Integer> xs) {
+    return xs.stream().mapToInt(Integer::intValue).toArray();
   }
 
   /** A member whose kNN row moved (another row grew) makes the bulk comparison decline. */
