@@ -41,6 +41,8 @@ final class DraftTree {
   private final List<RecordedRows> recordedRows = new ArrayList<>();
   /** Per level, the integer mirror of its rows ({@link IntegerRows}), or null. */
   private final List<IntegerRows> integerRows = new ArrayList<>();
+  /** The parents level 0's communities got in the last run ({@link CommunityParents}), or null. */
+  CommunityParents communityParents;
   /** Level 0's kNN graph last known to have its rows in order ({@link NearestMemberPatch#onlyAppended}). */
   final NearestMemberPatch.SortedRows sortedRows = new NearestMemberPatch.SortedRows();
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
@@ -118,10 +120,13 @@ final class DraftTree {
   }
 
   /**
-   * Forgets the records ({@link #recordRows}) and integer mirrors ({@link #keepIntegerRows}) that are not of the
-   * rows of {@code levels}, the hierarchy a run made.
+   * Forgets the records ({@link #recordRows}, {@link #communityParents}) and integer mirrors
+   * ({@link #keepIntegerRows}) that are not of the rows of {@code levels}, the hierarchy a run made.
    */
   void keepRecordedRowsOf(List<dev.setree.internal.core.HierarchyState.Level> levels) {
+    if (communityParents != null && (levels.isEmpty() || communityParents.assignment() != levels.get(0).assignment())) {
+      communityParents = null;
+    }
     for (int l = 0; l < recordedRows.size(); l++) {
       RecordedRows r = recordedRows.get(l);
       if (r != null && (l >= levels.size() || r.rows() != levels.get(l).centroids())) {

@@ -138,9 +138,13 @@ final class IncrementalRebuild {
       steps.end("level " + lvl + " clusters");
       String[] parentIds = new String[members.size()];
       HierarchyState.Level nextOld = oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null;
+      DraftNode[] parentOf = lvl == 0 ? new DraftNode[clustering.count] : null;
       List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match, affected.oldCommunityOf(),
           assignment, Communities.ofNumbered(clustering.numbered, clustering.count), clustering.unaffected, old,
-          byId, lvl + 1, ids, nextOld, parentIds);
+          byId, lvl + 1, ids, nextOld, parentIds, parentOf);
+      if (parentOf != null) {
+        draft.communityParents = new CommunityParents(clustering.numbered, parentOf);
+      }
       String[] memberIds = LevelMatch.memberIds(old, members, shared);
       HierarchyState.Level level = new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),
           clustering.numbered, knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution);

@@ -26,7 +26,7 @@ import java.util.function.IntConsumer;
  */
 final class ParentPreservation {
   /** Stamps for {@link DraftNode#claimedBy} and {@link DraftNode#nextBy}: fresh for every call. */
-  private static final AtomicLong STAMPS = new AtomicLong();
+  static final AtomicLong STAMPS = new AtomicLong();
 
   private ParentPreservation() {}
 
@@ -53,13 +53,19 @@ final class ParentPreservation {
       int[] assignment, int unaffected, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,
       TreeBuilder.IdSource ids, HierarchyState.Level nextOld, String[] parentIds) {
     return regroup(draft, members, match, oldCommunityOf, assignment, Communities.of(assignment), unaffected, old,
-        byId, parentLevel, ids, nextOld, parentIds);
+        byId, parentLevel, ids, nextOld, parentIds, null);
   }
 
-  /** {@link #regroup} with the communities of {@code assignment} grouped already ({@link Communities#of}). */
+  /**
+   * {@link #regroup} with the communities of {@code assignment} grouped already ({@link Communities#of}); at level 0,
+   * with the draft's record of the last run's parents ({@link CommunityParents}) when it is of {@code old}.
+   *
+   * @param parentOf null, or filled with the parent each community is given (null: a member carried alone)
+   */
   static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, int[] oldCommunityOf,
       int[] assignment, Communities comms, int unaffected, HierarchyState.Level old, Map<String, DraftNode> byId,
-      int parentLevel, TreeBuilder.IdSource ids, HierarchyState.Level nextOld, String[] parentIds) {
+      int parentLevel, TreeBuilder.IdSource ids, HierarchyState.Level nextOld, String[] parentIds,
+      DraftNode[] parentOf) {
     DraftNode[] mem = members.toArray(new DraftNode[0]);
     OldParents oldParent = new OldParents(mem, match.newToOld(), old, byId);
     long claimed = STAMPS.incrementAndGet();
@@ -73,7 +79,7 @@ final class ParentPreservation {
       boolean[] movedIn = movedIn(match.moved(), match.inPlace(), oldCommunityOf, stayed.length);
       Passes.range(0, comms.count(), new LeftAlone(comms, mem, assignment, unaffected, old.parentIds(),
           match.newToOld(), oldCommunityOf, movedIn, claimed, parentIds, parents, done, oldParent, match.moved(),
-          stayed));
+          stayed, CommunityParents.of(draft, old), parentOf));
       assert noOtherClaim(comms, done, oldParent, claimed);
     }
     // The other communities in order of size, largest first, so the biggest overlap claims an old parent first.
@@ -95,7 +101,7 @@ final class ParentPreservation {
           : keptFamily(comms, k, mem, oldParent, match.moved(), oldCommunityOf, stayed, claimed);
       if (kept != null) {
         kept.claimedBy = claimed;
-        name(parentIds, comms, k, kept);
+        name(parentIds, comms, k, kept, parentOf);
         parents.add(kept);
         continue;
       }
@@ -108,7 +114,7 @@ final class ParentPreservation {
       if (!sameChildren(parent, comms, k, mem)) {
         adopt(parent, comms, k, mem);
       }
-      name(parentIds, comms, k, parent);
+      name(parentIds, comms, k, parent, parentOf);
       float[] sum = draft.canonicalSum(parent);
       if (!Arrays.equals(sum, parent.sum)) {
         parent.sum = sum;
@@ -126,11 +132,14 @@ final class ParentPreservation {
         p.children.clear();
       }
     }
-    return nextMembers(mem, comms, parents, byId, nextOld);
+    return NextMembers.of(draft, mem, comms, parents, byId, parentLevel, nextOld);
   }
 
-  /** Gives every member of community {@code k} its parent's id. */
-  private static void name(String[] parentIds, Communities comms, int k, DraftNode parent) {
+  /** Gives every member of community {@code k} its parent's id, and notes the parent in {@code parentOf}, if any. */
+  private static void name(String[] parentIds, Communities comms, int k, DraftNode parent, DraftNode[] parentOf) {
+    if (parentOf != null) {
+      parentOf[k] = parent;
+    }
     String id = parent.id;
     for (int x = comms.start[k]; x < comms.start[k + 1]; x++) {
       parentIds[comms.members[x]] = id;
@@ -146,17 +155,18 @@ final class ParentPreservation {
   private record LeftAlone(Communities comms, DraftNode[] mem, int[] assignment, int unaffected,
       String[] oldParentIds, int[] newToOld, int[] oldCommunityOf, boolean[] movedIn, long claimed,
       String[] parentIds, List<DraftNode> parents, boolean[] done, OldParents oldParent, boolean[] moved,
-      int[] stayed) implements IntConsumer {
+      int[] stayed, DraftNode[] recorded, DraftNode[] parentOf) implements IntConsumer {
     @Override
     public void accept(int k) {
       int first = comms.members[comms.start[k]];
       if (comms.start[k + 1] - comms.start[k] > 1 && assignment[first] < unaffected) {
-        DraftNode kept = untouchedFamily(comms, k, mem, oldParentIds, newToOld, oldCommunityOf, movedIn, claimed);
+        DraftNode kept = untouchedFamily(comms, k, mem, oldParentIds, newToOld, oldCommunityOf, movedIn, claimed,
+            recorded);
         assert kept == keptFamily(comms, k, mem, oldParent, moved, oldCommunityOf, stayed, claimed)
             : "community " + k + ": the full check keeps another parent";
         if (kept != null) {
           kept.claimedBy = claimed;
-          name(parentIds, comms, k, kept);
+          name(parentIds, comms, k, kept, parentOf);
           parents.add(kept);
           done[k] = true;
         }
@@ -169,10 +179,14 @@ final class ParentPreservation {
    * community, so only whether a member moved, the first member and its parent are looked at. The first member's
    * parent is its old one when its id is the one recorded (the same string when a run recorded it: no characters
    * compared). The members share their old parent as every old community's members do (the oracle records one
-   * parent per community); the caller checks it against the full test under assertions.
+   * parent per community); the caller checks it against the full test under assertions. With {@code recorded},
+   * the parents the last run gave the old communities ({@link CommunityParents}), the parent is taken from there
+   * instead of from the first member's node, and its children are not counted: the last run gave it the old
+   * community's members, and since then a member taken from it (a removed leaf) has flagged it structural and none
+   * has been given to it (new leaves get parents here, after this pass). No leaf and no child list is read.
    */
   private static DraftNode untouchedFamily(Communities comms, int k, DraftNode[] mem, String[] oldParentIds,
-      int[] newToOld, int[] oldCommunity, boolean[] movedIn, long claimed) {
+      int[] newToOld, int[] oldCommunity, boolean[] movedIn, long claimed, DraftNode[] recorded) {
     int from = comms.start[k];
     int first = comms.members[from];
     int c = oldCommunity[first];
@@ -180,6 +194,11 @@ final class ParentPreservation {
       return null;
     }
     String pid = oldParentIds[newToOld[first]];
+    if (recorded != null) { // its children are still what the last run gave it unless it is flagged structural
+      DraftNode p = recorded[c];
+      return p == null || pid == null || p.id != pid && !p.id.equals(pid) || p.claimedBy == claimed || p.structural
+          ? null : p;
+    }
     DraftNode p = mem[first].parent;
     return p == null || pid == null || p.id != pid && !p.id.equals(pid) || p.claimedBy == claimed || p.structural
         || p.children.size() != comms.start[k + 1] - from ? null : p;
@@ -331,51 +350,6 @@ final class ParentPreservation {
       if (c.parent != parent) {
         DraftTree.attach(c, parent);
       }
-    }
-  }
-
-  /**
-   * The next level's members: carried singletons (communities in order of first appearance) and parents,
-   * in the oracle's order where they were members of its next level, the others by creation order after.
-   */
-  private static List<DraftNode> nextMembers(DraftNode[] mem, Communities comms,
-      List<DraftNode> parents, Map<String, DraftNode> byId, HierarchyState.Level nextOld) {
-    long stamp = STAMPS.incrementAndGet();
-    List<DraftNode> carried = new ArrayList<>();
-    int count = comms.count();
-    for (int k = 0; k < count; k++) {
-      if (comms.start[k + 1] - comms.start[k] == 1) {
-        mark(mem[comms.members[comms.start[k]]], stamp, carried);
-      }
-    }
-    for (DraftNode p : parents) {
-      mark(p, stamp, carried);
-    }
-    List<DraftNode> next = new ArrayList<>(carried.size());
-    if (nextOld != null) {
-      for (String id : nextOld.memberIds()) {
-        DraftNode n = byId.get(id);
-        if (n != null && n.nextBy == stamp) {
-          n.nextBy = 0;
-          next.add(n);
-        }
-      }
-    }
-    List<DraftNode> rest = new ArrayList<>();
-    for (DraftNode n : carried) {
-      if (n.nextBy == stamp) {
-        rest.add(n);
-      }
-    }
-    rest.sort((a, b) -> Long.compare(a.order, b.order));
-    next.addAll(rest);
-    return next;
-  }
-
-  private static void mark(DraftNode n, long stamp, List<DraftNode> marked) {
-    if (n.nextBy != stamp) {
-      n.nextBy = stamp;
-      marked.add(n);
     }
   }
 }

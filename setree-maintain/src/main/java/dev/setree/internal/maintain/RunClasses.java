@@ -15,15 +15,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class RunClasses {
   /** This module's classes (by simple name) and the core's that a one-fact run loads, in no particular order. */
   static final String[] NAMES = {
-    "AffectedCommunities", "BuildProgress", "Communities", "DeferredEmbeddings", "DraftFreeze", "DraftFreeze$Columns",
-    "DraftFreeze$Frozen", "DraftFreeze$Renumber", "DraftSums", "DraftSums$ToLook", "DraftTree$Prune",
+    "AffectedCommunities", "BuildProgress", "Communities", "CommunityParents", "DeferredEmbeddings", "DraftFreeze",
+    "DraftFreeze$Columns", "DraftFreeze$Frozen", "DraftFreeze$Renumber", "DraftSums", "DraftSums$ToLook",
+    "DraftTree$Prune",
     "ExactKnn", "ExactKnn$TopK", "ExtractiveSummarizer$1", "IncrementalRebuild", "IncrementalRebuild$Clustering",
     "IncrementalRebuild$NearestMembers", "IncrementalRebuild$Outcome",
     "IncrementalRebuild$Progress", "InternalRowStore$Rows", "InternalRowStore$Stale", "KeptDraft$Settle", "KnnGraph",
     "KnnPatch", "KnnPatch$Rows", "LeafPassages", "LeavesUnder", "LeidenClustering", "LeidenClustering$Result",
     "LevelMatch", "LevelMatch$Ids", "Maintainer$Result", "MaximalMarginalRelevance", "MaximalMarginalRelevance$Picks",
-    "MovedSimilarities", "NearestMemberPatch", "NearestMemberPatch$NearRows", "OldParents", "ParentPreservation",
-    "ParentPreservation$LeftAlone", "RecordedRows", "RecordedRows$Matched", "RecordedRows$Matcher", "RunSteps",
+    "MovedSimilarities", "NearestMemberPatch", "NearestMemberPatch$NearRows", "NextMembers", "OldParents",
+    "ParentPreservation", "ParentPreservation$LeftAlone", "RecordedRows", "RecordedRows$Matched",
+    "RecordedRows$Matcher", "RunSteps",
     "SummaryPass", "SummaryPass$Result", "SummaryWaves$Marked", "SummaryWaves$MarkFlagged", "TextCut", "TopKRows",
     "dev.setree.internal.maintain.llm.TargetLlmSummarizer",
     "dev.setree.internal.core.Indexes", "dev.setree.internal.core.KnnRowChanges", "dev.setree.internal.core.Passes",
