@@ -3,20 +3,27 @@ package dev.setree.internal.core;
 /**
  * Each node's index by id in a {@link Tree}: the leaves' table and the internal nodes' apart, so that a tree whose
  * first leaves are those of the tree before it extends that tree's leaf table by its new leaves instead of hashing
- * every id again (a maintenance run that kept every old leaf in place, ADR 0034). Immutable; refuses an id listed
- * twice, within either part or across them.
+ * every id again (a maintenance run that kept every old leaf in place, ADR 0034), and takes that tree's internal
+ * nodes' table, positions shifted, when its internal nodes are that tree's in the same order. Immutable; refuses an
+ * id listed twice, within either part or across them.
  */
 final class NodeIds {
   private final String[] ids;
   private final int leafCount;
   private final IdIndex leaves;
   private final IdIndex inner;
+  /**
+   * Added to a position {@link #inner} gives: the internal nodes' table may be an earlier tree's, whose internal
+   * nodes were these in the same order, before leaves were appended.
+   */
+  private final int innerShift;
 
-  private NodeIds(String[] ids, int leafCount, IdIndex leaves, IdIndex inner) {
+  private NodeIds(String[] ids, int leafCount, IdIndex leaves, IdIndex inner, int innerShift) {
     this.ids = ids;
     this.leafCount = leafCount;
     this.leaves = leaves;
     this.inner = inner;
+    this.innerShift = innerShift;
   }
 
   /**
@@ -48,6 +55,17 @@ final class NodeIds {
     if (leading != null && leading.leafCount <= leafCount) {
       assert sameLeadingIds(leading, ids) : "the leading leaves are not the given tree's";
       leaves = leading.leaves.extendedTo(ids, leafCount, "node id");
+      if (sameInternalNodes(leading, ids, leafCount)) {
+        // The usual one-fact run: the same internal nodes in the same order, the same strings. Their table is the
+        // leading tree's, which was checked against its leaves; only the leaves added since are checked against it.
+        for (int v = leading.leafCount; v < leafCount; v++) {
+          if (leading.inner.indexOf(ids[v]) >= 0) {
+            throw new IllegalArgumentException("duplicate node id " + ids[v]);
+          }
+        }
+        return new NodeIds(ids, leafCount, leaves, leading.inner,
+            leading.innerShift + leafCount - leading.leafCount);
+      }
     } else {
       leaves = IdIndex.of(ids, 0, leafCount, "node id");
     }
@@ -57,7 +75,21 @@ final class NodeIds {
         throw new IllegalArgumentException("duplicate node id " + ids[v]);
       }
     }
-    return new NodeIds(ids, leafCount, leaves, inner);
+    return new NodeIds(ids, leafCount, leaves, inner, 0);
+  }
+
+  /** Whether the nodes after the leaves are {@code leading}'s internal nodes, in order, by the same strings. */
+  private static boolean sameInternalNodes(NodeIds leading, String[] ids, int leafCount) {
+    int count = ids.length - leafCount;
+    if (count != leading.ids.length - leading.leafCount) {
+      return false;
+    }
+    for (int i = 0; i < count; i++) {
+      if (ids[leafCount + i] != leading.ids[leading.leafCount + i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean sameLeadingIds(NodeIds leading, String[] ids) {
@@ -72,7 +104,7 @@ final class NodeIds {
   /** The node's index for an id, or -1 (also for null). */
   int indexOf(String id) {
     int v = inner.indexOf(id); // the smaller table first: a leaf's lookup misses it cheaply
-    return v >= 0 ? v : leaves.indexOf(id);
+    return v >= 0 ? v + innerShift : leaves.indexOf(id);
   }
 
   /** The node's index for an id, looked for at {@code hint} first. */
