@@ -194,14 +194,9 @@ final class ParentPreservation {
       return null;
     }
     String pid = oldParentIds[newToOld[first]];
-    if (recorded != null) { // its children are still what the last run gave it unless it is flagged structural
-      DraftNode p = recorded[c];
-      return p == null || pid == null || p.id != pid && !p.id.equals(pid) || p.claimedBy == claimed || p.structural
-          ? null : p;
-    }
-    DraftNode p = mem[first].parent;
+    DraftNode p = recorded != null ? recorded[c] : mem[first].parent;
     return p == null || pid == null || p.id != pid && !p.id.equals(pid) || p.claimedBy == claimed || p.structural
-        || p.children.size() != comms.start[k + 1] - from ? null : p;
+        || recorded == null && p.children.size() != comms.start[k + 1] - from ? null : p;
   }
 
   /**
