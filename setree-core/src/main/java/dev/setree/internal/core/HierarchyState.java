@@ -60,6 +60,13 @@ public record HierarchyState(List<Level> levels) {
      */
     public Level(String[] memberIds, float[] centroids, String[] parentIds, int[] assignment, int[] knnOffsets,
         int[] knnNeighbors, float[] knnWeights, double resolution) {
+      this(memberIds, centroids, parentIds, assignment, knnOffsets, knnNeighbors, knnWeights, resolution, 0, null,
+          null);
+    }
+
+    private Level(String[] memberIds, float[] centroids, String[] parentIds, int[] assignment, int[] knnOffsets,
+        int[] knnNeighbors, float[] knnWeights, double resolution, long loggedSince, int[] centroidRows,
+        int[] knnRows) {
       this.memberIds = memberIds;
       this.centroids = centroids;
       this.parentIds = parentIds;
@@ -68,21 +75,6 @@ public record HierarchyState(List<Level> levels) {
       this.knnNeighbors = knnNeighbors;
       this.knnWeights = knnWeights;
       this.resolution = resolution;
-      this.loggedSince = 0;
-      this.centroidRowsLogged = null;
-      this.knnRowsLogged = null;
-    }
-
-    private Level(Level l, long loggedSince, int[] centroidRows, int[] knnRows) {
-      this.memberIds = l.memberIds;
-      this.centroids = l.centroids;
-      this.parentIds = l.parentIds;
-      this.assignment = l.assignment;
-      this.knnOffsets = l.knnOffsets;
-      this.knnNeighbors = l.knnNeighbors;
-      this.knnWeights = l.knnWeights;
-      this.resolution = l.resolution;
-      this.memberIndex = l.memberIndex;
       this.loggedSince = loggedSince;
       this.centroidRowsLogged = centroidRows;
       this.knnRowsLogged = knnRows;
@@ -98,7 +90,10 @@ public record HierarchyState(List<Level> levels) {
      * says nothing of that array. The arrays are taken over.
      */
     public Level withChangesSince(Level base, int[] centroidRows, int[] knnRows) {
-      return new Level(this, base.serial, centroidRows, knnRows);
+      Level logged = new Level(memberIds, centroids, parentIds, assignment, knnOffsets, knnNeighbors, knnWeights,
+          resolution, base.serial, centroidRows, knnRows);
+      logged.memberIndex = memberIndex;
+      return logged;
     }
 
     /**
