@@ -375,19 +375,21 @@ public final class Tree {
   }
 
   /**
-   * Copies the columns of the first {@code count} nodes into the arrays given, from their index 0: ids, texts, time
-   * stamps, summariser kinds, token counts, faithfulness and parents (indexes in this tree). One bulk copy per
-   * column, for a maintenance run's freeze, whose leaves are mostly this tree's at the same indexes.
+   * Copies the columns of nodes {@code from..from+count-1} into the arrays given, from their index {@code at}: ids,
+   * texts, time stamps, summariser kinds, token counts, levels, faithfulness, parents (indexes in this tree) and
+   * losses. One bulk copy per column, for a maintenance run's freeze, whose nodes are mostly this tree's.
    */
-  public void copyColumns(int count, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
-      int[] tokens, int[] faithfulness, int[] parent) {
-    System.arraycopy(this.ids, 0, ids, 0, count);
-    System.arraycopy(this.texts, 0, texts, 0, count);
-    System.arraycopy(this.times, 0, times, 0, count);
-    System.arraycopy(this.summarizerKinds, 0, summarizerKinds, 0, count);
-    System.arraycopy(this.tokens, 0, tokens, 0, count);
-    System.arraycopy(this.faithfulness, 0, faithfulness, 0, count);
-    System.arraycopy(this.parent, 0, parent, 0, count);
+  public void copyColumns(int from, int count, int at, String[] ids, String[] texts, String[] times,
+      String[] summarizerKinds, int[] tokens, int[] level, int[] faithfulness, int[] parent, float[] loss) {
+    System.arraycopy(this.ids, from, ids, at, count);
+    System.arraycopy(this.texts, from, texts, at, count);
+    System.arraycopy(this.times, from, times, at, count);
+    System.arraycopy(this.summarizerKinds, from, summarizerKinds, at, count);
+    System.arraycopy(this.tokens, from, tokens, at, count);
+    System.arraycopy(this.level, from, level, at, count);
+    System.arraycopy(this.faithfulness, from, faithfulness, at, count);
+    System.arraycopy(this.parent, from, parent, at, count);
+    System.arraycopy(this.loss, from, loss, at, count);
   }
 
   /** The {@code i}-th leaf quoted whole in the summary of {@code v}. */

@@ -54,10 +54,10 @@ final class DraftFreeze {
   }
 
   /**
-   * The result: the tree, the ids of the nodes whose rows may differ from the base's (in no order), and the
-   * internal nodes in the tree's order.
+   * The result: the tree, the ids of the nodes whose rows may differ from the base's (in no order), the internal
+   * nodes in the tree's order, and whether they are the base's internal nodes in the base's order.
    */
-  record Frozen(Tree tree, String[] changed, List<DraftNode> internal) {}
+  record Frozen(Tree tree, String[] changed, List<DraftNode> internal, boolean innerKept) {}
 
   /**
    * Freezes {@code d}: leaves in order, then internal nodes by level and creation order, root last. Leaves each
@@ -72,15 +72,21 @@ final class DraftFreeze {
 
   private Frozen run(DraftTree d) {
     order = new ArrayList<>(d.leaves);
-    List<DraftNode> inner = byLevel(d.internal);
+    int leafCount = d.leaves.size();
+    // The internal nodes are the base's, in its order, when the run added and removed none and kept every leaf: then
+    // their columns are the base's, shifted by the new leaves, except those of the nodes the run touched (Touched).
     DraftNode root = d.root();
+    boolean innerKept = base != null && kept == base.leafCount() && base.size() > kept && !d.touched.all()
+        && d.touched.internalEdits() == 0 && d.internal.size() == base.size() - kept
+        && d.internal.get(d.internal.size() - 1) == root;
+    assert !innerKept || inBaseOrder(d.internal, kept);
+    List<DraftNode> inner = innerKept ? new ArrayList<>(d.internal) : byLevel(d.internal);
     if (root != null && (inner.isEmpty() || inner.get(inner.size() - 1) != root)) {
       inner.remove(root);
       inner.add(root);
     }
     order.addAll(inner);
     int n = order.size();
-    int leafCount = d.leaves.size();
     int dim = d.dim;
     // The kept leaves' columns come from the base when both trees have internal nodes (a leaf as root is not kept).
     from = base != null && base.size() > base.leafCount() && n > leafCount ? kept : 0;
@@ -98,14 +104,27 @@ final class DraftFreeze {
     sources = new int[n][];
     loss = new float[n]; // NaN: the tree computes it
     if (from > 0) {
-      copyKeptLeaves(from, previous, leafCount, ids, texts, times, kinds, tokens, faith, parent);
+      copyKeptLeaves(from, leafCount);
       Arrays.fill(sources, 0, from, NO_SOURCES);
     }
-    Passes.range(from, n, new Columns());
+    DraftNode[] touched = null;
+    if (innerKept && from > 0) {
+      copyKeptInternal(leafCount, n);
+      Columns columns = new Columns();
+      Passes.range(from, leafCount, columns); // the new leaves
+      touched = d.touchedInternal();
+      for (DraftNode v : touched) {
+        columns.accept(v.index);
+      }
+      assert untouchedFrozen(d, leafCount);
+    } else {
+      Passes.range(from, n, new Columns());
+    }
     assert keptLeavesFrozen(order, from, parent);
     Tree tree = new Tree(dim, leafCount, ids, texts, times, kinds, tokens, level, parent, d.leafRows(),
-        d.internalRows.freeze(inner), faith, sources, loss, base != null && kept == base.leafCount() ? base : null);
-    return new Frozen(tree, changed.toArray(new String[0]), inner);
+        touched != null ? d.internalRows.freeze(inner, base.internalRows(), touched) : d.internalRows.freeze(inner),
+        faith, sources, loss, base != null && kept == base.leafCount() ? base : null);
+    return new Frozen(tree, changed.toArray(new String[0]), inner, innerKept);
   }
 
   /**
@@ -192,8 +211,7 @@ final class DraftFreeze {
    * new index ({@code previous} gives the internal nodes' base indexes). A parent the base had and the new tree
    * has not leaves -1 here: the leaf has a new parent, which is flagged, so the freeze's loop sets it.
    */
-  private void copyKeptLeaves(int count, int[] previous, int leafCount, String[] ids, String[] texts,
-      String[] times, String[] kinds, int[] tokens, int[] faith, int[] parent) {
+  private void copyKeptLeaves(int count, int leafCount) {
     int baseLeaves = base.leafCount();
     int[] now = new int[base.size() - baseLeaves]; // an internal node's new index by its base index
     Arrays.fill(now, -1);
@@ -202,11 +220,65 @@ final class DraftFreeze {
         now[previous[i] - baseLeaves] = i;
       }
     }
-    base.copyColumns(count, ids, texts, times, kinds, tokens, faith, parent); // bulk: fast before any compile
+    base.copyColumns(0, count, 0, ids, texts, times, kinds, tokens, level, faith, parent, loss); // bulk
     for (int i = 0; i < count; i++) {
       int p = parent[i];
       parent[i] = p < baseLeaves ? -1 : now[p - baseLeaves];
     }
+  }
+
+  /**
+   * The internal nodes' columns (at {@code leafCount..n-1}) from the base's, when they are the base's internal nodes
+   * in its order: parents shifted by the new leaves, and each node's quoted leaves the base's, which are kept leaves
+   * at the same indexes. What {@link Columns} writes for a node the run did not touch; the touched ones are written
+   * over after.
+   */
+  private void copyKeptInternal(int leafCount, int n) {
+    int baseLeaves = base.leafCount();
+    int shift = leafCount - baseLeaves;
+    base.copyColumns(baseLeaves, n - leafCount, leafCount, ids, texts, times, kinds, tokens, level, faith, parent,
+        loss);
+    for (int i = leafCount; i < n; i++) {
+      int p = parent[i];
+      parent[i] = p < 0 ? -1 : p + shift;
+      int was = i - shift;
+      sources[i] = base.sourceCount(was) == 0 ? NO_SOURCES : base.sources(was);
+    }
+  }
+
+  /** Whether {@code internal} are the base's internal nodes in its order, by their indexes there (under assertions). */
+  private static boolean inBaseOrder(List<DraftNode> internal, int baseLeaves) {
+    for (int j = 0; j < internal.size(); j++) {
+      if (internal.get(j).index != baseLeaves + j) {
+        throw new AssertionError("internal node " + internal.get(j) + " at " + j + " has base index "
+            + internal.get(j).index);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether every internal node the run did not touch was frozen as {@link Columns} would have frozen it: nothing
+   * changed since the base, and its columns its own (checked under assertions).
+   */
+  private boolean untouchedFrozen(DraftTree d, int leafCount) {
+    for (int i = leafCount; i < order.size(); i++) {
+      DraftNode v = order.get(i);
+      if (d.touched.has(v)) {
+        continue;
+      }
+      int p = v.parent == null ? -1 : v.parent.index;
+      boolean same = !v.rowChanged() && !v.childAdded && ids[i] == v.id && texts[i] == v.text
+          && kinds[i] == v.kind && tokens[i] == v.tokens && level[i] == v.level && faith[i] == v.faithfulness
+          && parent[i] == p && sources[i].length == v.sources.size();
+      for (int s = 0; same && s < sources[i].length; s++) {
+        same = sources[i][s] == v.sources.get(s).index;
+      }
+      if (!same) {
+        throw new AssertionError("internal node " + v.id + " is not in the run's log, and its row is not the base's");
+      }
+    }
+    return true;
   }
 
   /** Adds {@code v} to the log when its row may have changed since the base, and records its fields as frozen. */

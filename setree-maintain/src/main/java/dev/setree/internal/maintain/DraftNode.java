@@ -64,6 +64,9 @@ final class DraftNode {
   /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */
   long claimedBy;
   long nextBy;
+  /** The log of the draft that made it ({@link DraftTree#touched}), or null; and the log's mark when listed there. */
+  Touched log;
+  long touchedIn;
 
   /**
    * The node's fields as the draft last froze them into a tree or copied them from one ({@link #frozen}), for
@@ -84,6 +87,16 @@ final class DraftNode {
   DraftNode(String id, boolean leaf) {
     this.id = id;
     this.leaf = leaf;
+  }
+
+  /**
+   * Notes in its draft's log that a run changed this internal node's row, children or flags ({@link Touched}); a
+   * leaf is not listed (its parent, which a new or lost child touches, is).
+   */
+  void touch() {
+    if (log != null && !leaf) {
+      log.add(this);
+    }
   }
 
   /** Makes this leaf read its embedding from row {@code row} of {@code rows} until an array is asked for. */

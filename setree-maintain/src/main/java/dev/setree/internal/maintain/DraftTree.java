@@ -13,6 +13,13 @@ import java.util.Map;
  * Nodes are objects here (clarity over speed: this is index time); the snapshot is plain arrays.
  */
 final class DraftTree {
+  /**
+   * Where a settled draft's internal nodes' creation orders start: internal node i of the tree (node
+   * {@code leafCount + i}) has order {@code INTERNAL_ORDER + i}, after every leaf's (a leaf's is its index) and before
+   * every node made since. Any two nodes compare as by their indexes, and an internal node keeps its order while the
+   * leaves before it grow in number, so that a settle need not renumber every one.
+   */
+  static final long INTERNAL_ORDER = 1L << 40;
   final int dim;
   /** The leaves in order (add and remove them through this class: {@link #leafRows()} follows them). */
   final List<DraftNode> leaves = new ArrayList<>();
@@ -33,6 +40,12 @@ final class DraftTree {
   /** The change log of the last {@link #toTree} (null when the draft had no {@link #base} then). */
   private TreeChanges changes;
   /**
+   * The internal nodes the run before the last {@link #toTree} touched, when they are all that a settle of the draft
+   * must look at (that freeze kept the internal nodes as they were, in order, and the run's log was complete); null
+   * when a settle looks at every internal node.
+   */
+  private DraftNode[] toSettle;
+  /**
    * How many leading {@link #leaves} are still {@link #base}'s leaves at the same indexes: leaves are only appended
    * and removed, so a run that only inserts keeps every one (its log's {@link TreeChanges#leafPrefix}).
    */
@@ -51,6 +64,8 @@ final class DraftTree {
   final InternalRowStore internalRows;
   /** The summary embeddings this draft's passes asked the model for, kept by text (ADR 0043). */
   final RecentEmbeddings recentEmbeddings = new RecentEmbeddings(RecentEmbeddings.CAPACITY);
+  /** The internal nodes touched since the draft was copied or last settled; every node for a new draft. */
+  final Touched touched = new Touched();
 
   DraftTree(int dim) {
     this.dim = dim;
@@ -65,6 +80,7 @@ final class DraftTree {
   /** A leaf whose sum is {@code sum} (the draft's own copy of the embedding; neither is changed in place). */
   private DraftNode addLeaf(String id, String text, String time, float[] embedding, float[] sum, int tokens) {
     DraftNode n = new DraftNode(id, true);
+    n.log = touched;
     n.text = text;
     n.time = time;
     n.embedding = embedding;
@@ -155,6 +171,7 @@ final class DraftTree {
         if (leaf.parent != null) {
           leaf.parent.children.remove(leaf);
           leaf.parent.structural = true;
+          leaf.parent.touch();
         }
         it.remove();
         byId.remove(leaf.id);
@@ -178,6 +195,7 @@ final class DraftTree {
 
   DraftNode addInternal(String id, int level) {
     DraftNode n = new DraftNode(id, false);
+    n.log = touched;
     n.level = level;
     n.sum = new float[dim];
     n.structural = true;
@@ -185,7 +203,27 @@ final class DraftTree {
     n.order = nextOrder++;
     internal.add(n);
     byId.put(id, n);
+    n.touch();
+    touched.internalEdited();
     return n;
+  }
+
+  /**
+   * The internal nodes a pass looking for the run's changes reads: those the run touched that are still in the draft,
+   * in the order they were first touched; every internal node, in order, when the log stands for all
+   * ({@link Touched#all}).
+   */
+  DraftNode[] touchedInternal() {
+    if (touched.all()) {
+      return internal.toArray(new DraftNode[0]);
+    }
+    List<DraftNode> out = new ArrayList<>(touched.nodes().size());
+    for (DraftNode n : touched.nodes()) {
+      if (byId.get(n.id) == n) {
+        out.add(n);
+      }
+    }
+    return out.toArray(new DraftNode[0]);
   }
 
   /** The sum of {@code v}'s children's sums, added in canonical order ({@link DraftNode#canonicalSum}). */
@@ -197,10 +235,13 @@ final class DraftTree {
   static void attach(DraftNode child, DraftNode parent) {
     if (child.parent != null) {
       child.parent.children.remove(child);
+      child.parent.touch();
     }
     child.parent = parent;
     parent.children.add(child);
     parent.childAdded = true;
+    child.touch();
+    parent.touch();
   }
 
   /** Recomputes the internal nodes' leaf sums and flags the nodes whose centroid changed ({@link DraftSums}). */
@@ -210,37 +251,11 @@ final class DraftTree {
 
   /**
    * Drops internal nodes that lost all children, bottom-up: a dropped node's parent loses a child (and is
-   * structurally changed), and is dropped in turn once it has none. One pass over the nodes, which keep their order.
+   * structurally changed), and is dropped in turn once it has none. One pass over the nodes the run touched
+   * ({@link #touched}: a node loses its last child only where it is touched), which keep their order.
    */
   void pruneEmpty() {
-    java.util.Set<DraftNode> gone = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    Passes.each(internal.toArray(new DraftNode[0]), new Prune(gone));
-    if (!gone.isEmpty()) {
-      internal.removeIf(gone::contains);
-    }
-  }
-
-  /**
-   * {@link #pruneEmpty}'s pass: drops a node if it has no child, then its parent if that has none left, and so on up
-   * (into {@code gone}). A class of its own, not a lambda, so that a writer loads it on open (ADR 0045).
-   */
-  private final class Prune implements java.util.function.Consumer<DraftNode> {
-    private final java.util.Set<DraftNode> gone;
-
-    Prune(java.util.Set<DraftNode> gone) {
-      this.gone = gone;
-    }
-
-    @Override
-    public void accept(DraftNode n) {
-      for (DraftNode x = n; x != null && x.children.isEmpty() && gone.add(x); x = x.parent) {
-        byId.remove(x.id);
-        if (x.parent != null) {
-          x.parent.children.remove(x);
-          x.parent.structural = true;
-        }
-      }
-    }
+    EmptyNodes.prune(this);
   }
 
   /** The root: the only internal node without a parent; null when the draft has no internal node. */
@@ -272,8 +287,8 @@ final class DraftTree {
 
   /**
    * Sets every leaf's creation order to its index in the snapshot {@link #toTree} last froze, and the next
-   * node's after every node's: with the internal nodes' orders set to their indexes too (the caller does that in
-   * its own pass over them, {@link KeptDraft}), the orders {@link #of} gives a copy of that snapshot. Clears the
+   * node's after every node's: with the internal nodes' orders set from their indexes too ({@link #INTERNAL_ORDER};
+   * the caller does that, {@link KeptDraft}), the orders {@link #of} gives a copy of that snapshot. Clears the
    * leaves' flags in the same pass. The leaves that freeze kept in place (its log's
    * {@link TreeChanges#leafPrefix}) are skipped: a copy's and a settled draft's leaves have their index as their
    * order already (ADR 0034).
@@ -287,7 +302,7 @@ final class DraftTree {
       n.structural = false;
       n.centroidChanged = false;
     }
-    nextOrder = leaves.size() + internal.size();
+    nextOrder = INTERNAL_ORDER + internal.size();
   }
 
   /** Whether the first {@code count} leaves have their index as their order and no flag (checked under assertions). */
@@ -314,6 +329,8 @@ final class DraftTree {
     DraftFreeze.Frozen frozen = DraftFreeze.freeze(this, base, kept);
     internal.clear(); // the same nodes, now in the tree's order: a kept draft's settle needs them so
     internal.addAll(frozen.internal());
+    toSettle = frozen.innerKept() && !touched.all() ? touchedInternal() : null;
+    touched.touchAll(); // its nodes are renumbered: the log starts again when the draft is settled
     changes = base == null ? null : new TreeChanges(base, frozen.changed(), kept);
     base = frozen.tree();
     keptLeaves = leaves.size();
@@ -326,6 +343,11 @@ final class DraftTree {
    */
   TreeChanges changes() {
     return changes;
+  }
+
+  /** See {@link #toSettle}. */
+  DraftNode[] toSettle() {
+    return toSettle;
   }
 
   /** A draft holding a snapshot's nodes, summaries and all; nothing flagged. */
@@ -357,6 +379,7 @@ final class DraftTree {
         n.kind = t.summarizerKind(v);
         n.faithfulness = t.faithfulness(v);
         n.sum = new float[t.dimension()];
+        n.order = INTERNAL_ORDER + (v - t.leafCount());
       }
       n.index = v; // its index in the tree the draft is a copy of, as after a freeze
       nodes[v] = n;
@@ -387,6 +410,8 @@ final class DraftTree {
     }
     d.base = t;
     d.keptLeaves = t.leafCount();
+    d.nextOrder = INTERNAL_ORDER + (t.size() - t.leafCount());
+    d.touched.clear(); // nothing flagged: the copy is its tree
     return d;
   }
 }

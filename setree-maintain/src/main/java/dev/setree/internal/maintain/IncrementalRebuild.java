@@ -196,7 +196,9 @@ final class IncrementalRebuild {
     if (node.parent != null) {
       node.parent.children.remove(node);
       node.parent.structural = true;
+      node.parent.touch();
       node.parent = null;
+      node.touch();
     }
   }
 

@@ -50,6 +50,59 @@ final class InternalRowStore {
   }
 
   /**
+   * The rows of {@code inner} when they are the internal nodes of {@code last}, the rows of the tree frozen before, in
+   * its order, and only {@code touched} (indexes set by the freeze) may have vectors replaced since: each other node
+   * keeps its row in {@code last}, read from its row map, and is not looked at. Writes as {@link #freeze(List)} does
+   * when {@code last} does not read this store's current arrays or the touched nodes' rows do not fit.
+   */
+  InternalRows freeze(List<DraftNode> inner, InternalRows last, DraftNode[] touched) {
+    if (last.embeddings() != embeddings || last.centroids() != centroids || last.count() != inner.size()) {
+      return freeze(inner);
+    }
+    int stale = 0;
+    for (DraftNode n : touched) {
+      if (!n.hasRowIn(embeddings)) {
+        stale++;
+      }
+    }
+    if ((long) (end + stale) * dim > embeddings.length) {
+      return freeze(inner);
+    }
+    int[] row = new int[inner.size()];
+    for (int i = 0; i < row.length; i++) {
+      row[i] = last.row(i);
+    }
+    int leafCount = inner.isEmpty() ? 0 : inner.get(0).index;
+    for (DraftNode n : touched) {
+      if (!n.hasRowIn(embeddings)) {
+        write(n);
+      }
+      row[n.index - leafCount] = n.row();
+    }
+    assert sameRows(inner, row) : "a node not in the run's log has another row than its own";
+    return InternalRows.shared(embeddings, centroids, row, dim);
+  }
+
+  /** Writes {@code n}'s vectors into the next free row. */
+  private void write(DraftNode n) {
+    System.arraycopy(n.embedding, 0, embeddings, end * dim, dim);
+    System.arraycopy(n.centroidShared(), 0, centroids, end * dim, dim);
+    n.wroteRow(embeddings, end);
+    end++;
+  }
+
+  /** Whether each of {@code inner} has its row at its place of {@code row}, written from its vectors (assertions). */
+  private boolean sameRows(List<DraftNode> inner, int[] row) {
+    for (int i = 0; i < row.length; i++) {
+      DraftNode n = inner.get(i);
+      if (!n.hasRowIn(embeddings) || n.row() != row[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * The freeze's first pass: counts the nodes without a row in the current arrays. The passes are classes of their
    * own, not lambdas, so that a writer loads them on open, and run a call per node in the loop {@link Passes} shares
    * (ADR 0045).
@@ -79,10 +132,7 @@ final class InternalRowStore {
     public void accept(int i) {
       DraftNode n = nodes[i];
       if (!n.hasRowIn(embeddings)) {
-        System.arraycopy(n.embedding, 0, embeddings, end * dim, dim);
-        System.arraycopy(n.centroidShared(), 0, centroids, end * dim, dim);
-        n.wroteRow(embeddings, end);
-        end++;
+        write(n);
       }
       row[i] = n.row();
     }

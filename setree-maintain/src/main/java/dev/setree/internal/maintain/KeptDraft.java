@@ -27,9 +27,27 @@ final class KeptDraft {
   /** Whether {@link #draft} is settled already (a copy is; a run's draft is settled when taken). */
   private boolean settled;
   private int reused;
+  /** Whether the drafts it gives have their passes look at every node ({@link #everyNode}). */
+  private boolean everyNode;
+
+  /**
+   * Makes the drafts it gives from now on have their passes look at every internal node rather than read the run's
+   * log ({@link Touched#touchAll}): for tests, which compare the two.
+   */
+  synchronized void everyNode() {
+    everyNode = true;
+  }
 
   /** A draft of {@code base}: the kept one when it was frozen into {@code base} itself, else a new copy. */
   synchronized DraftTree take(Tree base) {
+    DraftTree taken = takeDraft(base);
+    if (everyNode) {
+      taken.touched.touchAll();
+    }
+    return taken;
+  }
+
+  private DraftTree takeDraft(Tree base) {
     DraftTree d = base == frozen ? draft : null;
     boolean ready = settled;
     Tree tree = frozen;
@@ -92,31 +110,37 @@ final class KeptDraft {
   /**
    * Makes {@code d} hold what {@code DraftTree.of(tree)} would: flags cleared, internal nodes in the order of
    * the tree, each node's children in the tree's order (summary requests list children and leaves in that
-   * order), creation orders renumbered to the tree's indexes (a later run orders new members by them, across
+   * order), creation orders renumbered by the tree's indexes (a later run orders new members by them, across
    * levels: a node made in an earlier run at a higher level must not come before a later one at a lower
    * level, as it would by creation). Uses the indexes {@code toTree} left in the nodes. Only the children of a
    * node that was given a child since the last settle can be out of order: removals keep the order, and a freeze
    * keeps the relative order of the nodes it renumbers (leaves by position, internal nodes by level and creation
-   * order, which the last settle made their old index order).
+   * order, which the last settle made their old index order). When the freeze kept every internal node at its place
+   * among them ({@link DraftTree#toSettle}), their orders ({@link DraftTree#INTERNAL_ORDER}) stand, and only the
+   * nodes the run touched can be flagged: only those are looked at.
    */
   private static void settle(DraftTree d, Tree tree) {
     d.renumberLeavesByIndex(); // and clears the leaves' flags
     assert inIndexOrder(d.internal) : "the internal nodes are not in the order toTree left them in";
-    Passes.each(d.internal.toArray(new DraftNode[0]), new Settle()); // in the tree's order: toTree left them so
-    assert d.internal.stream().allMatch(KeptDraft::inOrder) : "children out of the tree's order";
+    DraftNode[] look = d.toSettle();
+    // In the tree's order: toTree left them so
+    Passes.each(look != null ? look : d.internal.toArray(new DraftNode[0]), new Settle(tree.leafCount()));
+    assert d.internal.stream().allMatch(n -> inOrder(n) && settled(n, tree.leafCount()))
+        : "a node is flagged, out of order or has children out of the tree's order";
     if (d.leaves.size() != tree.leafCount() || d.leaves.size() + d.internal.size() != tree.size()) {
       throw new IllegalStateException("the draft does not hold the tree it was frozen into");
     }
+    d.touched.clear(); // nothing flagged: the next run's log starts here
   }
 
   /**
    * Settles each internal node: a call per node in the loop {@link Passes} shares, by a class of its own, not a
    * lambda, so that a writer loads it on open (ADR 0045).
    */
-  private static final class Settle implements Consumer<DraftNode> {
+  private record Settle(int leafCount) implements Consumer<DraftNode> {
     @Override
     public void accept(DraftNode n) {
-      n.order = n.index;
+      n.order = DraftTree.INTERNAL_ORDER + (n.index - leafCount);
       n.structural = false;
       n.centroidChanged = false;
       if (n.childAdded && !inOrder(n)) {
@@ -124,6 +148,12 @@ final class KeptDraft {
       }
       n.childAdded = false;
     }
+  }
+
+  /** Whether {@code n}, internal, has no flag and its order from its index (checked under assertions). */
+  private static boolean settled(DraftNode n, int leafCount) {
+    return n.order == DraftTree.INTERNAL_ORDER + (n.index - leafCount) && !n.structural && !n.centroidChanged
+        && !n.childAdded;
   }
 
   /** Whether {@code nodes} are in the order of their indexes (checked under assertions). */

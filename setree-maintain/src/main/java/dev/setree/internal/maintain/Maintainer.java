@@ -39,8 +39,8 @@ public final class Maintainer {
   private final Summarizer summarizer;
   private final BuildOptions options;
   private final int faithfulnessThreshold;
-  /** The last run's draft, continued by a run over the tree it produced. */
-  private final KeptDraft kept = new KeptDraft();
+  /** The last run's draft, continued by a run over the tree it produced (tests reach it: {@link KeptDraft#everyNode}). */
+  final KeptDraft kept = new KeptDraft();
   /**
    * The tree and oracle this maintainer's last run that made a tree made, or that it prepared a draft for and found
    * to match ({@link #prepare}), and a number no internal id of that tree exceeds; null before. A run over them
@@ -180,6 +180,7 @@ public final class Maintainer {
     stopIf(cancelled);
     draft.removeLeaves(deletes); // their old parents lose a child
     if (!deletes.isEmpty()) {
+      draft.touched.touchAll(); // every node's quoted leaves are filtered
       for (DraftNode n : draft.internal) {
         n.sources = n.sources.stream().filter(s -> !deletes.contains(s.id)).toList();
       }
@@ -212,6 +213,7 @@ public final class Maintainer {
       path = "single";
       steps.end("rebuild");
     } else if (!incremental) {
+      draft.touched.touchAll(); // every node is made again
       for (DraftNode l : draft.leaves) {
         l.parent = null;
       }
@@ -260,6 +262,7 @@ public final class Maintainer {
   /** A one-leaf tree: the leaf under an internal root (the old root's id is kept when there was one). */
   private HierarchyState single(DraftTree draft, TreeBuilder.IdSource ids) {
     DraftNode leaf = draft.leaves.get(0);
+    draft.touched.touchAll(); // one leaf under one root: every other node goes
     DraftNode root = draft.root();
     if (root == null || root.leaf) {
       root = draft.addInternal(ids.next(), 1);

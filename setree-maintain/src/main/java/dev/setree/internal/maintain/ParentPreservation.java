@@ -93,7 +93,9 @@ final class ParentPreservation {
         if (was != null && x.parent == was) {
           x.parent.children.remove(x);
           x.parent.structural = true;
+          x.parent.touch();
           x.parent = null;
+          x.touch();
         }
         continue;
       }
@@ -119,6 +121,7 @@ final class ParentPreservation {
       if (!Arrays.equals(sum, parent.sum)) {
         parent.sum = sum;
         parent.centroidChanged = true;
+        parent.touch();
       }
       parents.add(parent);
     }
@@ -128,8 +131,10 @@ final class ParentPreservation {
       if (p.claimedBy != claimed && !p.children.isEmpty()) {
         for (DraftNode c : p.children) {
           c.parent = null;
+          c.touch();
         }
         p.children.clear();
+        p.touch(); // to be pruned
       }
     }
     return NextMembers.of(draft, mem, comms, parents, byId, parentLevel, nextOld);
@@ -334,9 +339,11 @@ final class ParentPreservation {
       want.add(mem[comms.members[x]]);
     }
     parent.structural = true; // called when the children differ (sameChildren), so some change below
+    parent.touch();
     for (DraftNode c : new ArrayList<>(parent.children)) {
       if (!want.contains(c)) {
         c.parent = null;
+        c.touch();
         parent.children.remove(c);
       }
     }

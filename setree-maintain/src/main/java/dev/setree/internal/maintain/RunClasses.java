@@ -16,8 +16,7 @@ final class RunClasses {
   /** This module's classes (by simple name) and the core's that a one-fact run loads, in no particular order. */
   static final String[] NAMES = {
     "AffectedCommunities", "BuildProgress", "Communities", "CommunityParents", "DeferredEmbeddings", "DraftFreeze",
-    "DraftFreeze$Columns", "DraftFreeze$Frozen", "DraftFreeze$Renumber", "DraftSums", "DraftSums$ToLook",
-    "DraftTree$Prune",
+    "DraftFreeze$Columns", "DraftFreeze$Frozen", "DraftFreeze$Renumber", "DraftSums", "DraftSums$ToLook", "EmptyNodes",
     "ExactKnn", "ExactKnn$TopK", "ExtractiveSummarizer$1", "IncrementalRebuild", "IncrementalRebuild$Clustering",
     "IncrementalRebuild$NearestMembers", "IncrementalRebuild$Outcome",
     "IncrementalRebuild$Progress", "InternalRowStore$Rows", "InternalRowStore$Stale", "KeptDraft$Settle", "KnnGraph",

@@ -120,6 +120,7 @@ final class SummaryPass {
         }
         List<DraftNode> nodes = new ArrayList<>();
         for (DraftNode v : wave) {
+          v.touch(); // its summary, embedding or faithfulness may change
           if (rules.needsSummary(v, v.depth)) {
             nodes.add(v);
           } else if (v.centroidChanged) {

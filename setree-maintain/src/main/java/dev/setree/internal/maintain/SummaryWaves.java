@@ -3,6 +3,7 @@ package dev.setree.internal.maintain;
 import dev.setree.internal.core.Passes;
 import dev.setree.internal.core.Tree;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -49,19 +50,27 @@ final class SummaryWaves {
    */
   static List<List<DraftNode>> changed(DraftTree draft, DraftNode root) {
     long mark = DIRTY_MARKS.incrementAndGet();
-    DraftNode[] internal = draft.internal.toArray(new DraftNode[0]);
-    Passes.each(internal, new MarkFlagged(mark, root));
-    markUp(root, mark, root);
+    // The flagged nodes are among those the run touched (Touched): only those are looked at, and the marked nodes,
+    // listed as they are marked, are put in the draft's order by their creation order, which a settled draft's
+    // internal nodes are in (new ones after them). A log that stands for every node is read by a pass over each.
+    List<DraftNode> marked = new ArrayList<>();
+    Passes.each(draft.touchedInternal(), new MarkFlagged(mark, root, marked));
+    markUp(root, mark, root, marked);
     for (DraftNode c : root.children) {
-      markUp(c, mark, root);
+      markUp(c, mark, root, marked);
     }
     for (DraftNode v : draft.summaryShallow) {
       if (draft.byId.get(v.id) == v) { // still in the draft
-        markUp(v, mark, root);
+        markUp(v, mark, root, marked);
       }
     }
-    List<DraftNode> marked = new ArrayList<>();
-    Passes.each(internal, new Marked(mark, marked));
+    if (draft.touched.all()) {
+      marked.clear();
+      Passes.each(draft.internal.toArray(new DraftNode[0]), new Marked(mark, marked));
+    } else {
+      marked.sort(BY_ORDER);
+      assert marked.equals(inDraftOrder(draft, mark)) : "the marked nodes are not in the draft's order";
+    }
     int maxWave = 0;
     for (DraftNode v : marked) {
       int depth = 0;
@@ -106,14 +115,39 @@ final class SummaryWaves {
    * of their own, not lambdas, so that a writer loads them on open, and run a call per node in the loop
    * {@link Passes} shares (ADR 0045).
    */
-  private record MarkFlagged(long mark, DraftNode root) implements Consumer<DraftNode> {
+  private record MarkFlagged(long mark, DraftNode root, List<DraftNode> marked) implements Consumer<DraftNode> {
     @Override
     public void accept(DraftNode v) {
-      if (v.structural || v.centroidChanged || v.text == null || v.embedding == null
-          || v.faithfulness == Tree.UNKNOWN_FAITHFULNESS) {
-        markUp(v, mark, root);
+      if (flagged(v)) {
+        markUp(v, mark, root, marked);
       }
     }
+  }
+
+  /** Whether a pass must look at {@code v} for itself: its children or leaf-centroid changed, or it lacks a summary. */
+  private static boolean flagged(DraftNode v) {
+    return v.structural || v.centroidChanged || v.text == null || v.embedding == null
+        || v.faithfulness == Tree.UNKNOWN_FAITHFULNESS;
+  }
+
+  /** By creation order: a settled draft's order of its internal nodes. */
+  private static final Comparator<DraftNode> BY_ORDER = Comparator.comparingLong(v -> v.order);
+
+  /**
+   * The nodes marked with {@code mark}, in the draft's order, found by a look at every internal node; checks under
+   * assertions that every flagged node is marked (it is in the run's log).
+   */
+  private static List<DraftNode> inDraftOrder(DraftTree draft, long mark) {
+    List<DraftNode> out = new ArrayList<>();
+    for (DraftNode v : draft.internal) {
+      if (flagged(v) && v.dirtyMark != mark) {
+        throw new AssertionError("flagged node " + v + " is not in the run's log");
+      }
+      if (v.dirtyMark == mark) {
+        out.add(v);
+      }
+    }
+    return out;
   }
 
   /** {@link #changed}'s last pass: lists the marked nodes in the draft's order. */
@@ -129,10 +163,14 @@ final class SummaryWaves {
   /** Stamps for {@link DraftNode#dirtyMark}: fresh for every {@link #changed} call. */
   private static final AtomicLong DIRTY_MARKS = new AtomicLong();
 
-  /** Marks {@code v} and its ancestors up to the first one marked already; fails when {@code v} is not under root. */
-  private static void markUp(DraftNode v, long mark, DraftNode root) {
+  /**
+   * Marks {@code v} and its ancestors up to the first one marked already, listing each into {@code marked}; fails when
+   * {@code v} is not under root.
+   */
+  private static void markUp(DraftNode v, long mark, DraftNode root, List<DraftNode> marked) {
     for (DraftNode x = v; x != null && !x.leaf && x.dirtyMark != mark; x = x.parent) {
       x.dirtyMark = mark;
+      marked.add(x);
       if (x.parent == null && x != root) {
         throw new IllegalStateException("internal node " + v + " is not under the root " + root);
       }

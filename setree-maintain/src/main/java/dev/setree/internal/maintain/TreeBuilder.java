@@ -308,6 +308,7 @@ public final class TreeBuilder {
     for (DraftNode p : parentOf) {
       if (p != null) {
         p.sum = draft.canonicalSum(p);
+        p.touch();
       }
     }
     return new Grouping(next, parentIds);

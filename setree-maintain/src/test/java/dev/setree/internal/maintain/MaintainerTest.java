@@ -431,7 +431,8 @@ class MaintainerTest {
   /**
    * A maintainer that continues each run from its previous run's draft produces, over a random sequence of
    * insert and delete batches, the very trees and oracles of maintainers that copy each tree into a new draft;
-   * it also scans its exact levels in integers first ({@link IntegerRows}), the copies in floats.
+   * it also scans its exact levels in integers first ({@link IntegerRows}), the copies in floats, and its passes read
+   * the nodes its runs touched ({@link Touched}), the copies' look at every node.
    */
   @Test
   void keptDraftGivesWhatANewDraftGives() {
@@ -492,6 +493,7 @@ class MaintainerTest {
         }
       }
       Maintainer copying = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+      copying.kept.everyNode();
       Maintainer.Result expected = copying.run(tree, oracle, batch);
       Maintainer.Result actual = continuing.run(tree, oracle, batch);
       String ctx = "seed=" + seed + " round " + round;
