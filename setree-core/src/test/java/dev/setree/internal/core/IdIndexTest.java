@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -71,6 +72,46 @@ class IdIndexTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> IdIndex.of(again, 0, 11, "node id").extendedTo(again, 12, "node id"));
     assertEquals("duplicate node id " + ids[3], e.getMessage());
+  }
+
+  /**
+   * Two indexes extended from the same one (a maintenance run given up, then the next from the same tree), and one
+   * extension refused for a repeated id: each index finds what a fresh index of its range finds, the second
+   * extension's ids at their own positions (the first extension shares its table with the index it came from, the
+   * second does not), and an extension after the refused one finds its ids without reporting any twice.
+   */
+  @Test
+  void indexesExtendedFromOneIndexAreEachRight() {
+    String[] base = new String[10];
+    for (int i = 0; i < base.length; i++) {
+      base[i] = "leaf" + i;
+    }
+    String[] first = java.util.Arrays.copyOf(base, 15);
+    String[] second = java.util.Arrays.copyOf(base, 14);
+    for (int i = 10; i < 15; i++) {
+      first[i] = "first" + i;
+    }
+    for (int i = 10; i < 14; i++) {
+      second[i] = i == 10 ? first[11] : "second" + i; // an id of the first extension, at another position
+    }
+    IdIndex index = IdIndex.of(base, 0, 10, "node id");
+    IdIndex a = index.extendedTo(first, 15, "node id");
+    IdIndex b = index.extendedTo(second, 14, "node id");
+    for (String[] ids : List.of(base, first, second)) {
+      for (String id : ids) {
+        assertEquals(List.of(base).indexOf(id), index.indexOf(id), id + " in the index extended twice");
+        assertEquals(List.of(first).indexOf(id), a.indexOf(id), id + " in the first extension");
+        assertEquals(List.of(second).indexOf(id), b.indexOf(id), id + " in the second extension");
+      }
+    }
+    String[] repeated = java.util.Arrays.copyOf(second, 12);
+    repeated[11] = base[4];
+    IdIndex c = IdIndex.of(base, 0, 10, "node id");
+    assertThrows(IllegalArgumentException.class, () -> c.extendedTo(repeated, 12, "node id"));
+    IdIndex d = c.extendedTo(second, 14, "node id");
+    for (int i = 0; i < second.length; i++) {
+      assertEquals(i, d.indexOf(second[i]), second[i] + " after a refused extension");
+    }
   }
 
   /** An id made of "Aa" and "BB" pairs (all of the same length share a hash code), unique to {@code i}. */
