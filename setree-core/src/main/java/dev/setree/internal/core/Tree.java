@@ -147,9 +147,7 @@ public final class Tree {
         throw new IllegalArgumentException("node " + ids[v] + " has invalid parent index " + p);
       }
     }
-    ChildLists lists = leadingLeaves == null ? null : ChildLists.appended(new ChildLists(leadingLeaves.childOffsets,
-        leadingLeaves.children), leadingLeaves.parent, leadingLeaves.leafCount, parent, leafCount);
-    lists = lists != null ? lists : ChildLists.inTreeOrder(parent, leafCount);
+    ChildLists lists = ChildLists.inTreeOrder(parent, leafCount);
     this.childOffsets = lists.offsets();
     this.children = lists.children();
     for (int v = leafCount; v < n; v++) {
