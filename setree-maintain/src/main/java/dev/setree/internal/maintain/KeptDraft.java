@@ -122,8 +122,7 @@ final class KeptDraft {
   private static void settle(DraftTree d, Tree tree) {
     d.renumberLeavesByIndex(); // and clears the leaves' flags
     assert inIndexOrder(d.internal) : "the internal nodes are not in the order toTree left them in";
-    DraftNode[] look = d.toSettle();
-    // In the tree's order: toTree left them so
+    DraftNode[] look = d.toSettle(); // else every internal node, in the tree's order (toTree left them so)
     Passes.each(look != null ? look : d.internal.toArray(new DraftNode[0]), new Settle(tree.leafCount()));
     assert d.internal.stream().allMatch(n -> inOrder(n) && settled(n, tree.leafCount()))
         : "a node is flagged, out of order or has children out of the tree's order";
