@@ -16,7 +16,7 @@ record CommunityParents(int[] assignment, DraftNode[] parentOf) {
 
   /** {@code draft}'s record when it is of {@code old}, the oracle's level 0; else null. */
   static DraftNode[] of(DraftTree draft, HierarchyState.Level old) {
-    CommunityParents r = draft.communityParents;
+    CommunityParents r = draft.records.communityParents;
     return r != null && r.assignment == old.assignment() ? r.parentOf : null;
   }
 }

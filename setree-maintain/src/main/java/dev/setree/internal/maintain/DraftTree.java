@@ -50,12 +50,8 @@ final class DraftTree {
    * and removed, so a run that only inserts keeps every one (its log's {@link TreeChanges#leafPrefix}).
    */
   private int keptLeaves;
-  /** Per level above the leaves, its rows as the last run recorded them ({@link RecordedRows}), or null. */
-  private final List<RecordedRows> recordedRows = new ArrayList<>();
-  /** Per level, the integer mirror of its rows ({@link IntegerRows}), or null. */
-  private final List<IntegerRows> integerRows = new ArrayList<>();
-  /** The parents level 0's communities got in the last run ({@link CommunityParents}), or null. */
-  CommunityParents communityParents;
+  /** What the last run kept of each level: its rows' record, their integer mirror, level 0's parents. */
+  final LevelRecords records = new LevelRecords();
   /** Level 0's kNN graph last known to have its rows in order ({@link NearestMemberPatch#onlyAppended}). */
   final NearestMemberPatch.SortedRows sortedRows = new NearestMemberPatch.SortedRows();
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
@@ -107,54 +103,6 @@ final class DraftTree {
   int sharedLeafRows(float[] other, int otherRows) {
     leafRows();
     return leafRows.sharedWith(other, otherRows);
-  }
-
-  /** The rows of level {@code level} as a run over this draft last recorded them, or null. */
-  RecordedRows recordedRows(int level) {
-    return level < recordedRows.size() ? recordedRows.get(level) : null;
-  }
-
-  /** Keeps {@code rows} as level {@code level}'s record (null forgets it). */
-  void recordRows(int level, RecordedRows rows) {
-    while (recordedRows.size() <= level) {
-      recordedRows.add(null);
-    }
-    recordedRows.set(level, rows);
-  }
-
-  /** The integer mirror of level {@code level}'s rows as a run over this draft last kept it, or null. */
-  IntegerRows integerRows(int level) {
-    return level < integerRows.size() ? integerRows.get(level) : null;
-  }
-
-  /** Keeps {@code rows} as the integer mirror of level {@code level}'s rows (null forgets it). */
-  void keepIntegerRows(int level, IntegerRows rows) {
-    while (integerRows.size() <= level) {
-      integerRows.add(null);
-    }
-    integerRows.set(level, rows);
-  }
-
-  /**
-   * Forgets the records ({@link #recordRows}, {@link #communityParents}) and integer mirrors
-   * ({@link #keepIntegerRows}) that are not of the rows of {@code levels}, the hierarchy a run made.
-   */
-  void keepRecordedRowsOf(List<dev.setree.internal.core.HierarchyState.Level> levels) {
-    if (communityParents != null && (levels.isEmpty() || communityParents.assignment() != levels.get(0).assignment())) {
-      communityParents = null;
-    }
-    for (int l = 0; l < recordedRows.size(); l++) {
-      RecordedRows r = recordedRows.get(l);
-      if (r != null && (l >= levels.size() || r.rows() != levels.get(l).centroids())) {
-        recordedRows.set(l, null); // else it would keep an old level's rows alive
-      }
-    }
-    for (int l = 0; l < integerRows.size(); l++) {
-      IntegerRows r = integerRows.get(l);
-      if (r != null && (l >= levels.size() || !r.mirrors(levels.get(l).centroids()))) {
-        integerRows.set(l, null);
-      }
-    }
   }
 
   /** Removes the leaves with these ids; their parents lose a child. Returns how many were removed. */

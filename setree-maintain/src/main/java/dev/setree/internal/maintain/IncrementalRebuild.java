@@ -89,7 +89,7 @@ final class IncrementalRebuild {
       // member (a loop over every leaf that the first run after open executes before it is compiled). Higher
       // levels read only the rows their record does not vouch for (RecordedRows).
       RecordedRows.Matched upper = lvl > 0 && old != null && usable(old, draft.dim)
-          ? RecordedRows.match(old, members, draft.dim, draft.recordedRows(lvl)) : null;
+          ? RecordedRows.match(old, members, draft.dim, draft.records.rows(lvl)) : null;
       float[] centroids = upper != null ? upper.rows()
           : lvl == 0 ? draft.leafRows() : TreeBuilder.centroids(draft, members);
       if (upper != null ? upper.same() : old != null && sameMembers(old, members, centroids, draft.dim)) {
@@ -119,10 +119,10 @@ final class IncrementalRebuild {
       }
       // An exact level large enough for its scans to cost is scanned in integers first.
       IntegerRows integers = exact && members.size() >= integerRowsMin
-          ? IntegerRows.follow(draft.integerRows(lvl), old.centroids(), centroids, members.size(), draft.dim,
+          ? IntegerRows.follow(draft.records.integers(lvl), old.centroids(), centroids, members.size(), draft.dim,
               match.newToOld(), match.moved())
           : null;
-      draft.keepIntegerRows(lvl, integers);
+      draft.records.keepIntegers(lvl, integers);
       KnnPatch patch = !exact && near != null
           ? NearestMemberPatch.patch(old, members.size(), centroids, draft.dim, match.moved(), match.newToOld(),
               match.oldToNew(), options.k(), near, true, match.inPlace(), lvl == 0 ? draft.sortedRows : null)
@@ -143,14 +143,14 @@ final class IncrementalRebuild {
           assignment, Communities.ofNumbered(clustering.numbered, clustering.count), clustering.unaffected, old,
           byId, lvl + 1, ids, nextOld, parentIds, parentOf);
       if (parentOf != null) {
-        draft.communityParents = new CommunityParents(clustering.numbered, parentOf);
+        draft.records.communityParents = new CommunityParents(clustering.numbered, parentOf);
       }
       String[] memberIds = LevelMatch.memberIds(old, members, shared);
       HierarchyState.Level level = new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),
           clustering.numbered, knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution);
       int[] movedRows = match.movedInPlace(old.size()); // the rows the save's plan compares, when all kept in place
       progress.levels.add(movedRows == null ? level : level.withChangesSince(old, movedRows, patch.touched()));
-      draft.recordRows(lvl, upper == null ? null : upper.record()); // centroids is the record's array
+      draft.records.keepRows(lvl, upper == null ? null : upper.record()); // centroids is the record's array
       members = nextMembers;
       steps.end("level " + lvl + " parents");
     }

@@ -236,7 +236,7 @@ public final class Maintainer {
       dirty = o.dirtyLevels();
       reclustered = o.reclusteredMembers();
     }
-    draft.keepRecordedRowsOf(next.levels());
+    draft.records.keepOnlyOf(next.levels());
     stopIf(cancelled);
     draft.recomputeSums();
     steps.end("sums");
@@ -309,7 +309,7 @@ public final class Maintainer {
     IntegerRows[] mirrors = kept.holds(tree) ? null : mirrorLevels(oracle, tree.dimension());
     kept.prepare(tree, cancelled, d -> {
       for (int lvl = 0; mirrors != null && lvl < mirrors.length; lvl++) {
-        d.keepIntegerRows(lvl, mirrors[lvl]);
+        d.records.keepIntegers(lvl, mirrors[lvl]);
       }
       d.internalRows.writeAhead(d.internal);
       HierarchyState.Level l0 = oracle.isEmpty() ? null : oracle.levels().get(0);
@@ -331,7 +331,7 @@ public final class Maintainer {
   private static void recordLevels(DraftTree d, HierarchyState oracle, BooleanSupplier cancelled) {
     for (int lvl = 1; lvl < oracle.levels().size(); lvl++) {
       stopIf(cancelled);
-      d.recordRows(lvl, RecordedRows.of(oracle.levels().get(lvl), d));
+      d.records.keepRows(lvl, RecordedRows.of(oracle.levels().get(lvl), d));
     }
   }
 

@@ -68,7 +68,7 @@ final class NextMembers {
    * {@code level} is of {@code nextOld} (entries may be null: a record made on open names only some); else null.
    */
   private static DraftNode[] recorded(DraftTree draft, int level, HierarchyState.Level nextOld) {
-    RecordedRows r = draft.recordedRows(level);
+    RecordedRows r = draft.records.rows(level);
     return r != null && r.rows() == nextOld.centroids() && r.members().length == nextOld.size() ? r.members() : null;
   }
 

@@ -1,0 +1,68 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.HierarchyState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a draft keeps of each level from the run before, for the next run over it: the rows of each level above the
+ * leaves as recorded ({@link RecordedRows}), their integer mirrors ({@link IntegerRows}) and the parents level 0's
+ * communities got ({@link CommunityParents}). Each is tied to the very arrays of the level it was made for, and
+ * forgotten when the hierarchy a run made holds other arrays ({@link #keepOnlyOf}).
+ */
+final class LevelRecords {
+  /** Per level above the leaves, its rows as the last run recorded them, or null. */
+  private final List<RecordedRows> recordedRows = new ArrayList<>();
+  /** Per level, the integer mirror of its rows, or null. */
+  private final List<IntegerRows> integerRows = new ArrayList<>();
+  /** The parents level 0's communities got in the last run, or null. */
+  CommunityParents communityParents;
+
+  /** The rows of level {@code level} as the last run over the draft recorded them, or null. */
+  RecordedRows rows(int level) {
+    return level < recordedRows.size() ? recordedRows.get(level) : null;
+  }
+
+  /** Keeps {@code rows} as level {@code level}'s record (null forgets it). */
+  void keepRows(int level, RecordedRows rows) {
+    while (recordedRows.size() <= level) {
+      recordedRows.add(null);
+    }
+    recordedRows.set(level, rows);
+  }
+
+  /** The integer mirror of level {@code level}'s rows as the last run over the draft kept it, or null. */
+  IntegerRows integers(int level) {
+    return level < integerRows.size() ? integerRows.get(level) : null;
+  }
+
+  /** Keeps {@code rows} as the integer mirror of level {@code level}'s rows (null forgets it). */
+  void keepIntegers(int level, IntegerRows rows) {
+    while (integerRows.size() <= level) {
+      integerRows.add(null);
+    }
+    integerRows.set(level, rows);
+  }
+
+  /**
+   * Forgets the records ({@link #keepRows}, {@link #communityParents}) and integer mirrors
+   * ({@link #keepIntegers}) that are not of the rows of {@code levels}, the hierarchy a run made.
+   */
+  void keepOnlyOf(List<HierarchyState.Level> levels) {
+    if (communityParents != null && (levels.isEmpty() || communityParents.assignment() != levels.get(0).assignment())) {
+      communityParents = null;
+    }
+    for (int l = 0; l < recordedRows.size(); l++) {
+      RecordedRows r = recordedRows.get(l);
+      if (r != null && (l >= levels.size() || r.rows() != levels.get(l).centroids())) {
+        recordedRows.set(l, null); // else it would keep an old level's rows alive
+      }
+    }
+    for (int l = 0; l < integerRows.size(); l++) {
+      IntegerRows r = integerRows.get(l);
+      if (r != null && (l >= levels.size() || !r.mirrors(levels.get(l).centroids()))) {
+        integerRows.set(l, null);
+      }
+    }
+  }
+}
