@@ -20,28 +20,33 @@ final class LevelRecords {
 
   /** The rows of level {@code level} as the last run over the draft recorded them, or null. */
   RecordedRows rows(int level) {
-    return level < recordedRows.size() ? recordedRows.get(level) : null;
+    return at(recordedRows, level);
   }
 
   /** Keeps {@code rows} as level {@code level}'s record (null forgets it). */
   void keepRows(int level, RecordedRows rows) {
-    while (recordedRows.size() <= level) {
-      recordedRows.add(null);
-    }
-    recordedRows.set(level, rows);
+    put(recordedRows, level, rows);
   }
 
   /** The integer mirror of level {@code level}'s rows as the last run over the draft kept it, or null. */
   IntegerRows integers(int level) {
-    return level < integerRows.size() ? integerRows.get(level) : null;
+    return at(integerRows, level);
   }
 
   /** Keeps {@code rows} as the integer mirror of level {@code level}'s rows (null forgets it). */
   void keepIntegers(int level, IntegerRows rows) {
-    while (integerRows.size() <= level) {
-      integerRows.add(null);
+    put(integerRows, level, rows);
+  }
+
+  private static <T> T at(List<T> perLevel, int level) {
+    return level < perLevel.size() ? perLevel.get(level) : null;
+  }
+
+  private static <T> void put(List<T> perLevel, int level, T value) {
+    while (perLevel.size() <= level) {
+      perLevel.add(null);
     }
-    integerRows.set(level, rows);
+    perLevel.set(level, value);
   }
 
   /**
