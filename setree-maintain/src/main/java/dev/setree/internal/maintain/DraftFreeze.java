@@ -55,9 +55,10 @@ final class DraftFreeze {
 
   /**
    * The result: the tree, the ids of the nodes whose rows may differ from the base's (in no order), the internal
-   * nodes in the tree's order, and whether they are the base's internal nodes in the base's order.
+   * nodes in the tree's order, and, when they are the base's internal nodes in the base's order and only the nodes
+   * the run touched were written, those nodes (else null).
    */
-  record Frozen(Tree tree, String[] changed, List<DraftNode> internal, boolean innerKept) {}
+  record Frozen(Tree tree, String[] changed, List<DraftNode> internal, DraftNode[] touched) {}
 
   /**
    * Freezes {@code d}: leaves in order, then internal nodes by level and creation order, root last. Leaves each
@@ -124,7 +125,7 @@ final class DraftFreeze {
     Tree tree = new Tree(dim, leafCount, ids, texts, times, kinds, tokens, level, parent, d.leafRows(),
         touched != null ? d.internalRows.freeze(inner, base.internalRows(), touched) : d.internalRows.freeze(inner),
         faith, sources, loss, base != null && kept == base.leafCount() ? base : null);
-    return new Frozen(tree, changed.toArray(new String[0]), inner, innerKept);
+    return new Frozen(tree, changed.toArray(new String[0]), inner, touched);
   }
 
   /**

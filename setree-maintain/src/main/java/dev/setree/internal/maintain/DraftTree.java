@@ -41,8 +41,8 @@ final class DraftTree {
   private TreeChanges changes;
   /**
    * The internal nodes the run before the last {@link #toTree} touched, when they are all that a settle of the draft
-   * must look at (that freeze kept the internal nodes as they were, in order, and the run's log was complete); null
-   * when a settle looks at every internal node.
+   * must look at (that freeze kept the internal nodes as they were, in order, and wrote only these: its
+   * {@link DraftFreeze.Frozen#touched}); null when a settle looks at every internal node.
    */
   private DraftNode[] toSettle;
   /**
@@ -277,7 +277,7 @@ final class DraftTree {
     DraftFreeze.Frozen frozen = DraftFreeze.freeze(this, base, kept);
     internal.clear(); // the same nodes, now in the tree's order: a kept draft's settle needs them so
     internal.addAll(frozen.internal());
-    toSettle = frozen.innerKept() && !touched.all() ? touchedInternal() : null;
+    toSettle = frozen.touched();
     touched.touchAll(); // its nodes are renumbered: the log starts again when the draft is settled
     changes = base == null ? null : new TreeChanges(base, frozen.changed(), kept);
     base = frozen.tree();
