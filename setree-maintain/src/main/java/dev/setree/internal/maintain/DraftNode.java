@@ -55,10 +55,11 @@ final class DraftNode {
   /** The stamps of the {@link SummaryWaves#changed} call that marked it for a look, and that set its wave. */
   long dirtyMark;
   long waveMark;
-  /** The stamp of the summary request that found this leaf quoted by a summary below its node (scratch). */
-  long quotedMark;
-  /** The stamp of the summary that named this leaf as a source (scratch of {@link SummaryPass}). */
-  long sourceMark;
+  /**
+   * What an ancestor's summary request needs of this internal node's subtree, kept while nothing under it changes, or
+   * null ({@link LeavesUnder}).
+   */
+  LeavesUnder.Parts below;
   /** Its index in the snapshot {@link DraftTree#toTree} is freezing (scratch; -1 when not in it). */
   int index = -1;
   /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */

@@ -62,6 +62,8 @@ final class DraftTree {
   final RecentEmbeddings recentEmbeddings = new RecentEmbeddings(RecentEmbeddings.CAPACITY);
   /** The internal nodes touched since the draft was copied or last settled; every node for a new draft. */
   final Touched touched = new Touched();
+  /** How many leaves a node needs to keep its leaves' parts between summary passes ({@link LeavesUnder}). */
+  int partsKeptFrom = LeavesUnder.KEPT_FROM;
 
   DraftTree(int dim) {
     this.dim = dim;

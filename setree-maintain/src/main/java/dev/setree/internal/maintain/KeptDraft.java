@@ -29,6 +29,7 @@ final class KeptDraft {
   private int reused;
   /** Whether the drafts it gives have their passes look at every node ({@link #everyNode}). */
   private boolean everyNode;
+  private int partsKeptFrom = LeavesUnder.KEPT_FROM;
 
   /**
    * Makes the drafts it gives from now on have their passes look at every internal node rather than read the run's
@@ -38,12 +39,21 @@ final class KeptDraft {
     everyNode = true;
   }
 
+  /**
+   * Makes the drafts it gives from now on keep the leaves' parts of every node of at least {@code leaves} leaves
+   * between passes ({@link LeavesUnder#KEPT_FROM} by default): for tests, whose trees are small.
+   */
+  synchronized void keepPartsFrom(int leaves) {
+    partsKeptFrom = leaves;
+  }
+
   /** A draft of {@code base}: the kept one when it was frozen into {@code base} itself, else a new copy. */
   synchronized DraftTree take(Tree base) {
     DraftTree taken = takeDraft(base);
     if (everyNode) {
       taken.touched.touchAll();
     }
+    taken.partsKeptFrom = partsKeptFrom;
     return taken;
   }
 
@@ -144,6 +154,7 @@ final class KeptDraft {
       n.centroidChanged = false;
       if (n.childAdded && !inOrder(n)) {
         n.children.sort(Comparator.comparingInt(c -> c.index));
+        LeavesUnder.changed(n); // the leaves under it and above it are in another order
       }
       n.childAdded = false;
     }

@@ -2,115 +2,313 @@ package dev.setree.internal.maintain;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Set;
 
 /**
  * The leaves under one internal node of a draft, in the tree's order, and, in the same order, those of them that no
  * summary below the node quotes: those a summary request offers, so that each level says something new
- * ({@link SummaryPass}). Both are gathered in one walk, after the quoted leaves are stamped, which looks at each leaf
- * once. Near the root that is every leaf: in runs that rewrote summaries there, gathering the leaves, stamping the
- * quoted ones and looking at each leaf again had most of the maintenance thread's samples (ADR 0043).
+ * ({@link SummaryPass}).
  *
- * <p>The stamps are scratch fields of the leaves ({@link DraftNode#quotedMark}, {@link DraftNode#sourceMark}), fresh
- * for every gathering and every summary's sources: a pass gathers and reads its summaries on its own thread.
+ * <p>Both are put together from the node's children's {@link Parts}: a child's leaves, those of them that no summary
+ * of the child or below it quotes, and the leaves those summaries quote that are not under the child (a leaf that
+ * moved away since a summary quoted it). A large node keeps its parts from one pass to the next while nothing under it
+ * changes ({@link DraftNode#below}), so that gathering the leaves of a node near the root copies a few arrays instead
+ * of walking every node under it and looking at every leaf: in runs that rewrote summaries near the root of a 50,000-
+ * leaf tree that walk took about a third of the summary pass's thread (ADR 0043). The parts are forgotten where
+ * something under a node may have changed ({@link #changed}): a node the run touched ({@link Touched}) and every node
+ * above it, a node whose summary quotes other leaves now and every node above it, a node whose children a settle put
+ * back in order. Under assertions every gathering is checked against a walk of the node's subtree.
+ *
+ * <p>A pass gathers and keeps parts on its own thread.
  */
 final class LeavesUnder {
-  private static final AtomicLong STAMPS = new AtomicLong();
+  /** A node of at least this many leaves keeps its parts between passes; a smaller one is gathered when asked for. */
+  static final int KEPT_FROM = 1024;
 
-  /** The leaves: the first {@link #size}. */
-  private DraftNode[] leaves = new DraftNode[16];
-  private int size;
-  /** The offered leaves: the first {@link #offeredSize}. */
-  private DraftNode[] offered = new DraftNode[16];
-  private int offeredSize;
+  private static final DraftNode[] NONE = new DraftNode[0];
 
-  private LeavesUnder() {}
+  /**
+   * What an ancestor's summary request needs of the subtree of one internal node, in the tree's order: its leaves,
+   * those of them that no summary of the node or below it quotes, and the leaves those summaries quote that are not
+   * under the node. Never changed once made.
+   */
+  record Parts(DraftNode[] leaves, DraftNode[] unquoted, DraftNode[] strays) {}
 
-  /** The leaves under internal node {@code v}, and which of them no summary below it quotes. */
-  static LeavesUnder of(DraftNode v) {
-    LeavesUnder out = new LeavesUnder();
-    // The quoted leaves are stamped rather than put in a set: near the root that is every summary's leaves, looked up
-    // for every leaf.
-    long quoted = STAMPS.incrementAndGet();
+  /** The leaves, and those no summary below the node quotes ({@link #offered}, before the fall-back to all). */
+  private final DraftNode[] leaves;
+  private final DraftNode[] unquoted;
+  /** Leaves the summaries below the node quote that are not under it. */
+  private final DraftNode[] strays;
+
+  private final int keptFrom;
+
+  private LeavesUnder(DraftNode[] leaves, DraftNode[] unquoted, DraftNode[] strays, int keptFrom) {
+    this.keptFrom = keptFrom;
+    this.leaves = leaves;
+    this.unquoted = unquoted;
+    this.strays = strays;
+  }
+
+  /**
+   * The leaves under internal node {@code v}, and which of them no summary below it quotes; a node of at least
+   * {@code keptFrom} leaves under it whose parts are gathered on the way keeps them.
+   */
+  static LeavesUnder of(DraftNode v, int keptFrom) {
+    Gathering g = new Gathering(keptFrom);
     for (DraftNode c : v.children) {
-      markQuoted(c, quoted);
+      g.add(c);
     }
-    out.walk(v, quoted);
+    g.dropStrays();
+    LeavesUnder out = new LeavesUnder(g.leaves(), g.unquoted(), g.strays(), keptFrom);
+    assert out.matchesWalk(v) : "the parts kept under " + v.id + " are not those of its subtree";
     return out;
+  }
+
+  /**
+   * Forgets the parts kept by {@code x} and every node above it: something under each of them may have changed (a
+   * child, a quoted leaf, the children's order).
+   */
+  static void changed(DraftNode x) {
+    for (; x != null; x = x.parent) {
+      x.below = null;
+    }
+  }
+
+  /** Forgets the parts every internal node of {@code draft} keeps. */
+  static void forgetAll(DraftTree draft) {
+    for (DraftNode v : draft.internal) {
+      v.below = null;
+    }
+  }
+
+  /**
+   * Has {@code v}, whose leaves these are, keep its parts now that its summary quotes {@code v.sources}, if it is
+   * large enough, and forgets those of the nodes above it, whose parts depend on what {@code v} quotes.
+   */
+  void keep(DraftNode v) {
+    changed(v.parent);
+    if (leaves.length < keptFrom) {
+      v.below = null;
+      return;
+    }
+    v.below = parts(leaves, unquoted, unquoted.length, strays, v.sources);
   }
 
   /** How many leaves are under the node. */
   int size() {
-    return size;
+    return leaves.length;
   }
 
   /** The leaves a summary request offers: those no summary below quotes, or all of them when each one is quoted. */
   LeafPassages offered() {
-    return offeredSize > 0 ? new LeafPassages(offered, offeredSize) : new LeafPassages(leaves, size);
+    return unquoted.length > 0 ? new LeafPassages(unquoted, unquoted.length) : new LeafPassages(leaves, leaves.length);
   }
 
   /**
    * The leaves (in their order) that a summariser named as sources ({@code ids}) and that {@code text} quotes. The
-   * named leaves are found by id in {@code draft} and stamped, so that the pass over the leaves looks at no leaf's id:
-   * only at the stamp of each leaf, which gathering them has just looked at.
+   * named leaves are found by id in {@code draft}, then by reference among the node's leaves: no leaf object but the
+   * named ones is looked at.
    */
   List<DraftNode> sources(DraftTree draft, List<String> ids, String text) {
     List<DraftNode> src = new ArrayList<>();
     if (ids.isEmpty()) {
       return src;
     }
-    long named = STAMPS.incrementAndGet();
-    boolean any = false;
+    int[] at = new int[ids.size()];
+    int found = 0;
     for (String id : ids) {
       DraftNode l = draft.byId.get(id);
-      if (l != null && l.leaf) {
-        l.sourceMark = named;
-        any = true;
+      int i = l != null && l.leaf ? indexOf(leaves, leaves.length, l) : -1;
+      if (i >= 0) {
+        at[found++] = i;
       }
     }
-    for (int i = 0; any && i < size; i++) {
-      DraftNode l = leaves[i];
-      if (l.sourceMark == named && text.contains(normalise(l.text))) {
+    Arrays.sort(at, 0, found);
+    for (int k = 0; k < found; k++) {
+      if (k > 0 && at[k] == at[k - 1]) {
+        continue; // named twice
+      }
+      DraftNode l = leaves[at[k]];
+      if (text.contains(normalise(l.text))) {
         src.add(l);
       }
     }
     return src;
   }
 
-  private void walk(DraftNode v, long quoted) {
-    for (DraftNode c : v.children) {
+  /**
+   * Internal node {@code c}'s parts: those it keeps, else gathered from its children's (and kept if it has at least
+   * {@code keptFrom} leaves).
+   */
+  private static Parts partsOf(DraftNode c, int keptFrom) {
+    Parts kept = c.below;
+    if (kept != null) {
+      return kept;
+    }
+    Gathering g = new Gathering(keptFrom);
+    for (DraftNode k : c.children) {
+      g.add(k);
+    }
+    g.dropStrays();
+    Parts p = parts(g.leaves(), g.unquoted, g.unquotedSize, g.strays(), c.sources);
+    if (p.leaves.length >= keptFrom) {
+      c.below = p;
+    }
+    return p;
+  }
+
+  /**
+   * The parts of a node whose leaves are {@code leaves}, whose summary quotes {@code quoted}, and under whose children
+   * the first {@code n} of {@code unquoted} are quoted by no summary and {@code strays} are quoted but not under it.
+   */
+  private static Parts parts(DraftNode[] leaves, DraftNode[] unquoted, int n, DraftNode[] strays,
+      List<DraftNode> quoted) {
+    DraftNode[] u = Arrays.copyOf(unquoted, n);
+    int size = n;
+    List<DraftNode> away = null;
+    for (DraftNode q : quoted) {
+      int i = indexOf(u, size, q);
+      if (i >= 0) {
+        System.arraycopy(u, i + 1, u, i, size - i - 1);
+        size--;
+      } else if (indexOf(leaves, leaves.length, q) < 0) {
+        if (away == null) {
+          away = new ArrayList<>(Arrays.asList(strays));
+        }
+        if (!away.contains(q)) {
+          away.add(q); // quoted by this node's summary, no longer under it
+        }
+      }
+    }
+    return new Parts(leaves, size == u.length ? u : Arrays.copyOf(u, size),
+        away == null ? strays : away.toArray(NONE));
+  }
+
+  /** The index of {@code x} (by reference) among the first {@code n} of {@code a}, or -1. */
+  private static int indexOf(DraftNode[] a, int n, DraftNode x) {
+    for (int i = 0; i < n; i++) {
+      if (a[i] == x) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A node's leaves and unquoted leaves put together from its children's, in their order. */
+  private static final class Gathering {
+    private final int keptFrom;
+    private DraftNode[] leaves = new DraftNode[16];
+    private int leafSize;
+    private DraftNode[] unquoted = new DraftNode[16];
+    private int unquotedSize;
+    /** The children's strays, each once, or null for none. */
+    private List<DraftNode> strays;
+
+    Gathering(int keptFrom) {
+      this.keptFrom = keptFrom;
+    }
+
+    void add(DraftNode c) {
       if (c.leaf) {
-        add(c, c.quotedMark != quoted);
-      } else {
-        walk(c, quoted);
+        leaves = push(leaves, leafSize++, c);
+        unquoted = push(unquoted, unquotedSize++, c);
+        return;
       }
+      Parts p = partsOf(c, keptFrom);
+      leaves = append(leaves, leafSize, p.leaves);
+      leafSize += p.leaves.length;
+      unquoted = append(unquoted, unquotedSize, p.unquoted);
+      unquotedSize += p.unquoted.length;
+      for (DraftNode s : p.strays) {
+        if (strays == null) {
+          strays = new ArrayList<>();
+        }
+        if (!strays.contains(s)) {
+          strays.add(s);
+        }
+      }
+    }
+
+    /**
+     * Takes the children's strays out of the unquoted leaves (a leaf one child's summaries quote that is now under
+     * another child), and keeps as strays only those not under the node.
+     */
+    void dropStrays() {
+      if (strays == null) {
+        return;
+      }
+      for (var it = strays.iterator(); it.hasNext(); ) {
+        DraftNode s = it.next();
+        int i = indexOf(unquoted, unquotedSize, s);
+        if (i >= 0) {
+          System.arraycopy(unquoted, i + 1, unquoted, i, unquotedSize - i - 1);
+          unquotedSize--;
+        }
+        if (i >= 0 || indexOf(leaves, leafSize, s) >= 0) {
+          it.remove();
+        }
+      }
+    }
+
+    DraftNode[] leaves() {
+      return Arrays.copyOf(leaves, leafSize);
+    }
+
+    DraftNode[] unquoted() {
+      return Arrays.copyOf(unquoted, unquotedSize);
+    }
+
+    DraftNode[] strays() {
+      return strays == null || strays.isEmpty() ? NONE : strays.toArray(NONE);
+    }
+
+    private static DraftNode[] push(DraftNode[] a, int at, DraftNode x) {
+      if (at == a.length) {
+        a = Arrays.copyOf(a, a.length * 2);
+      }
+      a[at] = x;
+      return a;
+    }
+
+    private static DraftNode[] append(DraftNode[] a, int at, DraftNode[] more) {
+      if (at + more.length > a.length) {
+        a = Arrays.copyOf(a, Math.max(a.length * 2, at + more.length));
+      }
+      System.arraycopy(more, 0, a, at, more.length);
+      return a;
     }
   }
 
-  private void add(DraftNode l, boolean offer) {
-    if (size == leaves.length) {
-      leaves = Arrays.copyOf(leaves, size * 2);
+  /**
+   * Whether the leaves and unquoted leaves are those a walk of {@code v}'s subtree finds: every leaf under it, and
+   * those not among the sources of any internal node below it (checked under assertions).
+   */
+  private boolean matchesWalk(DraftNode v) {
+    List<DraftNode> all = new ArrayList<>();
+    Set<DraftNode> quoted = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (DraftNode c : v.children) {
+      walk(c, all, quoted);
     }
-    leaves[size++] = l;
-    if (offer) {
-      if (offeredSize == offered.length) {
-        offered = Arrays.copyOf(offered, offeredSize * 2);
+    List<DraftNode> offered = new ArrayList<>();
+    for (DraftNode l : all) {
+      if (!quoted.contains(l)) {
+        offered.add(l);
       }
-      offered[offeredSize++] = l;
     }
+    return Arrays.asList(leaves).equals(all) && Arrays.asList(unquoted).equals(offered);
   }
 
-  /** Stamps the leaves the summaries of {@code v} and the nodes below it quote with {@code mark}. */
-  private static void markQuoted(DraftNode v, long mark) {
+  private static void walk(DraftNode v, List<DraftNode> leaves, Set<DraftNode> quoted) {
     if (v.leaf) {
+      leaves.add(v);
       return;
     }
-    for (DraftNode l : v.sources) {
-      l.quotedMark = mark;
-    }
+    quoted.addAll(v.sources);
     for (DraftNode c : v.children) {
-      markQuoted(c, mark);
+      walk(c, leaves, quoted);
     }
   }
 

@@ -87,6 +87,13 @@ final class SummaryPass {
     SummaryRules rules = SummaryRules.of(options, faithfulnessThreshold);
     boolean dirtyOnly = rules.equals(draft.summaryRules);
     draft.summaryRules = null; // claimed again only once this pass is through
+    if (dirtyOnly && !draft.touched.all()) {
+      for (DraftNode v : draft.touchedInternal()) {
+        LeavesUnder.changed(v); // something under it and above it may have changed since the parts were kept
+      }
+    } else {
+      LeavesUnder.forgetAll(draft);
+    }
     List<List<DraftNode>> waves = dirtyOnly ? SummaryWaves.changed(draft, root) : SummaryWaves.all(draft, root);
     ExtractiveSummarizer extractive = forCorpus(summarizer instanceof ExtractiveSummarizer e ? e : fallback, root);
     AtomicInteger fallbacks = new AtomicInteger();
@@ -132,7 +139,7 @@ final class SummaryPass {
         boolean onPool = false;
         List<LeavesUnder> leavesOf = new ArrayList<>(nodes.size()); // gathered once: the root has every leaf
         for (DraftNode v : nodes) {
-          LeavesUnder under = LeavesUnder.of(v);
+          LeavesUnder under = LeavesUnder.of(v, draft.partsKeptFrom);
           leavesOf.add(under);
           Summarizer.Request req = request(v, v.depth, under, rules);
           Callable<Summarizer.Summary> task = () -> {
@@ -172,8 +179,10 @@ final class SummaryPass {
           }
           v.text = text;
           v.tokens = counter.count(text);
-          List<DraftNode> src = leavesOf.get(i).sources(draft, s.sourceLeafIds(), text);
+          LeavesUnder under = leavesOf.get(i);
+          List<DraftNode> src = under.sources(draft, s.sourceLeafIds(), text);
           v.sources = src;
+          under.keep(v);
           float[] known;
           if (text.equals(before) && v.embedding != null) {
             // The summary came out as it was (a new leaf below that it does not quote, say): its embedding is

@@ -468,6 +468,9 @@ class MaintainerTest {
     // from run to run (IntegerRows); the copies scan in floats.
     Maintainer continuing = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60)
         .integerRowsFrom(0);
+    // Its nodes keep their leaves' parts from pass to pass (LeavesUnder), each node or those of 64 leaves or more;
+    // every gathering is checked against a walk of the subtree under assertions. The copies keep the default's.
+    continuing.kept.keepPartsFrom(prepared ? 64 : 1);
     Tree tree = built.tree();
     HierarchyState oracle = built.hierarchy();
     if (prepared) {
