@@ -64,7 +64,7 @@ public final class Tree {
   }
 
   private static float[] leafRows(float[] embeddings, int leafCount, int n, int dim) {
-    requireLength("embeddings", embeddings.length, n * dim);
+    TreeChecks.length("embeddings", embeddings.length, n * dim);
     return java.util.Arrays.copyOf(embeddings, Math.max(0, Math.min(leafCount, n)) * dim);
   }
 
@@ -121,32 +121,10 @@ public final class Tree {
     this.leafEmbeddings = leafEmbeddings;
     this.internal = internalRows;
     this.faithfulness = faithfulness;
-    requireLength("texts", texts.length, n);
-    requireLength("times", this.times.length, n);
-    requireLength("summarizerKinds", this.summarizerKinds.length, n);
-    requireLength("tokens", tokens.length, n);
-    requireLength("level", level.length, n);
-    requireLength("parent", parent.length, n);
-    requireLength("faithfulness", faithfulness.length, n);
-    if (leafCount < 0 || leafCount > n || (leafCount == n && n > 1)) {
-      throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
-    }
-    if (leafEmbeddings.length < leafCount * dim) {
-      throw new IllegalArgumentException("leafEmbeddings has length " + leafEmbeddings.length + ", expected at least "
-          + leafCount * dim);
-    }
-    requireLength("internal rows", internalRows.count(), n - leafCount);
+    TreeChecks.columns(n, texts, this.times, this.summarizerKinds, tokens, level, parent, faithfulness);
+    TreeChecks.rows(n, leafCount, dim, leafEmbeddings, internalRows);
     this.byId = NodeIds.of(ids, leafCount, leadingLeaves == null ? null : leadingLeaves.byId);
-    for (int v = 0; v < n; v++) {
-      if (texts[v] == null) {
-        throw new NullPointerException("text of node " + ids[v]);
-      }
-      int p = parent[v];
-      boolean isRoot = v == n - 1;
-      if (isRoot ? p != -1 : (p <= v || p >= n || p < leafCount)) {
-        throw new IllegalArgumentException("node " + ids[v] + " has invalid parent index " + p);
-      }
-    }
+    TreeChecks.textsAndParents(ids, texts, parent, leafCount);
     ChildLists lists = ChildLists.inTreeOrder(parent, leafCount);
     this.childOffsets = lists.offsets();
     this.children = lists.children();
@@ -158,7 +136,7 @@ public final class Tree {
     this.subtreeDepth = new int[n];
     this.leavesUnder = new int[n];
     if (knownLoss != null) {
-      requireLength("knownLoss", knownLoss.length, n);
+      TreeChecks.length("knownLoss", knownLoss.length, n);
     }
     this.loss = knownLoss != null ? knownLoss : new float[n];
     for (int v = 0; v < n; v++) {
@@ -177,18 +155,13 @@ public final class Tree {
       }
     }
     if (sourceLeafIndex != null) {
-      requireLength("sourceLeafIndex", sourceLeafIndex.length, n);
+      TreeChecks.length("sourceLeafIndex", sourceLeafIndex.length, n);
     }
     SourceLists sources = SourceLists.of(sourceLeafIndex, n, leafCount, ids);
     this.sourceOffsets = sources.offsets();
     this.sourceLeaves = sources.leaves();
   }
 
-  private static void requireLength(String what, int actual, int expected) {
-    if (actual != expected) {
-      throw new IllegalArgumentException(what + " has length " + actual + ", expected " + expected);
-    }
-  }
 
   /** The empty tree of the given dimension: no leaves, no root. */
   public static Tree empty(int dim) {

@@ -1,0 +1,56 @@
+package dev.setree.internal.core;
+
+/**
+ * The structural checks a {@link Tree} makes of the arrays it is made from: every column as long as the tree has
+ * nodes, a valid leaf count, enough leaf rows, a text per node, and each node's parent after it and internal (the
+ * root last, without one). Each failure names the array or the node.
+ */
+final class TreeChecks {
+  private TreeChecks() {}
+
+  /** Fails unless {@code actual} is {@code expected}, naming {@code what}. */
+  static void length(String what, int actual, int expected) {
+    if (actual != expected) {
+      throw new IllegalArgumentException(what + " has length " + actual + ", expected " + expected);
+    }
+  }
+
+  /** Fails unless each per-node column has {@code n} entries. */
+  static void columns(int n, String[] texts, String[] times, String[] summarizerKinds, int[] tokens, int[] level,
+      int[] parent, int[] faithfulness) {
+    length("texts", texts.length, n);
+    length("times", times.length, n);
+    length("summarizerKinds", summarizerKinds.length, n);
+    length("tokens", tokens.length, n);
+    length("level", level.length, n);
+    length("parent", parent.length, n);
+    length("faithfulness", faithfulness.length, n);
+  }
+
+  /** Fails unless the leaf count fits {@code n} nodes, and the leaf and internal rows are there for them. */
+  static void rows(int n, int leafCount, int dim, float[] leafEmbeddings, InternalRows internalRows) {
+    if (leafCount < 0 || leafCount > n || (leafCount == n && n > 1)) {
+      throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
+    }
+    if (leafEmbeddings.length < leafCount * dim) {
+      throw new IllegalArgumentException("leafEmbeddings has length " + leafEmbeddings.length + ", expected at least "
+          + leafCount * dim);
+    }
+    length("internal rows", internalRows.count(), n - leafCount);
+  }
+
+  /** Fails unless every node has a text and a parent after it among the internal nodes, the last node none. */
+  static void textsAndParents(String[] ids, String[] texts, int[] parent, int leafCount) {
+    int n = ids.length;
+    for (int v = 0; v < n; v++) {
+      if (texts[v] == null) {
+        throw new NullPointerException("text of node " + ids[v]);
+      }
+      int p = parent[v];
+      boolean isRoot = v == n - 1;
+      if (isRoot ? p != -1 : (p <= v || p >= n || p < leafCount)) {
+        throw new IllegalArgumentException("node " + ids[v] + " has invalid parent index " + p);
+      }
+    }
+  }
+}
