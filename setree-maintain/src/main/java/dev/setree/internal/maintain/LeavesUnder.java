@@ -57,11 +57,7 @@ final class LeavesUnder {
    * {@code keptFrom} leaves under it whose parts are gathered on the way keeps them.
    */
   static LeavesUnder of(DraftNode v, int keptFrom) {
-    Gathering g = new Gathering(keptFrom);
-    for (DraftNode c : v.children) {
-      g.add(c);
-    }
-    g.dropStrays();
+    Gathering g = Gathering.under(v, keptFrom);
     LeavesUnder out = new LeavesUnder(g.leaves(), g.unquoted(), g.strays(), keptFrom);
     assert out.matchesWalk(v) : "the parts kept under " + v.id + " are not those of its subtree";
     return out;
@@ -148,11 +144,7 @@ final class LeavesUnder {
     if (kept != null) {
       return kept;
     }
-    Gathering g = new Gathering(keptFrom);
-    for (DraftNode k : c.children) {
-      g.add(k);
-    }
-    g.dropStrays();
+    Gathering g = Gathering.under(c, keptFrom);
     Parts p = parts(g.leaves(), g.unquoted, g.unquotedSize, g.strays(), c.sources);
     if (p.leaves.length >= keptFrom) {
       c.below = p;
@@ -172,8 +164,7 @@ final class LeavesUnder {
     for (DraftNode q : quoted) {
       int i = indexOf(u, size, q);
       if (i >= 0) {
-        System.arraycopy(u, i + 1, u, i, size - i - 1);
-        size--;
+        size = removeAt(u, size, i);
       } else if (indexOf(leaves, leaves.length, q) < 0) {
         if (away == null) {
           away = new ArrayList<>(Arrays.asList(strays));
@@ -197,6 +188,12 @@ final class LeavesUnder {
     return -1;
   }
 
+  /** Removes entry {@code i} of the first {@code n} of {@code a}, the later ones moving down; returns {@code n - 1}. */
+  private static int removeAt(DraftNode[] a, int n, int i) {
+    System.arraycopy(a, i + 1, a, i, n - i - 1);
+    return n - 1;
+  }
+
   /** A node's leaves and unquoted leaves put together from its children's, in their order. */
   private static final class Gathering {
     private final int keptFrom;
@@ -207,8 +204,18 @@ final class LeavesUnder {
     /** The children's strays, each once, or null for none. */
     private List<DraftNode> strays;
 
-    Gathering(int keptFrom) {
+    private Gathering(int keptFrom) {
       this.keptFrom = keptFrom;
+    }
+
+    /** The leaves under internal node {@code v}, gathered from its children's parts, the strays taken out. */
+    static Gathering under(DraftNode v, int keptFrom) {
+      Gathering g = new Gathering(keptFrom);
+      for (DraftNode c : v.children) {
+        g.add(c);
+      }
+      g.dropStrays();
+      return g;
     }
 
     void add(DraftNode c) {
@@ -244,8 +251,7 @@ final class LeavesUnder {
         DraftNode s = it.next();
         int i = indexOf(unquoted, unquotedSize, s);
         if (i >= 0) {
-          System.arraycopy(unquoted, i + 1, unquoted, i, unquotedSize - i - 1);
-          unquotedSize--;
+          unquotedSize = removeAt(unquoted, unquotedSize, i);
         }
         if (i >= 0 || indexOf(leaves, leafSize, s) >= 0) {
           it.remove();
