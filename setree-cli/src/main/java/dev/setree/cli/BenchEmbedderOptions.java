@@ -28,6 +28,23 @@ final class BenchEmbedderOptions {
     }
   }
 
+  /**
+   * {@code builder}'s configuration with the chosen embedder loaded (and, for a model, its token counter), as a
+   * knowledge base opened with it uses them; an unknown name is refused.
+   */
+  SETreeConfig configure(SETreeConfig.Builder builder) {
+    switch (name) {
+      case "hash":
+        return builder.embedder(Research.hashEmbedder(hashDimension)).tokenCounter(SETree.defaultTokenCounter())
+            .build();
+      case "minilm-int8":
+      case "minilm":
+        return SETree.withEmbedder(builder.embedderName(name).build());
+      default:
+        throw new IllegalArgumentException("--embedder must be minilm, minilm-int8 or hash, got " + name);
+    }
+  }
+
   /** Loads the chosen embedder; an unknown name is refused. */
   Opened open() {
     switch (name) {

@@ -20,11 +20,14 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code setree bench insert}: per-insert maintenance time against a full rebuild of the same tree, and
- * insert-to-visible latency, on real sentences with the real model and store.
+ * insert-to-visible latency, on real sentences with the real model and store. With {@code --embedder hash}, on
+ * rungs a model would take hours to embed: a rung larger than the corpus gets the synthetic leaves
+ * {@code bench ladder --prompts 50} makes ({@link BenchLadder#synthetic}), and its inserts are the next ones.
  */
 @Command(name = "insert", mixinStandardHelpOptions = true,
     description = "Per-insert maintenance time vs a full rebuild, and insert-to-visible latency.")
@@ -36,8 +39,13 @@ final class BenchInsert implements Callable<Integer> {
   int inserts;
 
   @Option(names = "--corpus", defaultValue = "corpus/sotu-sentences.txt",
-      description = "Sentences, one per line (default: scripts/fetch_benchmark_corpus.sh's output).")
+      description = "Sentences, one per line (default: scripts/fetch_benchmark_corpus.sh's output). When --leaves"
+          + " plus --inserts is more than it holds, the leaves are those `bench ladder --prompts 50` makes for a"
+          + " rung larger than the corpus, and the inserts the next of them.")
   Path corpus;
+
+  @Mixin
+  BenchEmbedderOptions embedderOptions = new BenchEmbedderOptions();
 
   @Option(names = "--quiet-ms", defaultValue = "500", description = "Maintenance quiet window.")
   long quietMs;
@@ -71,11 +79,11 @@ final class BenchInsert implements Callable<Integer> {
     }
     BenchJvm jvm = BenchJvm.current();
     System.out.println(jvm.line());
-    List<String> sentences = BenchCommand.corpus(corpus, leaves + inserts);
-    List<Fact> base = new ArrayList<>();
-    for (int i = 0; i < leaves; i++) {
-      base.add(Fact.of("s" + i, sentences.get(i)));
-    }
+    List<String> sentences = BenchCommand.corpus(corpus);
+    int sentenceCount = sentences.size();
+    List<Fact> facts = facts(sentences, leaves, inserts);
+    List<Fact> base = facts.subList(0, leaves);
+    List<Fact> added = facts.subList(leaves, leaves + inserts);
     Path dir = Files.createTempDirectory("setree-bench-insert-");
     ProgressBar bar = ProgressBar.onStderr();
     double[] runMs = new double[inserts];
@@ -98,7 +106,7 @@ final class BenchInsert implements Callable<Integer> {
     if (warmUpRuns != null) {
       config.warmUpRuns(warmUpRuns);
     }
-    SETreeConfig cfg = SETree.withEmbedder(config.build()); // MiniLM
+    SETreeConfig cfg = embedderOptions.configure(config); // MiniLM unless --embedder says otherwise
     try (Embedder embedder = cfg.embedder()) {
       if (startFrom != null) {
         Files.copy(startFrom, kbFile);
@@ -121,8 +129,9 @@ final class BenchInsert implements Callable<Integer> {
         Thread.sleep(pauseMs);
         for (int i = 0; i < inserts; i++) {
           long s = System.nanoTime();
-          if (kb.insert(Fact.of("ins" + i, sentences.get(leaves + i))).duplicate()) {
-            throw new IllegalArgumentException("insert " + (i + 1) + " (corpus line " + (leaves + i + 1) + ") is"
+          if (kb.insert(added.get(i)).duplicate()) {
+            String where = leaves + inserts <= sentenceCount ? "corpus line " + (leaves + i + 1) : "synthetic leaf " + (leaves + i);
+            throw new IllegalArgumentException("insert " + (i + 1) + " (" + where + ") is"
                 + " already a leaf of the knowledge base, so no run would be measured: --db must be built from"
                 + " the corpus's first --leaves sentences (a `bench ladder` file is so only for its largest rung)");
           }
@@ -151,13 +160,9 @@ final class BenchInsert implements Callable<Integer> {
       }
       if (!skipFullRebuild) {
         // A full rebuild of the same tree: every leaf of the final knowledge base, built from scratch.
-        List<Fact> all = new ArrayList<>(base);
-        for (int i = 0; i < inserts; i++) {
-          all.add(Fact.of("ins" + i, sentences.get(leaves + i)));
-        }
         try (SETree kb = SETree.open(dir.resolve("full.db"), cfg)) {
           long t0 = System.nanoTime();
-          rebuild = kb.build(all, bar);
+          rebuild = kb.build(facts, bar);
           rebuildMs = (System.nanoTime() - t0) / 1e6;
           bar.finish();
         }
@@ -252,6 +257,33 @@ final class BenchInsert implements Callable<Integer> {
       Files.writeString(jsonOut, m.writerWithDefaultPrettyPrinter().writeValueAsString(o));
     }
     return 0;
+  }
+
+  /**
+   * The initial knowledge base's {@code leaves} facts, then the {@code inserts} facts inserted one by one: the
+   * corpus's first sentences (ids {@code s<i>}, then {@code ins<i>}), or, when it holds too few, the synthetic
+   * leaves of a {@code bench ladder --prompts 50} rung of {@code leaves + inserts} (made from the sentences after
+   * its 50 prompts; the first {@code leaves} are the rung of {@code leaves}'s, as the generation is a prefix).
+   */
+  static List<Fact> facts(List<String> sentences, int leaves, int inserts) {
+    List<Fact> out = new ArrayList<>(leaves + inserts);
+    if (leaves + inserts <= sentences.size()) {
+      for (int i = 0; i < leaves + inserts; i++) {
+        out.add(Fact.of((i < leaves ? "s" + i : "ins" + (i - leaves)), sentences.get(i)));
+      }
+      return out;
+    }
+    int prompts = 50;
+    if (sentences.size() <= prompts) {
+      throw new IllegalArgumentException("the corpus has " + sentences.size() + " sentences; a synthetic rung needs"
+          + " more than " + prompts);
+    }
+    List<Fact> synthetic = BenchLadder.synthetic(sentences.subList(prompts, sentences.size()), leaves + inserts);
+    out.addAll(synthetic.subList(0, leaves));
+    for (int i = 0; i < inserts; i++) {
+      out.add(Fact.of("ins" + i, synthetic.get(leaves + i).text()));
+    }
+    return out;
   }
 
   /**

@@ -63,6 +63,38 @@ class BenchInsertCommandTest {
   }
 
   @Test
+  void aRungBeyondTheCorpusHasTheLaddersSyntheticLeavesAndInsertsTheNextOnes() {
+    List<String> sentences = new ArrayList<>();
+    for (int i = 0; i < 70; i++) {
+      sentences.add("sentence " + i + " says " + (i % 7) + " things about the state of item " + (i * 13 % 29));
+    }
+    List<Fact> facts = BenchInsert.facts(sentences, 100, 3);
+    List<Fact> ladder = BenchLadder.split(sentences, sentences.size(), 100, 50, 0).facts();
+    assertEquals(ladder, facts.subList(0, 100), "the leaves of `bench ladder --prompts 50`'s rung of 100");
+    java.util.Set<String> texts = new java.util.HashSet<>();
+    facts.forEach(f -> texts.add(f.text()));
+    assertEquals(103, texts.size(), "every insert is a new text");
+    assertEquals(List.of("ins0", "ins1", "ins2"), facts.subList(100, 103).stream().map(Fact::id).toList());
+    List<Fact> inCorpus = BenchInsert.facts(sentences, 60, 10);
+    assertEquals(Fact.of("s59", sentences.get(59)), inCorpus.get(59));
+    assertEquals(Fact.of("ins9", sentences.get(69)), inCorpus.get(69));
+  }
+
+  @Test
+  void theHashEmbedderRunsARungBeyondTheCorpus(@TempDir Path dir) throws Exception {
+    Path corpus = corpus(dir, personalSentences(60));
+    Path json = dir.resolve("out.json");
+    CommandLineTest.Run r = CommandLineTest.run("bench", "insert", "--leaves", "90", "--inserts", "2",
+        "--embedder", "hash", "--quiet-ms", "50", "--skip-full-rebuild", "--corpus", corpus.toString(), "--json",
+        json.toString());
+    assertEquals(0, r.code(), r.err());
+    JsonNode o = CommandLineTest.JSON.readTree(json.toFile());
+    assertEquals(90, o.get("leaves").asInt());
+    assertEquals(2, o.get("run_ms").size(), "one maintenance run per insert");
+    assertTrue(o.get("bytes_written_per_run").asLong() > 0, "a run that inserts a fact writes it");
+  }
+
+  @Test
   void aNegativeWarmUpIsRefusedByName(@TempDir Path dir) throws Exception {
     Path corpus = corpus(dir, personalSentences(14));
     CommandLineTest.Run r = CommandLineTest.run("bench", "insert", "--leaves", "12", "--inserts", "1",
