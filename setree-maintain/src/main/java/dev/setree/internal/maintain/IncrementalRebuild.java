@@ -66,11 +66,12 @@ final class IncrementalRebuild {
    * the oracle is clustered from scratch ({@link #clusterFromScratch}); any other level is matched to the
    * oracle's ({@link LevelMatch#of}), its kNN graph patched ({@link KnnPatch#patch}), its affected communities
    * found ({@link AffectedCommunities}) and re-clustered ({@link #recluster}), and its parents preserved
-   * ({@link ParentPreservation#regroup}). With {@code nearest}, level 0's kNN graph, when it is approximate (more
-   * members than {@link BuildOptions#exactKnnLimit()}), is patched from the old members nearest each moved member
-   * instead of a scan of the level.
+   * ({@link ParentPreservation#regroup}). With {@code nearest}, a level's kNN graph, when it is approximate (more
+   * members than {@link BuildOptions#exactKnnLimit()}) and {@code nearest} knows the level, is patched from the
+   * old members nearest each moved member instead of scans of the level.
    *
-   * @param nearest the indexes of the oracle's level-0 members nearest a unit vector, or null
+   * @param nearest the indexes of the oracle's members nearest a unit vector (level 0's, and those of the levels it
+   *     knows), or null
    * @param cancelled checked before each level: the rebuild is given up once it says so ({@link Maintainer#stopIf})
    * @param steps ends, for each level {@code i} rebuilt incrementally, steps {@code level i match} (its centroid
    *     rows, the clean check, the match to the oracle's members), {@code level i kNN} (the patch),
@@ -105,11 +106,12 @@ final class IncrementalRebuild {
       steps.end("level " + lvl + " match");
       boolean exact = old.size() <= options.exactKnnLimit() && members.size() <= options.exactKnnLimit();
       java.util.function.IntFunction<int[]> near = null;
-      if (lvl == 0 && !exact && nearest != null) {
+      if (!exact && nearest != null && nearest.knows(lvl)) {
         float[] c0 = centroids;
         int[] oldToNew = match.oldToNew();
+        int level = lvl;
         near = j -> {
-          int[] found = nearest.of(Vectors.row(c0, j, draft.dim));
+          int[] found = nearest.of(Vectors.row(c0, j, draft.dim), level);
           int[] now = new int[found.length];
           for (int x = 0; x < found.length; x++) {
             now[x] = found[x] >= 0 && found[x] < oldToNew.length ? oldToNew[found[x]] : -1;
@@ -385,10 +387,23 @@ final class IncrementalRebuild {
         r.quality());
   }
 
-  /** The oracle's level-0 members nearest a vector, for the kNN patch of an approximate level 0. */
+  /** The oracle's members nearest a vector, for the kNN patch of an approximate level. */
   @FunctionalInterface
   interface NearestMembers {
     /** Indexes of the oracle's level-0 members near unit vector {@code q} (-1 entries are skipped). */
     int[] of(float[] q);
+
+    /** Whether {@link #of(float[], int)} answers for {@code level}: here, level 0 only. */
+    default boolean knows(int level) {
+      return level == 0;
+    }
+
+    /** Indexes of the oracle's level-{@code level} members near {@code q} (-1 entries are skipped). */
+    default int[] of(float[] q, int level) {
+      if (!knows(level)) {
+        throw new IllegalArgumentException("no members near a vector are known at level " + level);
+      }
+      return of(q);
+    }
   }
 }

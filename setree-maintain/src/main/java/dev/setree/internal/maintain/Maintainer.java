@@ -54,6 +54,7 @@ public final class Maintainer {
 
   /** The fewest members of an exact level scanned in integers first ({@link IntegerRows}). */
   private int integerRowsMin = IncrementalRebuild.INTEGER_ROWS_MIN;
+  private int nearLevels = Integer.MAX_VALUE;
 
   /**
    * @param faithfulnessThreshold nodes on a changed path whose faithfulness is below it are re-summarised
@@ -73,6 +74,15 @@ public final class Maintainer {
    */
   Maintainer integerRowsFrom(int members) {
     this.integerRowsMin = members;
+    return this;
+  }
+
+  /**
+   * Patches from near members only the approximate levels below {@code levels}, and the others by scans of their
+   * members, as before every level was known ({@link NearAncestors}): for tests that compare the two. Returns this.
+   */
+  Maintainer nearMembersBelow(int levels) {
+    this.nearLevels = levels;
     return this;
   }
 
@@ -118,7 +128,7 @@ public final class Maintainer {
     }
   }
 
-  /** The nearest old leaves a large level 0's kNN patch considers per new leaf, and the search's beam. */
+  /** The nearest old leaves a large level's kNN patch considers per moved member, and the search's beam. */
   static final int NEAR_LEAVES = 64;
   static final int NEAR_BEAM = 128;
 
@@ -129,9 +139,9 @@ public final class Maintainer {
 
   /**
    * As {@link #run(Tree, HierarchyState, List)}, with the nearest-leaf index of {@code tree} (or null): a level
-   * 0 whose kNN graph is approximate (more leaves than the exact kNN limit) is then patched from each new
-   * leaf's {@value #NEAR_LEAVES} nearest old leaves, found by the index, instead of a scan of every leaf. The
-   * index is asked for only then.
+   * whose kNN graph is approximate (more members than the exact kNN limit) is then patched from each moved
+   * member's near members, the members holding its {@value #NEAR_LEAVES} nearest old leaves found by the index,
+   * instead of scans of the level. The index is asked for only then.
    */
   public Result run(Tree tree, HierarchyState oracle, List<TreeStore.Mutation> mutations,
       java.util.function.Supplier<LeafNeighbours> nearest) {
@@ -374,8 +384,8 @@ public final class Maintainer {
   }
 
   /**
-   * The oracle's level-0 members nearest a vector, found by {@code nearest} among {@code tree}'s leaves; null
-   * when there is no index of this very tree with a graph, or no level 0.
+   * The oracle's members nearest a vector, at any of its levels ({@link NearAncestors}), found by {@code nearest}
+   * among {@code tree}'s leaves; null when there is no index of this very tree with a graph, or no level 0.
    */
   private IncrementalRebuild.NearestMembers nearestMembers(Tree tree, HierarchyState oracle,
       java.util.function.Supplier<LeafNeighbours> index) {
@@ -386,15 +396,57 @@ public final class Maintainer {
     if (nearest == null || nearest.tree() != tree || !nearest.hasGraph()) {
       return null;
     }
-    HierarchyState.Level l0 = oracle.levels().get(0);
-    return q -> {
+    return new NearAncestors(tree, oracle, nearest, nearLevels);
+  }
+
+  /**
+   * The oracle's members of a level nearest a vector: the members holding the leaves nearest it, which the index of
+   * the tree's leaves finds ({@link #NEAR_LEAVES} of them). A level-{@code L} member holding a leaf is its highest
+   * ancestor created at level {@code L} or below (a member carried alone to the levels above keeps its level), so
+   * the leaves are followed up the tree, and each ancestor is looked up once. Every level of the oracle below
+   * {@code levels} is known: a level above the exact kNN limit is patched from these instead of scans of its
+   * members (ADR 0029).
+   */
+  record NearAncestors(Tree tree, HierarchyState oracle, LeafNeighbours nearest, int levels)
+      implements IncrementalRebuild.NearestMembers {
+    @Override
+    public int[] of(float[] q) {
+      return of(q, 0);
+    }
+
+    @Override
+    public boolean knows(int level) {
+      return level >= 0 && level < Math.min(levels, oracle.levels().size());
+    }
+
+    @Override
+    public int[] of(float[] q, int level) {
+      HierarchyState.Level members = oracle.levels().get(level);
       LeafNeighbours.Hits hits = nearest.search(q, NEAR_LEAVES, NEAR_BEAM);
       int[] out = new int[hits.size()];
+      int[] seen = new int[hits.size()];
+      int distinct = 0;
       for (int x = 0; x < out.length; x++) {
-        int v = hits.leaves()[x];
-        out[x] = l0.indexOf(tree.id(v), v);
+        int a = hits.leaves()[x];
+        if (level == 0) {
+          out[x] = members.indexOf(tree.id(a), a);
+          continue;
+        }
+        for (int p = tree.parent(a); p >= 0 && tree.level(p) <= level; p = tree.parent(a)) {
+          a = p;
+        }
+        boolean again = false;
+        for (int y = 0; y < distinct && !again; y++) {
+          again = seen[y] == a;
+        }
+        if (again) {
+          out[x] = -1;
+        } else {
+          seen[distinct++] = a;
+          out[x] = members.indexOf(tree.id(a), -1);
+        }
       }
       return out;
-    };
+    }
   }
 }

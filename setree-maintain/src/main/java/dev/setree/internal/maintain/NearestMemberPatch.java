@@ -237,12 +237,16 @@ final class NearestMemberPatch {
 
     /**
      * Row {@code i} (old index {@code o}, -1 if new) found again: the best of its near members, its old
-     * neighbours and theirs, the moved members and those entering it.
+     * neighbours and theirs, the moved members and those entering it. The near members of a row that did not move
+     * are looked for only when it lost a neighbour: one that only lists a moved member (a member above the leaves
+     * whose centroid changed, listed by tens of rows in each run) keeps it as a candidate, at its new similarity.
      */
     void fullRow(int i, int o, boolean movedRow) {
       Set<Integer> cand = new LinkedHashSet<>();
-      for (int c : movedRow ? nearOf.get(i) : near.apply(i)) {
-        cand.add(c);
+      if (movedRow || lostNeighbour(o)) {
+        for (int c : movedRow ? nearOf.get(i) : near.apply(i)) {
+          cand.add(c);
+        }
       }
       if (o >= 0) { // its old neighbours and theirs
         for (int e = old.knnOffsets()[o]; e < old.knnOffsets()[o + 1]; e++) {
@@ -272,6 +276,19 @@ final class NearestMemberPatch {
       } else {
         top.writeSorted(rows.neighbors(), rows.weights(), i * k);
       }
+    }
+
+    /** Whether old row {@code o} (-1: none) lists a member that is no longer one, or holds fewer than k. */
+    private boolean lostNeighbour(int o) {
+      if (o < 0 || old.knnOffsets()[o + 1] - old.knnOffsets()[o] < k) {
+        return true;
+      }
+      for (int e = old.knnOffsets()[o]; e < old.knnOffsets()[o + 1]; e++) {
+        if (oldToNew[old.knnNeighbors()[e]] < 0) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 }
