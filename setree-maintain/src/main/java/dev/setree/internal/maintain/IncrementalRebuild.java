@@ -141,9 +141,10 @@ final class IncrementalRebuild {
       String[] parentIds = new String[members.size()];
       HierarchyState.Level nextOld = oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null;
       DraftNode[] parentOf = lvl == 0 ? new DraftNode[clustering.count] : null;
-      List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match, affected.oldCommunityOf(),
-          assignment, Communities.ofNumbered(clustering.numbered, clustering.count), clustering.unaffected, old,
-          byId, lvl + 1, ids, nextOld, parentIds, parentOf);
+      List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match,
+          upper == null ? null : upper.reread(), affected.oldCommunityOf(), assignment,
+          Communities.ofNumbered(clustering.numbered, clustering.count), clustering.unaffected, old, byId, lvl + 1,
+          ids, nextOld, parentIds, parentOf);
       if (parentOf != null) {
         draft.records.communityParents = new CommunityParents(clustering.numbered, parentOf);
       }

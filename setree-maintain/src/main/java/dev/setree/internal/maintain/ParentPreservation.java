@@ -66,20 +66,40 @@ final class ParentPreservation {
       int[] assignment, Communities comms, int unaffected, HierarchyState.Level old, Map<String, DraftNode> byId,
       int parentLevel, TreeBuilder.IdSource ids, HierarchyState.Level nextOld, String[] parentIds,
       DraftNode[] parentOf) {
+    return regroup(draft, members, match, null, oldCommunityOf, assignment, comms, unaffected, old, byId,
+        parentLevel, ids, nextOld, parentIds, parentOf);
+  }
+
+  /**
+   * {@link #regroup} above level 0 knowing which members' sums may have changed since the oracle was recorded:
+   * {@code reread}, true for a member whose sum array is not the one its recorded row was taken from
+   * ({@link RecordedRows}), or null when unknown. With it, a community the re-clustering left alone, none of whose
+   * members was reread, keeps its old parent from a look at its first member and that parent, as at level 0: the
+   * parent's sum is the sum of its children's, and none of theirs changed.
+   */
+  static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, boolean[] reread,
+      int[] oldCommunityOf, int[] assignment, Communities comms, int unaffected, HierarchyState.Level old,
+      Map<String, DraftNode> byId, int parentLevel, TreeBuilder.IdSource ids, HierarchyState.Level nextOld,
+      String[] parentIds, DraftNode[] parentOf) {
     DraftNode[] mem = members.toArray(new DraftNode[0]);
     OldParents oldParent = new OldParents(mem, match.newToOld(), old, byId);
     long claimed = STAMPS.incrementAndGet();
     List<DraftNode> parents = new ArrayList<>();
     int[] stayed = parentLevel == 1 ? stayed(oldCommunityOf) : null;
     boolean[] done = new boolean[comms.count()];
-    if (parentLevel == 1 && unaffected > 0) {
+    boolean leavesBelow = parentLevel == 1;
+    if (unaffected > 0 && (leavesBelow || reread != null && reread.length == mem.length)) {
       // The communities the re-clustering left alone first, in order of their first member, which is the order of
       // the arrays read: each keeps its parent when the family is whole. No other community can claim that parent
       // (only its old community's members had it, and they are all here), so the order of claims is unchanged.
-      boolean[] movedIn = movedIn(match.moved(), match.inPlace(), oldCommunityOf, stayed.length);
-      Passes.range(0, comms.count(), new LeftAlone(comms, mem, assignment, unaffected, old.parentIds(),
-          match.newToOld(), oldCommunityOf, movedIn, claimed, parentIds, parents, done, oldParent, match.moved(),
-          stayed, CommunityParents.of(draft, old), parentOf));
+      // A leaf's sum is its embedding, so a leaf that did not move kept it; above, a member kept its sum when its
+      // row was not reread.
+      boolean[] changed = leavesBelow ? match.moved() : reread;
+      int[] stayedHere = leavesBelow ? stayed : stayed(oldCommunityOf);
+      boolean[] movedIn = movedIn(changed, leavesBelow ? match.inPlace() : 0, oldCommunityOf, stayedHere.length);
+      Passes.range(0, comms.count(), new LeftAlone(draft, comms, mem, assignment, unaffected, old.parentIds(),
+          match.newToOld(), oldCommunityOf, movedIn, claimed, parentIds, parents, done, oldParent, changed,
+          stayedHere, leavesBelow ? CommunityParents.of(draft, old) : null, parentOf));
       assert noOtherClaim(comms, done, oldParent, claimed);
     }
     // The other communities in order of size, largest first, so the biggest overlap claims an old parent first.
@@ -157,7 +177,7 @@ final class ParentPreservation {
    * and listed, and the community marked done. A class of its own, not a lambda, so that a writer loads it on open
    * (ADR 0045); the arrays are read once, not per community.
    */
-  private record LeftAlone(Communities comms, DraftNode[] mem, int[] assignment, int unaffected,
+  private record LeftAlone(DraftTree draft, Communities comms, DraftNode[] mem, int[] assignment, int unaffected,
       String[] oldParentIds, int[] newToOld, int[] oldCommunityOf, boolean[] movedIn, long claimed,
       String[] parentIds, List<DraftNode> parents, boolean[] done, OldParents oldParent, boolean[] moved,
       int[] stayed, DraftNode[] recorded, DraftNode[] parentOf) implements IntConsumer {
@@ -169,6 +189,8 @@ final class ParentPreservation {
             recorded);
         assert kept == keptFamily(comms, k, mem, oldParent, moved, oldCommunityOf, stayed, claimed)
             : "community " + k + ": the full check keeps another parent";
+        assert kept == null || Arrays.equals(draft.canonicalSum(kept), kept.sum)
+            : "community " + k + ": " + kept.id + " is kept with a sum other than its children's";
         if (kept != null) {
           kept.claimedBy = claimed;
           name(parentIds, comms, k, kept, parentOf);

@@ -27,8 +27,10 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
    * @param match each member's index in {@code old} and back, and which moved
    * @param same whether the members and their rows are {@code old}'s, in its order
    * @param record what to keep for the next run, once {@code rows} is the level's record
+   * @param reread per member, whether its centroid was read again: it is new, or its sum array is not the one
+   *     the record took its row from (false: its sum is the one it had when the oracle's level was recorded)
    */
-  record Matched(float[] rows, LevelMatch match, boolean same, RecordedRows record) {}
+  record Matched(float[] rows, LevelMatch match, boolean same, RecordedRows record, boolean[] reread) {}
 
   /**
    * Matches {@code members} to {@code old}, a usable level of the oracle. Rows are {@code old}'s where {@code last},
@@ -41,7 +43,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
     Matcher mt = new Matcher(old, members.toArray(new DraftNode[0]), dim, last);
     Passes.range(0, mt.at.length, mt);
     return new Matched(mt.rows, new LevelMatch(mt.newToOld, mt.oldToNew, mt.moved), mt.same,
-        new RecordedRows(mt.rows, mt.at, mt.sums));
+        new RecordedRows(mt.rows, mt.at, mt.sums), mt.reread);
   }
 
   /**
@@ -54,6 +56,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
     final int[] newToOld;
     final int[] oldToNew;
     final boolean[] moved;
+    final boolean[] reread;
     final float[][] sums;
     private final HierarchyState.Level old;
     private final float[] oldRows;
@@ -77,6 +80,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
       oldToNew = new int[old.size()];
       Arrays.fill(oldToNew, -1);
       moved = new boolean[m];
+      reread = new boolean[m];
       sums = new float[m][];
       same = m == old.size();
     }
@@ -98,6 +102,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
         }
         assert isCentroid(n, rows, i, dim, new float[dim]) : n.id + " has a row other than its centroid";
       } else {
+        reread[i] = true;
         n.copyCentroidInto(rows, i * dim, dim);
         moved[i] = o < 0 || !Arrays.equals(rows, i * dim, (i + 1) * dim, oldRows, o * dim, (o + 1) * dim);
       }

@@ -41,12 +41,17 @@ class ParentPreservationTest {
     int changedParents = 0;
     int newParents = 0;
     int untouched = 0;
+    int rereadNot = 0;
     for (int round = 0; round < 40; round++) {
       String ctx = "seed=" + seed + " round " + round;
       Scenario s = new Scenario(built.tree(), r, pool, round);
       HierarchyState oracle = r.nextBoolean() ? built.hierarchy() : loaded(built.hierarchy());
       DraftTree a = s.draft(embedder, counter);
       DraftTree b = s.draft(embedder, counter);
+      // Each node's sum when the round starts: above level 0, a member whose sum array is another by its level's
+      // turn is reread, as RecordedRows says of a member whose sum is not the one its row was taken from.
+      Map<DraftNode, float[]> sumAtStart = new java.util.IdentityHashMap<>();
+      b.byId.values().forEach(n -> sumAtStart.put(n, n.sum));
       TreeBuilder.IdSource idsA = TreeBuilder.IdSource.after(built.tree());
       TreeBuilder.IdSource idsB = TreeBuilder.IdSource.after(built.tree());
       List<DraftNode> membersA = new ArrayList<>(a.leaves);
@@ -78,8 +83,20 @@ class ParentPreservationTest {
         int[] labels = assignment.clone();
         int unaffected = round % 2 == 0 ? untouchedFirst(labels, oldCommunityOf) : 0;
         untouched += unaffected;
+        // Above level 0, half the rounds say which members were reread (now and then one whose sum did not
+        // change, which must not change what is kept); the others do not know.
+        boolean[] reread = null;
+        if (lvl > 0 && round % 4 < 2) {
+          reread = new boolean[membersB.size()];
+          for (int i = 0; i < reread.length; i++) {
+            DraftNode m = membersB.get(i);
+            reread[i] = newToOld[i] < 0 || sumAtStart.get(m) != m.sum || r.nextInt(40) == 0;
+            rereadNot += reread[i] ? 0 : 1;
+          }
+        }
         List<DraftNode> nextB = ParentPreservation.regroup(b, membersB, new LevelMatch(newToOld, oldToNew, moved),
-            oldCommunityOf, labels, unaffected, old, b.byId, lvl + 1, idsB, nextOld, parentIds);
+            reread, oldCommunityOf, labels, Communities.of(labels), unaffected, old, b.byId, lvl + 1, idsB, nextOld,
+            parentIds, null);
         String at = ctx + " level " + lvl;
         for (int i = 0; i < parentIds.length; i++) { // each member's parent, or null for one carried up alone
           DraftNode m = membersB.get(i);
@@ -97,8 +114,9 @@ class ParentPreservationTest {
       }
     }
     // The rounds must have exercised the paths that change something, not only kept communities.
-    assertTrue(newParents > 0 && changedParents > 0 && untouched > 0, "seed=" + seed + ": " + newParents
-        + " new parents, " + changedParents + " changed, " + untouched + " said untouched");
+    assertTrue(newParents > 0 && changedParents > 0 && untouched > 0 && rereadNot > 0, "seed=" + seed + ": "
+        + newParents + " new parents, " + changedParents + " changed, " + untouched + " said untouched, " + rereadNot
+        + " members above level 0 said not reread");
   }
 
   /** One round's mutations: leaves deleted and facts inserted, applied alike to every draft made. */
