@@ -22,7 +22,9 @@ import java.util.function.IntConsumer;
  * parent resolved once per old community and only for the members whose community is looked at, nodes marked with
  * a per-call stamp instead of kept in hash sets), and a community the re-clustering left alone keeps its parent
  * from a look at its first member and that parent, so that the members of the other communities are all that is
- * read member by member.
+ * read member by member. Above level 0 the same holds for a community none of whose members' sums changed since
+ * the oracle was recorded ({@link RecordedRows} tells): at level 1 of a million leaves, about 15,000 communities
+ * had each been read member by member and summed again in every run.
  */
 final class ParentPreservation {
   /** Stamps for {@link DraftNode#claimedBy} and {@link DraftNode#nextBy}: fresh for every call. */
@@ -42,7 +44,9 @@ final class ParentPreservation {
    * touch is known to be such a remainder (its assignment is below {@code unaffected}): those are looked at first,
    * in order of their first member, and only their first member and its parent are read ({@link #untouchedFamily}).
    * A run that changes a few communities reads the members of those only, and sorts only those by size; each
-   * member's old parent is resolved only when asked ({@link OldParents}).
+   * member's old parent is resolved only when asked ({@link OldParents}). Above level 0 the communities left
+   * alone are looked at so only when the caller says which members' sums may have changed (the other
+   * {@code regroup}); else every community is read member by member.
    *
    * @param match the members matched to {@code old}'s: each one's old index, and which moved
    * @param oldCommunityOf each member's community in {@code old}, -1 for a new one ({@link AffectedCommunities})
