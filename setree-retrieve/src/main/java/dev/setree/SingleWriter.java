@@ -283,10 +283,12 @@ final class SingleWriter implements AutoCloseable {
   void prepareRun(BooleanSupplier stop) {
     ahead = null;
     if (singleThreadedModel != null && !singleThreadedMade && lastRun != null) {
-      // A second batch of mutations: a process that runs more than once (not a one-shot command) makes the
-      // model's single-threaded session for its runs now, once, in the quiet window (ADR 0039).
+      // A second batch of mutations: a process that runs more than once (not a one-shot command) starts making
+      // the model's single-threaded session for its runs now, once (ADR 0039). The run does not wait for it: its
+      // embeddings keep to the prompt session until the session is ready (the same vectors either way), as a
+      // session once took 1.8 s to make in a benchmark process, all of it added to the second fact's wait.
       singleThreadedMade = true;
-      singleThreadedModel.prepareSingleThreaded().join();
+      singleThreadedModel.prepareSingleThreaded();
     }
     Snapshot base = state.snapshot();
     if (computesAhead) {

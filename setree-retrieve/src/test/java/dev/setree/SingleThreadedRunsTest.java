@@ -43,14 +43,20 @@ class SingleThreadedRunsTest {
         a.awaitMaintenance().get(60, TimeUnit.SECONDS);
         assertEquals(0, mini.singleThreadedRuns(), "a first run embeds on the prompt session: a one-shot command"
             + " that runs once makes no second session");
-        for (Fact f : inserts.subList(1, inserts.size())) {
+        a.insert(inserts.get(1));
+        a.awaitMaintenance().get(60, TimeUnit.SECONDS);
+        // The second run started making the session without waiting for it; it never gets ready unless started.
+        mini.singleThreadedReady().get(60, TimeUnit.SECONDS);
+        long ready = mini.singleThreadedRuns();
+        for (Fact f : inserts.subList(2, inserts.size())) {
           a.insert(f);
           a.awaitMaintenance().get(60, TimeUnit.SECONDS);
         }
         a.delete(facts.get(3).id());
         a.awaitMaintenance().get(60, TimeUnit.SECONDS);
-        assertTrue(mini.singleThreadedRuns() >= inserts.size() - 1, "from the second run on, each inserted fact was"
-            + " embedded on the single-threaded session: " + mini.singleThreadedRuns());
+        assertTrue(mini.singleThreadedRuns() >= ready + inserts.size() - 2, "once the session was ready, each"
+            + " inserted fact was embedded on it: " + mini.singleThreadedRuns() + " runs on it, " + ready
+            + " before");
         long afterA = mini.singleThreadedRuns();
         for (Fact f : inserts) {
           b.insert(f);

@@ -113,6 +113,11 @@ final class BatchedInference implements AutoCloseable {
     return singleThreadedReady;
   }
 
+  /** The future {@link #prepareSingleThreaded} returns, without starting anything. */
+  CompletableFuture<Void> singleThreadedReady() {
+    return singleThreadedReady;
+  }
+
   /** How many batches have run on either session, each one ONNX Runtime inference. */
   long runs() {
     return runs.get();

@@ -264,6 +264,15 @@ public final class MiniLmEmbedder implements Embedder {
     return inference.prepareSingleThreaded(tokenizer.windows(WARM_UP_TEXT, WINDOW).get(0));
   }
 
+  /**
+   * A future that completes once the session of {@link #singleThreaded()} is ready or could not be made, without
+   * starting to make it ({@link #prepareSingleThreaded} does): it never completes when nobody asked for it; for
+   * tests.
+   */
+  public CompletableFuture<Void> singleThreadedReady() {
+    return inference.singleThreadedReady();
+  }
+
   /** How many small calls ran on the session of {@link #singleThreaded()}; for tests and benchmarks. */
   public long singleThreadedRuns() {
     return inference.singleThreadedRuns();
