@@ -130,7 +130,8 @@ final class BenchInsert implements Callable<Integer> {
         for (int i = 0; i < inserts; i++) {
           long s = System.nanoTime();
           if (kb.insert(added.get(i)).duplicate()) {
-            String where = leaves + inserts <= sentenceCount ? "corpus line " + (leaves + i + 1) : "synthetic leaf " + (leaves + i);
+            String where = leaves + inserts <= sentenceCount ? "corpus line " + (leaves + i + 1)
+                : "synthetic leaf " + (leaves + i);
             throw new IllegalArgumentException("insert " + (i + 1) + " (" + where + ") is"
                 + " already a leaf of the knowledge base, so no run would be measured: --db must be built from"
                 + " the corpus's first --leaves sentences (a `bench ladder` file is so only for its largest rung)");
