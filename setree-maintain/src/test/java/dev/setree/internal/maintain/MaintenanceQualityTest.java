@@ -84,36 +84,19 @@ class MaintenanceQualityTest {
     int[] asked = new int[1];
     for (int withIndex = 0; withIndex < 2; withIndex++) {
       Maintainer m = new Maintainer(embedder, counter, new ExtractiveSummarizer(), options, 60);
-      Tree tree = built.tree();
-      HierarchyState oracle = built.hierarchy();
-      for (int i = 0; i < extra.size(); i++) {
-        Fact f = new Fact("ins" + i, extra.get(i).text() + " later", null);
-        Tree t = tree;
-        HierarchyState o = oracle;
-        java.util.function.Supplier<LeafNeighbours> index = withIndex == 1 ? () -> {
-          asked[0]++;
-          return LeafNeighbours.of(t, o);
-        } : null;
-        List<Mutation> batch = new ArrayList<>(List.of(new Mutation(0, Mutation.Kind.INSERT, f.id(), f.text(), null)));
-        if (i % 3 == 0) { // and a delete: the rows that listed the leaf are repaired
-          batch.add(new Mutation(1, Mutation.Kind.DELETE, base.get(7 * i % base.size()).id(), null, null));
+      boolean index = withIndex == 1;
+      Maintainer.Result r = insertsAndDeletes(m, built, base, extra, (t, o) -> {
+        if (!index) {
+          return null;
         }
-        Maintainer.Result r = m.run(tree, oracle, batch, index);
-        tree = r.tree();
-        oracle = r.hierarchy();
-      }
-      recall[withIndex] = recallOfExact(tree, oracle.levels().get(0), options.k());
-      end[withIndex] = oracle;
-    }
-    List<Fact> all = new ArrayList<>(base);
-    for (int i = 0; i < extra.size(); i += 3) {
-      all.remove(base.get(7 * i % base.size()));
-    }
-    for (int i = 0; i < extra.size(); i++) {
-      all.add(new Fact("ins" + i, extra.get(i).text() + " later", null));
+        asked[0]++;
+        return LeafNeighbours.of(t, o);
+      });
+      recall[withIndex] = recallOfExact(r.tree(), r.hierarchy().levels().get(0), options.k());
+      end[withIndex] = r.hierarchy();
     }
     BuildResult full = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), options)
-        .build(all, BuildProgress.NONE);
+        .build(afterInsertsAndDeletes(base, extra), BuildProgress.NONE);
     double qScan = Modularity.of(end[0].levels().get(0));
     double qNear = Modularity.of(end[1].levels().get(0));
     double qFull = Modularity.of(full.hierarchy().levels().get(0));
@@ -127,6 +110,43 @@ class MaintenanceQualityTest {
     assertTrue(qNear >= 0.95 * qFull, report);
   }
 
+  /**
+   * The runs of the patch tests: for each extra fact, one run inserting it as {@code ins<i>} (its text and " later"),
+   * every third with a delete of a base fact, the rows that listed it repaired; {@code index} gives the run's
+   * nearest-leaf index of the tree and oracle it starts from (or null). Returns the last run's result.
+   */
+  static Maintainer.Result insertsAndDeletes(Maintainer m, BuildResult built, List<Fact> base, List<Fact> extra,
+      java.util.function.BiFunction<Tree, HierarchyState, LeafNeighbours> index) {
+    Tree tree = built.tree();
+    HierarchyState oracle = built.hierarchy();
+    Maintainer.Result r = null;
+    for (int i = 0; i < extra.size(); i++) {
+      Tree t = tree;
+      HierarchyState o = oracle;
+      List<Mutation> batch = new ArrayList<>(List.of(
+          new Mutation(0, Mutation.Kind.INSERT, "ins" + i, extra.get(i).text() + " later", null)));
+      if (i % 3 == 0) {
+        batch.add(new Mutation(1, Mutation.Kind.DELETE, base.get(7 * i % base.size()).id(), null, null));
+      }
+      r = m.run(tree, oracle, batch, () -> index.apply(t, o));
+      tree = r.tree();
+      oracle = r.hierarchy();
+    }
+    return r;
+  }
+
+  /** The facts after {@link #insertsAndDeletes}: a full build of them is the reference. */
+  static List<Fact> afterInsertsAndDeletes(List<Fact> base, List<Fact> extra) {
+    List<Fact> all = new ArrayList<>(base);
+    for (int i = 0; i < extra.size(); i += 3) {
+      all.remove(base.get(7 * i % base.size()));
+    }
+    for (int i = 0; i < extra.size(); i++) {
+      all.add(new Fact("ins" + i, extra.get(i).text() + " later", null));
+    }
+    return all;
+  }
+
   /** Mean share of each member's exact k nearest (by its leaf embedding) that its row in {@code level0} lists. */
   private static double recallOfExact(Tree tree, HierarchyState.Level level0, int k) {
     int n = level0.size();
@@ -135,13 +155,19 @@ class MaintenanceQualityTest {
     for (int i = 0; i < n; i++) {
       System.arraycopy(tree.embedding(tree.indexOf(level0.memberIds()[i])), 0, v, i * dim, dim);
     }
-    KnnGraph exact = ExactKnn.allPairs(v, n, dim, k);
+    return recallOfExact(level0, v, dim, k);
+  }
+
+  /** Mean share of each member's exact k nearest (by its row of {@code rows}) that its row in {@code level} lists. */
+  static double recallOfExact(HierarchyState.Level level, float[] rows, int dim, int k) {
+    int n = level.size();
+    KnnGraph exact = ExactKnn.allPairs(rows, n, dim, k);
     long found = 0;
     long total = 0;
     for (int i = 0; i < n; i++) {
       java.util.Set<Integer> row = new java.util.HashSet<>();
-      for (int e = level0.knnOffsets()[i]; e < level0.knnOffsets()[i + 1]; e++) {
-        row.add(level0.knnNeighbors()[e]);
+      for (int e = level.knnOffsets()[i]; e < level.knnOffsets()[i + 1]; e++) {
+        row.add(level.knnNeighbors()[e]);
       }
       for (int e = exact.offsets()[i]; e < exact.offsets()[i + 1]; e++) {
         found += row.contains(exact.neighbors()[e]) ? 1 : 0;

@@ -7,12 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.LeafNeighbours;
 import dev.setree.internal.core.Tree;
-import dev.setree.internal.core.TreeStore.Mutation;
 import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -83,64 +81,27 @@ class NearAncestorsTest {
     for (int allLevels = 0; allLevels < 2; allLevels++) {
       Maintainer m = new Maintainer(embedder, counter, new ExtractiveSummarizer(), options, 60)
           .nearMembersBelow(allLevels == 1 ? Integer.MAX_VALUE : 1);
-      Tree tree = built.tree();
-      HierarchyState oracle = built.hierarchy();
-      for (int i = 0; i < extra.size(); i++) {
-        Tree t = tree;
-        HierarchyState o = oracle;
-        List<Mutation> batch = new ArrayList<>(List.of(
-            new Mutation(0, Mutation.Kind.INSERT, "ins" + i, extra.get(i).text() + " later", null)));
-        if (i % 3 == 0) {
-          batch.add(new Mutation(1, Mutation.Kind.DELETE, base.get(7 * i % base.size()).id(), null, null));
-        }
-        Maintainer.Result r = m.run(tree, oracle, batch, () -> LeafNeighbours.of(t, o));
-        tree = r.tree();
-        oracle = r.hierarchy();
-      }
-      HierarchyState.Level level1 = oracle.levels().get(1);
+      Maintainer.Result r = MaintenanceQualityTest.insertsAndDeletes(m, built, base, extra, LeafNeighbours::of);
+      HierarchyState.Level level1 = r.hierarchy().levels().get(1);
       assertTrue(level1.size() > options.exactKnnLimit(), "level 1 is still approximate: " + level1.size());
-      recall[allLevels] = recallOfExact(level1, tree.dimension(), options.k());
-      end[allLevels] = oracle;
-    }
-    List<Fact> all = new ArrayList<>(base);
-    for (int i = 0; i < extra.size(); i += 3) {
-      all.remove(base.get(7 * i % base.size()));
-    }
-    for (int i = 0; i < extra.size(); i++) {
-      all.add(new Fact("ins" + i, extra.get(i).text() + " later", null));
+      recall[allLevels] = MaintenanceQualityTest.recallOfExact(level1, level1.centroids(), r.tree().dimension(),
+          options.k());
+      end[allLevels] = r.hierarchy();
     }
     BuildResult full = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), options)
-        .build(all, BuildProgress.NONE);
+        .build(MaintenanceQualityTest.afterInsertsAndDeletes(base, extra), BuildProgress.NONE);
     HierarchyState.Level fullLevel1 = full.hierarchy().levels().get(1);
     double qScan = Modularity.of(end[0].levels().get(1));
     double qNear = Modularity.of(end[1].levels().get(1));
     double qFull = Modularity.of(fullLevel1);
     String report = String.format("level 1 with the exact kNN limit at 100: 10-NN recall by scans %.4f, by near"
         + " members %.4f (full build %.4f); modularity %.4f / %.4f (full %.4f)%n", recall[0], recall[1],
-        recallOfExact(fullLevel1, full.tree().dimension(), options.k()), qScan, qNear, qFull);
+        MaintenanceQualityTest.recallOfExact(fullLevel1, fullLevel1.centroids(), full.tree().dimension(),
+            options.k()), qScan, qNear, qFull);
     System.out.print(report);
     assertFalse(Arrays.equals(end[0].levels().get(1).knnNeighbors(), end[1].levels().get(1).knnNeighbors()),
         "the same level-1 graph: the near members were not used");
     assertTrue(recall[1] >= recall[0] - 0.02, report);
     assertTrue(qNear >= 0.95 * qFull, report);
-  }
-
-  /** Mean share of each member's exact k nearest (by its centroid row) that its row in {@code level} lists. */
-  private static double recallOfExact(HierarchyState.Level level, int dim, int k) {
-    int n = level.size();
-    KnnGraph exact = ExactKnn.allPairs(level.centroids(), n, dim, k);
-    long found = 0;
-    long total = 0;
-    for (int i = 0; i < n; i++) {
-      Set<Integer> row = new HashSet<>();
-      for (int e = level.knnOffsets()[i]; e < level.knnOffsets()[i + 1]; e++) {
-        row.add(level.knnNeighbors()[e]);
-      }
-      for (int e = exact.offsets()[i]; e < exact.offsets()[i + 1]; e++) {
-        found += row.contains(exact.neighbors()[e]) ? 1 : 0;
-        total++;
-      }
-    }
-    return found / (double) total;
   }
 }
