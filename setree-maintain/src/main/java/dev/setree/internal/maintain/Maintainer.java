@@ -387,7 +387,7 @@ public final class Maintainer {
    * The oracle's members nearest a vector, at any of its levels ({@link NearAncestors}), found by {@code nearest}
    * among {@code tree}'s leaves; null when there is no index of this very tree with a graph, or no level 0.
    */
-  private IncrementalRebuild.NearestMembers nearestMembers(Tree tree, HierarchyState oracle,
+  private NearestMembers nearestMembers(Tree tree, HierarchyState oracle,
       java.util.function.Supplier<LeafNeighbours> index) {
     if (index == null || oracle.isEmpty() || tree.leafCount() <= options.exactKnnLimit()) {
       return null;
@@ -397,56 +397,5 @@ public final class Maintainer {
       return null;
     }
     return new NearAncestors(tree, oracle, nearest, nearLevels);
-  }
-
-  /**
-   * The oracle's members of a level nearest a vector: the members holding the leaves nearest it, which the index of
-   * the tree's leaves finds ({@link #NEAR_LEAVES} of them). A level-{@code L} member holding a leaf is its highest
-   * ancestor created at level {@code L} or below (a member carried alone to the levels above keeps its level), so
-   * the leaves are followed up the tree, and each ancestor is looked up once. Every level of the oracle below
-   * {@code levels} is known: a level above the exact kNN limit is patched from these instead of scans of its
-   * members (ADR 0029).
-   */
-  record NearAncestors(Tree tree, HierarchyState oracle, LeafNeighbours nearest, int levels)
-      implements IncrementalRebuild.NearestMembers {
-    @Override
-    public int[] of(float[] q) {
-      return of(q, 0);
-    }
-
-    @Override
-    public boolean knows(int level) {
-      return level >= 0 && level < Math.min(levels, oracle.levels().size());
-    }
-
-    @Override
-    public int[] of(float[] q, int level) {
-      HierarchyState.Level members = oracle.levels().get(level);
-      LeafNeighbours.Hits hits = nearest.search(q, NEAR_LEAVES, NEAR_BEAM);
-      int[] out = new int[hits.size()];
-      int[] seen = new int[hits.size()];
-      int distinct = 0;
-      for (int x = 0; x < out.length; x++) {
-        int a = hits.leaves()[x];
-        if (level == 0) {
-          out[x] = members.indexOf(tree.id(a), a);
-          continue;
-        }
-        for (int p = tree.parent(a); p >= 0 && tree.level(p) <= level; p = tree.parent(a)) {
-          a = p;
-        }
-        boolean again = false;
-        for (int y = 0; y < distinct && !again; y++) {
-          again = seen[y] == a;
-        }
-        if (again) {
-          out[x] = -1;
-        } else {
-          seen[distinct++] = a;
-          out[x] = members.indexOf(tree.id(a), -1);
-        }
-      }
-      return out;
-    }
   }
 }

@@ -101,8 +101,11 @@ final class ParentPreservation {
       boolean[] changed = leavesBelow ? match.moved() : reread;
       int[] stayedHere = leavesBelow ? stayed : stayed(oldCommunityOf);
       boolean[] movedIn = movedIn(changed, leavesBelow ? match.inPlace() : 0, oldCommunityOf, stayedHere.length);
+      // Above the leaves a member can leave its old community unmarked: a regroup below gave it a parent (attach
+      // does not flag the parent it left) or emptied it. A leaf leaves only when removed, which flags its parent.
+      boolean[] lost = leavesBelow ? null : lostMembers(old.assignment(), stayedHere);
       Passes.range(0, comms.count(), new LeftAlone(draft, comms, mem, assignment, unaffected, old.parentIds(),
-          match.newToOld(), oldCommunityOf, movedIn, claimed, parentIds, parents, done, oldParent, changed,
+          match.newToOld(), oldCommunityOf, movedIn, lost, claimed, parentIds, parents, done, oldParent, changed,
           stayedHere, leavesBelow ? CommunityParents.of(draft, old) : null, parentOf));
       assert noOtherClaim(comms, done, oldParent, claimed);
     }
@@ -182,16 +185,20 @@ final class ParentPreservation {
    * (ADR 0045); the arrays are read once, not per community.
    */
   private record LeftAlone(DraftTree draft, Communities comms, DraftNode[] mem, int[] assignment, int unaffected,
-      String[] oldParentIds, int[] newToOld, int[] oldCommunityOf, boolean[] movedIn, long claimed,
+      String[] oldParentIds, int[] newToOld, int[] oldCommunityOf, boolean[] movedIn, boolean[] lost, long claimed,
       String[] parentIds, List<DraftNode> parents, boolean[] done, OldParents oldParent, boolean[] moved,
       int[] stayed, DraftNode[] recorded, DraftNode[] parentOf) implements IntConsumer {
     @Override
     public void accept(int k) {
       int first = comms.members[comms.start[k]];
       if (comms.start[k + 1] - comms.start[k] > 1 && assignment[first] < unaffected) {
-        DraftNode kept = untouchedFamily(comms, k, mem, oldParentIds, newToOld, oldCommunityOf, movedIn, claimed,
-            recorded);
+        int c = oldCommunityOf[first];
+        DraftNode kept = lost != null && c >= 0 && lost[c] ? null
+            : untouchedFamily(comms, k, mem, oldParentIds, newToOld, oldCommunityOf, movedIn, claimed, recorded);
+        // The full check, which reads every member, keeps the same parent, but for a community that lost a member
+        // unmarked: the regroup then compares its parent's sum.
         assert kept == keptFamily(comms, k, mem, oldParent, moved, oldCommunityOf, stayed, claimed)
+            || kept == null && lost != null && c >= 0 && lost[c]
             : "community " + k + ": the full check keeps another parent";
         assert kept == null || Arrays.equals(draft.canonicalSum(kept), kept.sum)
             : "community " + k + ": " + kept.id + " is kept with a sum other than its children's";
@@ -285,6 +292,21 @@ final class ParentPreservation {
       }
     }
     return out;
+  }
+
+  /** Per old community, whether fewer of its members are members still than it had. */
+  private static boolean[] lostMembers(int[] oldAssignment, int[] stayed) {
+    int[] had = new int[stayed.length];
+    for (int c : oldAssignment) {
+      if (c >= 0 && c < had.length) {
+        had[c]++;
+      }
+    }
+    boolean[] lost = new boolean[had.length];
+    for (int c = 0; c < had.length; c++) {
+      lost[c] = had[c] != stayed[c];
+    }
+    return lost;
   }
 
   /** Per old community, how many of its members are members still. */

@@ -18,7 +18,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The members near a vector at every level of the oracle ({@link Maintainer.NearAncestors}), and the patch of an
+ * The members near a vector at every level of the oracle ({@link NearAncestors}), and the patch of an
  * approximate level above the leaves made from them instead of scans of the level.
  */
 class NearAncestorsTest {
@@ -39,7 +39,7 @@ class NearAncestorsTest {
     HierarchyState oracle = built.hierarchy();
     assertTrue(oracle.levels().size() >= 3, "levels: " + oracle.levels().size());
     assertTrue(oracle.levels().get(1).size() > options.exactKnnLimit(), "level 1 is approximate");
-    Maintainer.NearAncestors near = new Maintainer.NearAncestors(tree, oracle, LeafNeighbours.of(tree, oracle),
+    NearAncestors near = new NearAncestors(tree, oracle, LeafNeighbours.of(tree, oracle),
         Integer.MAX_VALUE);
     for (int v = 0; v < tree.leafCount(); v += 97) {
       String id = tree.id(v);
@@ -61,7 +61,7 @@ class NearAncestorsTest {
       }
     }
     assertFalse(near.knows(oracle.levels().size()));
-    assertFalse(new Maintainer.NearAncestors(tree, oracle, LeafNeighbours.of(tree, oracle), 1).knows(1));
+    assertFalse(new NearAncestors(tree, oracle, LeafNeighbours.of(tree, oracle), 1).knows(1));
   }
 
   /**
