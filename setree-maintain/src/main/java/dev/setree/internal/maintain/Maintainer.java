@@ -77,10 +77,7 @@ public final class Maintainer {
     return this;
   }
 
-  /**
-   * Patches from near members only the approximate levels below {@code levels}, and the others by scans of their
-   * members, as before every level was known ({@link NearAncestors}): for tests that compare the two. Returns this.
-   */
+  /** Patches from near members only approximate levels below {@code levels} ({@link NearAncestors}); for tests. */
   Maintainer nearMembersBelow(int levels) {
     this.nearLevels = levels;
     return this;
