@@ -6,9 +6,9 @@ import dev.setree.internal.core.Tree;
 
 /**
  * The oracle's members of a level nearest a vector: the members holding the leaves nearest it, which the index of
- * the tree's leaves finds ({@link Maintainer#NEAR_LEAVES} of them). A level-{@code L} member holding a leaf is its highest
- * ancestor created at level {@code L} or below (a member carried alone to the levels above keeps its level), so
- * the leaves are followed up the tree, and each ancestor is looked up once. Every level of the oracle below
+ * the tree's leaves finds ({@link Maintainer#NEAR_LEAVES} of them). A level-{@code L} member holding a leaf is its
+ * highest ancestor created at level {@code L} or below (a member carried alone to the levels above keeps its
+ * level), so the leaves are followed up the tree, and each ancestor is looked up once. Every level of the oracle below
  * {@code levels} is known: a level above the exact kNN limit is patched from these instead of scans of its
  * members (ADR 0029).
  */

@@ -89,7 +89,7 @@ final class ParentPreservation {
     OldParents oldParent = new OldParents(mem, match.newToOld(), old, byId);
     long claimed = STAMPS.incrementAndGet();
     List<DraftNode> parents = new ArrayList<>();
-    int[] stayed = parentLevel == 1 ? stayed(oldCommunityOf) : null;
+    int[] stayed = parentLevel == 1 ? OldCommunities.stayed(oldCommunityOf) : null;
     boolean[] done = new boolean[comms.count()];
     boolean leavesBelow = parentLevel == 1;
     if (unaffected > 0 && (leavesBelow || reread != null && reread.length == mem.length)) {
@@ -99,11 +99,12 @@ final class ParentPreservation {
       // A leaf's sum is its embedding, so a leaf that did not move kept it; above, a member kept its sum when its
       // row was not reread.
       boolean[] changed = leavesBelow ? match.moved() : reread;
-      int[] stayedHere = leavesBelow ? stayed : stayed(oldCommunityOf);
-      boolean[] movedIn = movedIn(changed, leavesBelow ? match.inPlace() : 0, oldCommunityOf, stayedHere.length);
+      int[] stayedHere = leavesBelow ? stayed : OldCommunities.stayed(oldCommunityOf);
+      boolean[] movedIn = OldCommunities.movedIn(changed, leavesBelow ? match.inPlace() : 0, oldCommunityOf,
+          stayedHere.length);
       // Above the leaves a member can leave its old community unmarked: a regroup below gave it a parent (attach
       // does not flag the parent it left) or emptied it. A leaf leaves only when removed, which flags its parent.
-      boolean[] lost = leavesBelow ? null : lostMembers(old.assignment(), stayedHere);
+      boolean[] lost = leavesBelow ? null : OldCommunities.lostMembers(old.assignment(), stayedHere);
       Passes.range(0, comms.count(), new LeftAlone(draft, comms, mem, assignment, unaffected, old.parentIds(),
           match.newToOld(), oldCommunityOf, movedIn, lost, claimed, parentIds, parents, done, oldParent, changed,
           stayedHere, leavesBelow ? CommunityParents.of(draft, old) : null, parentOf));
@@ -281,44 +282,6 @@ final class ParentPreservation {
       }
     }
     return p;
-  }
-
-  /** Per old community, whether a member that is a member still moved. */
-  private static boolean[] movedIn(boolean[] moved, int inPlace, int[] oldCommunityOf, int communities) {
-    boolean[] out = new boolean[communities];
-    for (int i = inPlace; i < moved.length; i++) { // the first inPlace members did not move
-      if (moved[i] && oldCommunityOf[i] >= 0) {
-        out[oldCommunityOf[i]] = true;
-      }
-    }
-    return out;
-  }
-
-  /** Per old community, whether fewer of its members are members still than it had. */
-  private static boolean[] lostMembers(int[] oldAssignment, int[] stayed) {
-    int[] had = new int[stayed.length];
-    for (int c : oldAssignment) {
-      if (c >= 0 && c < had.length) {
-        had[c]++;
-      }
-    }
-    boolean[] lost = new boolean[had.length];
-    for (int c = 0; c < had.length; c++) {
-      lost[c] = had[c] != stayed[c];
-    }
-    return lost;
-  }
-
-  /** Per old community, how many of its members are members still. */
-  private static int[] stayed(int[] oldCommunityOf) {
-    int communities = Communities.count(oldCommunityOf);
-    int[] count = new int[communities];
-    for (int c : oldCommunityOf) {
-      if (c >= 0) {
-        count[c]++;
-      }
-    }
-    return count;
   }
 
   /**
