@@ -94,10 +94,15 @@ class ParentPreservationTest {
             rereadNot += reread[i] ? 0 : 1;
           }
         }
-        List<DraftNode> nextB = ParentPreservation.regroup(b, membersB, new LevelMatch(newToOld, oldToNew, moved),
-            reread, oldCommunityOf, labels, Communities.of(labels), unaffected, old, b.byId, lvl + 1, idsB, nextOld,
-            parentIds, null);
         String at = ctx + " level " + lvl;
+        List<DraftNode> nextB;
+        try {
+          nextB = ParentPreservation.regroup(b, membersB, new LevelMatch(newToOld, oldToNew, moved), reread,
+              oldCommunityOf, labels, Communities.of(labels), unaffected, old, b.byId, lvl + 1, idsB, nextOld,
+              parentIds, null);
+        } catch (AssertionError e) { // the pass's own checks: say which seed, round and level to run again
+          throw new AssertionError(at + ": " + e.getMessage(), e);
+        }
         for (int i = 0; i < parentIds.length; i++) { // each member's parent, or null for one carried up alone
           DraftNode m = membersB.get(i);
           assertTrue(parentIds[i] == null ? nextB.contains(m)
