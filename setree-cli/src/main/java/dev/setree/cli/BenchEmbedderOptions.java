@@ -45,17 +45,9 @@ final class BenchEmbedderOptions {
     }
   }
 
-  /** Loads the chosen embedder; an unknown name is refused. */
+  /** Loads the chosen embedder and its token counter; an unknown name is refused. */
   Opened open() {
-    switch (name) {
-      case "hash":
-        return new Opened(Research.hashEmbedder(hashDimension), SETree.defaultTokenCounter());
-      case "minilm-int8":
-      case "minilm":
-        SETreeConfig loaded = SETree.withEmbedder(SETreeConfig.builder().embedderName(name).build());
-        return new Opened(loaded.embedder(), loaded.tokenCounter());
-      default:
-        throw new IllegalArgumentException("--embedder must be minilm, minilm-int8 or hash, got " + name);
-    }
+    SETreeConfig loaded = configure(SETreeConfig.builder());
+    return new Opened(loaded.embedder(), loaded.tokenCounter());
   }
 }

@@ -78,7 +78,7 @@ final class IncrementalRebuild {
    *     {@code level i clusters} (the affected communities re-clustered) and {@code level i parents} (parent
    *     preservation and the level's record)
    */
-  Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids, NearestMembers nearest,
+  Outcome run(DraftTree draft, HierarchyState oracle, TreeBuilder.IdSource ids, NearAncestors nearest,
       java.util.function.BooleanSupplier cancelled, RunSteps steps) {
     Progress progress = new Progress();
     Map<String, DraftNode> byId = draft.byId;

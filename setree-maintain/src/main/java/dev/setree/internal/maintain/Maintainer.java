@@ -384,7 +384,7 @@ public final class Maintainer {
    * The oracle's members nearest a vector, at any of its levels ({@link NearAncestors}), found by {@code nearest}
    * among {@code tree}'s leaves; null when there is no index of this very tree with a graph, or no level 0.
    */
-  private NearestMembers nearestMembers(Tree tree, HierarchyState oracle,
+  private NearAncestors nearestMembers(Tree tree, HierarchyState oracle,
       java.util.function.Supplier<LeafNeighbours> index) {
     if (index == null || oracle.isEmpty() || tree.leafCount() <= options.exactKnnLimit()) {
       return null;

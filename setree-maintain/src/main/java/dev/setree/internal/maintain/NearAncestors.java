@@ -12,20 +12,17 @@ import dev.setree.internal.core.Tree;
  * {@code levels} is known: a level above the exact kNN limit is patched from these instead of scans of its
  * members (ADR 0029).
  */
-record NearAncestors(Tree tree, HierarchyState oracle, LeafNeighbours nearest, int levels)
-    implements NearestMembers {
-  @Override
-  public int[] of(float[] q) {
-    return of(q, 0);
-  }
-
-  @Override
-  public boolean knows(int level) {
+record NearAncestors(Tree tree, HierarchyState oracle, LeafNeighbours nearest, int levels) {
+  /** Whether {@link #of} answers for {@code level}: a level of the oracle below {@code levels}. */
+  boolean knows(int level) {
     return level >= 0 && level < Math.min(levels, oracle.levels().size());
   }
 
-  @Override
-  public int[] of(float[] q, int level) {
+  /** Indexes of the oracle's level-{@code level} members near {@code q} (-1 entries are skipped). */
+  int[] of(float[] q, int level) {
+    if (!knows(level)) {
+      throw new IllegalArgumentException("no members near a vector are known at level " + level);
+    }
     HierarchyState.Level members = oracle.levels().get(level);
     LeafNeighbours.Hits hits = nearest.search(q, Maintainer.NEAR_LEAVES, Maintainer.NEAR_BEAM);
     int[] out = new int[hits.size()];

@@ -89,9 +89,9 @@ final class ParentPreservation {
     OldParents oldParent = new OldParents(mem, match.newToOld(), old, byId);
     long claimed = STAMPS.incrementAndGet();
     List<DraftNode> parents = new ArrayList<>();
-    int[] stayed = parentLevel == 1 ? OldCommunities.stayed(oldCommunityOf) : null;
-    boolean[] done = new boolean[comms.count()];
     boolean leavesBelow = parentLevel == 1;
+    int[] stayed = leavesBelow ? OldCommunities.stayed(oldCommunityOf) : null;
+    boolean[] done = new boolean[comms.count()];
     if (unaffected > 0 && (leavesBelow || reread != null && reread.length == mem.length)) {
       // The communities the re-clustering left alone first, in order of their first member, which is the order of
       // the arrays read: each keeps its parent when the family is whole. No other community can claim that parent

@@ -22,7 +22,7 @@ final class RunClasses {
     "KeptDraft$Settle", "KnnGraph", "KnnPatch", "KnnPatch$Rows", "LeafPassages", "LeavesUnder",
     "LeavesUnder$Gathering", "LeavesUnder$Parts", "LeidenClustering", "LeidenClustering$Result",
     "LevelMatch", "LevelMatch$Ids", "Maintainer$Result", "MaximalMarginalRelevance", "MaximalMarginalRelevance$Picks",
-    "MovedSimilarities", "NearAncestors", "NearestMemberPatch", "NearestMemberPatch$NearRows", "NearestMembers",
+    "MovedSimilarities", "NearAncestors", "NearestMemberPatch", "NearestMemberPatch$NearRows",
     "NextMembers", "OldCommunities", "OldParents",
     "ParentPreservation", "ParentPreservation$LeftAlone", "RecordedRows", "RecordedRows$Matched",
     "RecordedRows$Matcher", "RunSteps",
