@@ -65,6 +65,8 @@ final class DraftNode {
   /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */
   long claimedBy;
   long nextBy;
+  /** Its index among the next level's members as {@link NextMembers} last listed it (scratch). */
+  int nextAt;
   /** The log of the draft that made it ({@link DraftTree#touched}), or null; and the log's mark when listed there. */
   Touched log;
   long touchedIn;

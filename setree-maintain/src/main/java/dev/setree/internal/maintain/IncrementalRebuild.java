@@ -140,13 +140,13 @@ final class IncrementalRebuild {
       steps.end("level " + lvl + " clusters");
       String[] parentIds = new String[members.size()];
       HierarchyState.Level nextOld = oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null;
-      DraftNode[] parentOf = lvl == 0 ? new DraftNode[clustering.count] : null;
+      CommunityParents made = lvl == 0 ? CommunityParents.toFill(clustering.numbered, clustering.count) : null;
       List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match,
           upper == null ? null : upper.reread(), affected.oldCommunityOf(), assignment,
           Communities.ofNumbered(clustering.numbered, clustering.count), clustering.unaffected, old, byId, lvl + 1,
-          ids, nextOld, parentIds, parentOf);
-      if (parentOf != null) {
-        draft.records.communityParents = new CommunityParents(clustering.numbered, parentOf);
+          ids, nextOld, parentIds, made);
+      if (made != null) {
+        draft.records.communityParents = made;
       }
       String[] memberIds = LevelMatch.memberIds(old, members, shared);
       HierarchyState.Level level = new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),

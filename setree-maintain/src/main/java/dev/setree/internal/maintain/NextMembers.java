@@ -2,6 +2,7 @@ package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -10,7 +11,9 @@ import java.util.Map;
  * carried alone (communities in order of first appearance) and the parents, in the oracle's order where they were
  * members of its next level, the others by creation order after. The oracle's members are taken from the draft's
  * record of that level ({@link RecordedRows}) when it is the record of that very level, instead of being looked up
- * by id: about 6,000 lookups at level 1 of 50,000 leaves.
+ * by id: about 6,000 lookups at level 1 of 50,000 leaves. A parent that {@link ParentPreservation} placed by its index
+ * there (a community left alone at level 0) is listed without being read: at level 0 of a million leaves, marking
+ * and then finding about 125,000 such parents, each a node read from anywhere in the heap, took about 30 ms a run.
  */
 final class NextMembers {
   private NextMembers() {}
@@ -23,15 +26,23 @@ final class NextMembers {
    * @param parents the parents given, in the order they were given
    * @param level the next level
    * @param nextOld the oracle's next level, or null
+   * @param keptAt null, or per member of {@code nextOld}, 1 + the community whose parent it is, a parent not in
+   *     {@code parents} (0: none such); given only when {@link #recorded} names {@code nextOld}'s members
+   * @param made null, or the record of the parents given ({@link CommunityParents#parentOf}), whose
+   *     {@link CommunityParents#nextIndex} is filled: per community, its parent's index in the list returned
    */
-  static List<DraftNode> of(DraftTree draft, DraftNode[] mem, Communities comms, List<DraftNode> parents,
-      Map<String, DraftNode> byId, int level, HierarchyState.Level nextOld) {
+  static List<DraftNode> of(DraftTree draft, List<DraftNode> mem, Communities comms, List<DraftNode> parents,
+      Map<String, DraftNode> byId, int level, HierarchyState.Level nextOld, int[] keptAt, CommunityParents made) {
+    int[] nextIndex = made == null ? null : made.nextIndex();
+    if (nextIndex != null) {
+      Arrays.fill(nextIndex, -1);
+    }
     long stamp = ParentPreservation.STAMPS.incrementAndGet();
     List<DraftNode> carried = new ArrayList<>();
     int count = comms.count();
     for (int k = 0; k < count; k++) {
       if (comms.start[k + 1] - comms.start[k] == 1) {
-        mark(mem[comms.members[comms.start[k]]], stamp, carried);
+        mark(mem.get(comms.members[comms.start[k]]), stamp, carried);
       }
     }
     for (DraftNode p : parents) {
@@ -40,14 +51,24 @@ final class NextMembers {
     List<DraftNode> next = new ArrayList<>(carried.size());
     if (nextOld != null) {
       DraftNode[] recorded = recorded(draft, level, nextOld);
+      assert keptAt == null || recorded != null && keptAt.length == recorded.length;
       String[] ids = nextOld.memberIds();
       for (int o = 0; o < ids.length; o++) {
+        if (keptAt != null && keptAt[o] > 0) {
+          assert recorded[o] == byId.get(ids[o]) && recorded[o].nextBy != stamp : ids[o] + " placed by index";
+          if (nextIndex != null) {
+            nextIndex[keptAt[o] - 1] = next.size();
+          }
+          next.add(recorded[o]);
+          continue;
+        }
         // An internal node is the node of its id for life; a leaf may have been removed and added again since.
         DraftNode r = recorded == null ? null : recorded[o];
         DraftNode n = r != null && !r.leaf ? r : byId.get(ids[o]);
         assert n == byId.get(ids[o]) : ids[o] + " is recorded as another node";
         if (n != null && n.nextBy == stamp) {
           n.nextBy = 0;
+          n.nextAt = next.size();
           next.add(n);
         }
       }
@@ -59,7 +80,19 @@ final class NextMembers {
       }
     }
     rest.sort((a, b) -> Long.compare(a.order, b.order));
-    next.addAll(rest);
+    for (DraftNode n : rest) {
+      n.nextAt = next.size();
+      next.add(n);
+    }
+    if (nextIndex != null) { // a parent not placed by index was listed just now, its index noted on it
+      DraftNode[] parentOf = made.parentOf();
+      for (int k = 0; k < nextIndex.length; k++) {
+        if (nextIndex[k] < 0 && parentOf[k] != null) {
+          nextIndex[k] = parentOf[k].nextAt;
+        }
+        assert parentOf[k] == null ? nextIndex[k] == -1 : next.get(nextIndex[k]) == parentOf[k] : "community " + k;
+      }
+    }
     return next;
   }
 
@@ -67,7 +100,7 @@ final class NextMembers {
    * The members of {@code nextOld} by index, as the last run over {@code draft} recorded them, when its record of
    * {@code level} is of {@code nextOld} (entries may be null: a record made on open names only some); else null.
    */
-  private static DraftNode[] recorded(DraftTree draft, int level, HierarchyState.Level nextOld) {
+  static DraftNode[] recorded(DraftTree draft, int level, HierarchyState.Level nextOld) {
     RecordedRows r = draft.records.rows(level);
     return r != null && r.rows() == nextOld.centroids() && r.members().length == nextOld.size() ? r.members() : null;
   }

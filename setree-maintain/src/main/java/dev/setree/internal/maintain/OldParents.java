@@ -12,7 +12,7 @@ import java.util.Map;
  * itself) takes the same node.
  */
 final class OldParents {
-  private final DraftNode[] mem;
+  private final List<DraftNode> mem;
   private final int[] newToOld;
   private final String[] parentIds;
   private final String[] memberIds;
@@ -30,15 +30,15 @@ final class OldParents {
    * @param old the oracle's level
    * @param byId the draft's nodes by id
    */
-  OldParents(DraftNode[] mem, int[] newToOld, HierarchyState.Level old, Map<String, DraftNode> byId) {
+  OldParents(List<DraftNode> mem, int[] newToOld, HierarchyState.Level old, Map<String, DraftNode> byId) {
     this.mem = mem;
     this.newToOld = newToOld;
     this.parentIds = old.parentIds();
     this.memberIds = old.memberIds();
     this.oldCommunity = old.assignment();
     this.byId = byId;
-    this.of = new DraftNode[mem.length];
-    this.asked = new boolean[mem.length];
+    this.of = new DraftNode[mem.size()];
+    this.asked = new boolean[mem.size()];
     int communities = Communities.count(oldCommunity);
     this.resolvedId = new String[communities];
     this.resolved = new DraftNode[communities];
@@ -72,13 +72,13 @@ final class OldParents {
     }
     int c = oldCommunity[o];
     DraftNode known = c >= 0 ? resolved[c] : null;
-    if (known != null && known != mem[i] && (pid == resolvedId[c] || pid.equals(resolvedId[c]))) {
+    if (known != null && known != mem.get(i) && (pid == resolvedId[c] || pid.equals(resolvedId[c]))) {
       return known; // ids are unique among the draft's nodes: not this member, so not carried
     }
     if (pid.equals(memberIds[o])) {
       return null;
     }
-    DraftNode p = mem[i].parent; // usually still that parent: no lookup
+    DraftNode p = mem.get(i).parent; // usually still that parent: no lookup
     DraftNode out = p != null && p.id.equals(pid) ? p : byId.get(pid);
     if (c >= 0 && out != null) {
       resolvedId[c] = pid;

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
@@ -42,57 +43,42 @@ final class ParentPreservation {
    * <p>At level 0, a community that is all that stayed of an old one, none of it moved, keeps its old parent
    * without its children or sum being looked at ({@link #keptFamily}). A community the re-clustering did not
    * touch is known to be such a remainder (its assignment is below {@code unaffected}): those are looked at first,
-   * in order of their first member, and only their first member and its parent are read ({@link #untouchedFamily}).
-   * A run that changes a few communities reads the members of those only, and sorts only those by size; each
-   * member's old parent is resolved only when asked ({@link OldParents}). Above level 0 the communities left
-   * alone are looked at so only when the caller says which members' sums may have changed (the other
-   * {@code regroup}); else every community is read member by member.
+   * in order of their first member, and only their first member and its parent are read ({@link #untouchedFamily}),
+   * or, with the draft's record of the last run's parents ({@link CommunityParents}) when it is of {@code old},
+   * nothing but arrays. A run that changes a few communities reads the members of those only, and sorts only those
+   * by size; each member's old parent is resolved only when asked ({@link OldParents}).
+   *
+   * <p>Above level 0 the communities left alone are looked at so only when {@code reread} says which members' sums
+   * may have changed since the oracle was recorded: true for a member whose sum array is not the one its recorded
+   * row was taken from ({@link RecordedRows}), null when unknown. Then a community the re-clustering left alone,
+   * none of whose members was reread, keeps its old parent from a look at its first member and that parent, as at
+   * level 0: the parent's sum is the sum of its children's, and none of theirs changed. Without it every community
+   * is read member by member.
    *
    * @param match the members matched to {@code old}'s: each one's old index, and which moved
    * @param oldCommunityOf each member's community in {@code old}, -1 for a new one ({@link AffectedCommunities})
+   * @param comms the communities of {@code assignment}, grouped ({@link Communities#of})
    * @param unaffected assignments below it are old communities the re-clustering left alone, each exactly the
    *     members of one old community that are members still (0: none is known to be)
-   */
-  static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, int[] oldCommunityOf,
-      int[] assignment, int unaffected, HierarchyState.Level old, Map<String, DraftNode> byId, int parentLevel,
-      TreeBuilder.IdSource ids, HierarchyState.Level nextOld, String[] parentIds) {
-    return regroup(draft, members, match, oldCommunityOf, assignment, Communities.of(assignment), unaffected, old,
-        byId, parentLevel, ids, nextOld, parentIds, null);
-  }
-
-  /**
-   * {@link #regroup} with the communities of {@code assignment} grouped already ({@link Communities#of}); at level 0,
-   * with the draft's record of the last run's parents ({@link CommunityParents}) when it is of {@code old}.
-   *
-   * @param parentOf null, or filled with the parent each community is given (null: a member carried alone)
-   */
-  static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, int[] oldCommunityOf,
-      int[] assignment, Communities comms, int unaffected, HierarchyState.Level old, Map<String, DraftNode> byId,
-      int parentLevel, TreeBuilder.IdSource ids, HierarchyState.Level nextOld, String[] parentIds,
-      DraftNode[] parentOf) {
-    return regroup(draft, members, match, null, oldCommunityOf, assignment, comms, unaffected, old, byId,
-        parentLevel, ids, nextOld, parentIds, parentOf);
-  }
-
-  /**
-   * {@link #regroup} above level 0 knowing which members' sums may have changed since the oracle was recorded:
-   * {@code reread}, true for a member whose sum array is not the one its recorded row was taken from
-   * ({@link RecordedRows}), or null when unknown. With it, a community the re-clustering left alone, none of whose
-   * members was reread, keeps its old parent from a look at its first member and that parent, as at level 0: the
-   * parent's sum is the sum of its children's, and none of theirs changed.
+   * @param made null, or the record to fill for the next run (level 0): the parent each community is given (null:
+   *     a member carried alone) and that parent's index among the next members returned
    */
   static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, boolean[] reread,
       int[] oldCommunityOf, int[] assignment, Communities comms, int unaffected, HierarchyState.Level old,
       Map<String, DraftNode> byId, int parentLevel, TreeBuilder.IdSource ids, HierarchyState.Level nextOld,
-      String[] parentIds, DraftNode[] parentOf) {
-    DraftNode[] mem = members.toArray(new DraftNode[0]);
+      String[] parentIds, CommunityParents made) {
+    DraftNode[] parentOf = made == null ? null : made.parentOf();
+    // Read in place, not copied into a DraftNode[]: that copy checks the class of every member, a read of each node
+    // (about 16 ms at level 0 of a million leaves).
+    List<DraftNode> mem = members instanceof RandomAccess ? members : new ArrayList<>(members);
     OldParents oldParent = new OldParents(mem, match.newToOld(), old, byId);
     long claimed = STAMPS.incrementAndGet();
     List<DraftNode> parents = new ArrayList<>();
     boolean leavesBelow = parentLevel == 1;
     int[] stayed = leavesBelow ? OldCommunities.stayed(oldCommunityOf) : null;
     boolean[] done = new boolean[comms.count()];
-    if (unaffected > 0 && (leavesBelow || reread != null && reread.length == mem.length)) {
+    int[] keptAt = null; // per member of nextOld, 1 + the community left alone that kept it, placed by index
+    if (unaffected > 0 && (leavesBelow || reread != null && reread.length == mem.size())) {
       // The communities the re-clustering left alone first, in order of their first member, which is the order of
       // the arrays read: each keeps its parent when the family is whole. No other community can claim that parent
       // (only its old community's members had it, and they are all here), so the order of claims is unchanged.
@@ -103,11 +89,19 @@ final class ParentPreservation {
       boolean[] movedIn = OldCommunities.movedIn(changed, leavesBelow ? match.inPlace() : 0, oldCommunityOf,
           stayedHere.length);
       // Above the leaves a member can leave its old community unmarked: a regroup below gave it a parent (attach
-      // does not flag the parent it left) or emptied it. A leaf leaves only when removed, which flags its parent.
+      // does not flag the parent it left) or emptied it. A leaf leaves only when removed, which flags its parent
+      // and makes its community affected (AffectedCommunities), so not one left alone.
       boolean[] lost = leavesBelow ? null : OldCommunities.lostMembers(old.assignment(), stayedHere);
+      CommunityParents last = leavesBelow ? CommunityParents.of(draft, old) : null;
+      // With the last run's parents, those kept are found among the next level's old members by the index that run
+      // gave them, where the draft's record of that level names the same node: no parent is read to place it.
+      DraftNode[] recordedNext = last == null || last.nextIndex() == null || nextOld == null ? null
+          : NextMembers.recorded(draft, parentLevel, nextOld);
+      keptAt = recordedNext == null ? null : new int[recordedNext.length];
       Passes.range(0, comms.count(), new LeftAlone(draft, comms, mem, assignment, unaffected, old.parentIds(),
           match.newToOld(), oldCommunityOf, movedIn, lost, claimed, parentIds, parents, done, oldParent, changed,
-          stayedHere, leavesBelow ? CommunityParents.of(draft, old) : null, parentOf));
+          stayedHere, last == null ? null : last.parentOf(), parentOf, recordedNext == null ? null : last.nextIndex(),
+          recordedNext, keptAt));
       assert noOtherClaim(comms, done, oldParent, claimed);
     }
     // The other communities in order of size, largest first, so the biggest overlap claims an old parent first.
@@ -116,7 +110,7 @@ final class ParentPreservation {
       int size = comms.start[k + 1] - from;
       if (size == 1) {
         int i = comms.members[from];
-        DraftNode x = mem[i];
+        DraftNode x = mem.get(i);
         DraftNode was = oldParent.of(i);
         if (was != null && x.parent == was) {
           x.parent.children.remove(x);
@@ -165,15 +159,20 @@ final class ParentPreservation {
         p.touch(); // to be pruned
       }
     }
-    return NextMembers.of(draft, mem, comms, parents, byId, parentLevel, nextOld);
+    return NextMembers.of(draft, mem, comms, parents, byId, parentLevel, nextOld, keptAt, made);
   }
 
   /** Gives every member of community {@code k} its parent's id, and notes the parent in {@code parentOf}, if any. */
   private static void name(String[] parentIds, Communities comms, int k, DraftNode parent, DraftNode[] parentOf) {
+    name(parentIds, comms, k, parent, parent.id, parentOf);
+  }
+
+  /** {@link #name} with the parent's id given, so that the parent is not read. */
+  private static void name(String[] parentIds, Communities comms, int k, DraftNode parent, String id,
+      DraftNode[] parentOf) {
     if (parentOf != null) {
       parentOf[k] = parent;
     }
-    String id = parent.id;
     for (int x = comms.start[k]; x < comms.start[k + 1]; x++) {
       parentIds[comms.members[x]] = id;
     }
@@ -185,17 +184,32 @@ final class ParentPreservation {
    * and listed, and the community marked done. A class of its own, not a lambda, so that a writer loads it on open
    * (ADR 0045); the arrays are read once, not per community.
    */
-  private record LeftAlone(DraftTree draft, Communities comms, DraftNode[] mem, int[] assignment, int unaffected,
+  private record LeftAlone(DraftTree draft, Communities comms, List<DraftNode> mem, int[] assignment,
+      int unaffected,
       String[] oldParentIds, int[] newToOld, int[] oldCommunityOf, boolean[] movedIn, boolean[] lost, long claimed,
       String[] parentIds, List<DraftNode> parents, boolean[] done, OldParents oldParent, boolean[] moved,
-      int[] stayed, DraftNode[] recorded, DraftNode[] parentOf) implements IntConsumer {
+      int[] stayed, DraftNode[] recorded, DraftNode[] parentOf, int[] nextIndex, DraftNode[] recordedNext,
+      int[] keptAt) implements IntConsumer {
     @Override
     public void accept(int k) {
       int first = comms.members[comms.start[k]];
       if (comms.start[k + 1] - comms.start[k] > 1 && assignment[first] < unaffected) {
         int c = oldCommunityOf[first];
-        DraftNode kept = lost != null && c >= 0 && lost[c] ? null
-            : untouchedFamily(comms, k, mem, oldParentIds, newToOld, oldCommunityOf, movedIn, claimed, recorded);
+        DraftNode kept;
+        String id;
+        if (recorded != null) {
+          // The parent the last run gave old community c, and its id as the level recorded it, the same string: the
+          // parent is not read. A community left alone lost no leaf, which would have flagged the parent, and is all
+          // that stayed of an old community of its own, so no other has claimed that parent.
+          kept = c < 0 || movedIn[c] ? null : recorded[c];
+          id = oldParentIds[newToOld[first]];
+          assert kept == null || kept.id == id && !kept.structural && kept.claimedBy != claimed
+              : "community " + k + ": the recorded parent " + kept.id + " is not the one to keep";
+        } else {
+          kept = lost != null && c >= 0 && lost[c] ? null
+              : untouchedFamily(comms, k, mem, oldParentIds, newToOld, oldCommunityOf, movedIn, claimed);
+          id = kept == null ? null : kept.id;
+        }
         // The full check, which reads every member, keeps the same parent, but for a community that lost a member
         // unmarked: the regroup then compares its parent's sum.
         assert kept == keptFamily(comms, k, mem, oldParent, moved, oldCommunityOf, stayed, claimed)
@@ -205,8 +219,13 @@ final class ParentPreservation {
             : "community " + k + ": " + kept.id + " is kept with a sum other than its children's";
         if (kept != null) {
           kept.claimedBy = claimed;
-          name(parentIds, comms, k, kept, parentOf);
-          parents.add(kept);
+          name(parentIds, comms, k, kept, id, parentOf);
+          int o = nextIndex == null ? -1 : nextIndex[c];
+          if (o >= 0 && o < recordedNext.length && recordedNext[o] == kept) {
+            keptAt[o] = k + 1; // a next member already, at o: NextMembers lists it without reading it
+          } else {
+            parents.add(kept);
+          }
           done[k] = true;
         }
       }
@@ -218,14 +237,14 @@ final class ParentPreservation {
    * community, so only whether a member moved, the first member and its parent are looked at. The first member's
    * parent is its old one when its id is the one recorded (the same string when a run recorded it: no characters
    * compared). The members share their old parent as every old community's members do (the oracle records one
-   * parent per community); the caller checks it against the full test under assertions. With {@code recorded},
-   * the parents the last run gave the old communities ({@link CommunityParents}), the parent is taken from there
-   * instead of from the first member's node, and its children are not counted: the last run gave it the old
-   * community's members, and since then a member taken from it (a removed leaf) has flagged it structural and none
-   * has been given to it (new leaves get parents here, after this pass). No leaf and no child list is read.
+   * parent per community); the caller checks it against the full test under assertions. At level 0 with the
+   * parents the last run gave the old communities ({@link CommunityParents}) the caller does not call this: the
+   * last run gave that parent the old community's members, since then a member taken from it (a removed leaf) shows
+   * in the counts of members that stayed, and none has been given to it (new leaves get parents here, after this
+   * pass), so neither a leaf nor the parent is read.
    */
-  private static DraftNode untouchedFamily(Communities comms, int k, DraftNode[] mem, String[] oldParentIds,
-      int[] newToOld, int[] oldCommunity, boolean[] movedIn, long claimed, DraftNode[] recorded) {
+  private static DraftNode untouchedFamily(Communities comms, int k, List<DraftNode> mem, String[] oldParentIds,
+      int[] newToOld, int[] oldCommunity, boolean[] movedIn, long claimed) {
     int from = comms.start[k];
     int first = comms.members[from];
     int c = oldCommunity[first];
@@ -233,9 +252,9 @@ final class ParentPreservation {
       return null;
     }
     String pid = oldParentIds[newToOld[first]];
-    DraftNode p = recorded != null ? recorded[c] : mem[first].parent;
+    DraftNode p = mem.get(first).parent;
     return p == null || pid == null || p.id != pid && !p.id.equals(pid) || p.claimedBy == claimed || p.structural
-        || recorded == null && p.children.size() != comms.start[k + 1] - from ? null : p;
+        || p.children.size() != comms.start[k + 1] - from ? null : p;
   }
 
   /**
@@ -264,7 +283,7 @@ final class ParentPreservation {
    * parent would have adopted it), the first member's parent is checked against the oracle's, and a leaf that did
    * not move has the embedding that is its sum.
    */
-  private static DraftNode keptFamily(Communities comms, int k, DraftNode[] mem, OldParents oldParent,
+  private static DraftNode keptFamily(Communities comms, int k, List<DraftNode> mem, OldParents oldParent,
       boolean[] moved, int[] oldCommunity, int[] stayed, long claimed) {
     int from = comms.start[k];
     int to = comms.start[k + 1];
@@ -272,7 +291,7 @@ final class ParentPreservation {
     int c = oldCommunity[first];
     DraftNode p = oldParent.of(first);
     if (c < 0 || stayed[c] != to - from || p == null || p.claimedBy == claimed || p.structural
-        || p.children.size() != to - from || mem[first].parent != p) {
+        || p.children.size() != to - from || mem.get(first).parent != p) {
       return null;
     }
     for (int x = from; x < to; x++) {
@@ -324,14 +343,14 @@ final class ParentPreservation {
    * Whether {@code parent}'s children are exactly community {@code k}'s members: as many, and each member's
    * parent is {@code parent} (a node is among its parent's children: {@link DraftTree#attach} keeps both).
    */
-  private static boolean sameChildren(DraftNode parent, Communities comms, int k, DraftNode[] mem) {
+  private static boolean sameChildren(DraftNode parent, Communities comms, int k, List<DraftNode> mem) {
     int from = comms.start[k];
     int to = comms.start[k + 1];
     if (parent.children.size() != to - from) {
       return false;
     }
     for (int x = from; x < to; x++) {
-      if (mem[comms.members[x]].parent != parent) {
+      if (mem.get(comms.members[x]).parent != parent) {
         return false;
       }
     }
@@ -342,12 +361,12 @@ final class ParentPreservation {
    * Makes community {@code k}'s members {@code parent}'s children, releasing the others it had; called only when
    * they differ ({@link #sameChildren} false).
    */
-  private static void adopt(DraftNode parent, Communities comms, int k, DraftNode[] mem) {
+  private static void adopt(DraftNode parent, Communities comms, int k, List<DraftNode> mem) {
     int from = comms.start[k];
     int to = comms.start[k + 1];
     Set<DraftNode> want = new HashSet<>();
     for (int x = from; x < to; x++) {
-      want.add(mem[comms.members[x]]);
+      want.add(mem.get(comms.members[x]));
     }
     parent.structural = true; // called when the children differ (sameChildren), so some change below
     parent.touch();
@@ -359,7 +378,7 @@ final class ParentPreservation {
       }
     }
     for (int x = from; x < to; x++) { // in member order: a set of nodes iterates in identity-hash order
-      DraftNode c = mem[comms.members[x]];
+      DraftNode c = mem.get(comms.members[x]);
       if (c.parent != parent) {
         DraftTree.attach(c, parent);
       }

@@ -42,10 +42,16 @@ class ParentPreservationTest {
     int newParents = 0;
     int untouched = 0;
     int rereadNot = 0;
+    int recordedKept = 0;
+    int indexedKept = 0;
+    int replacedMoved = 0;
     for (int round = 0; round < 40; round++) {
       String ctx = "seed=" + seed + " round " + round;
       Scenario s = new Scenario(built.tree(), r, pool, round);
-      HierarchyState oracle = r.nextBoolean() ? built.hierarchy() : loaded(built.hierarchy());
+      // A quarter of the rounds give level 0 the parents a last run would have recorded (CommunityParents): the
+      // oracle is then the one that run made, its ids the nodes' own strings.
+      boolean recordedParents = round % 4 == 0;
+      HierarchyState oracle = recordedParents || r.nextBoolean() ? built.hierarchy() : loaded(built.hierarchy());
       DraftTree a = s.draft(embedder, counter);
       DraftTree b = s.draft(embedder, counter);
       // Each node's sum when the round starts: above level 0, a member whose sum array is another by its level's
@@ -68,20 +74,41 @@ class ParentPreservationTest {
         String[] parentIds = new String[membersB.size()];
         int[] oldToNew = new int[old.size()];
         java.util.Arrays.fill(oldToNew, -1);
-        // The new members moved; now and then a member that stayed is said to have moved with its row unchanged,
-        // as a leaf's ancestor may be, which must not change what is kept.
+        // The new members moved, and at level 0 a leaf given another text under its id; now and then a member that
+        // stayed is said to have moved with its row unchanged, as a leaf's ancestor may be, which must not change
+        // what is kept.
         boolean[] moved = new boolean[newToOld.length];
         int[] oldCommunityOf = AffectedCommunities.oldCommunityOf(old, newToOld);
         for (int i = 0; i < moved.length; i++) {
-          moved[i] = newToOld[i] < 0 || r.nextInt(40) == 0;
+          moved[i] = newToOld[i] < 0 || r.nextInt(40) == 0 || lvl == 0 && !java.util.Arrays.equals(
+              membersB.get(i).sum(), java.util.Arrays.copyOfRange(old.centroids(), newToOld[i] * b.dim,
+              (newToOld[i] + 1) * b.dim));
+          replacedMoved += lvl == 0 && newToOld[i] >= 0 && s.replaced.contains(membersB.get(i).id) && moved[i] ? 1 : 0;
           if (newToOld[i] >= 0) {
             oldToNew[newToOld[i]] = i;
           }
         }
         // Half the rounds number the communities that are all that stayed of an old one first, as the
         // re-clustering numbers those it leaves alone, and say so; the others say nothing of them.
+        // With recorded parents, as in a run, a community that lost a leaf is not among them: a removed leaf makes
+        // its community affected (AffectedCommunities).
         int[] labels = assignment.clone();
-        int unaffected = round % 2 == 0 ? untouchedFirst(labels, oldCommunityOf) : 0;
+        boolean recordedHere = recordedParents && lvl == 0;
+        int unaffected = round % 2 == 0
+            ? untouchedFirst(labels, oldCommunityOf, recordedHere ? lostLeaves(old, newToOld) : null) : 0;
+        if (recordedHere) {
+          // Most such rounds also give each parent's index among the next level's members, with the draft's record
+          // of that level, so that a parent kept is listed by its index.
+          DraftNode[] recorded = recordedParents(old, b);
+          boolean indexed = nextOld != null && round % 8 == 0;
+          b.records.communityParents = new CommunityParents(old.assignment(), recorded,
+              indexed ? nextIndexes(recorded, nextOld) : null);
+          b.records.keepRows(1, indexed ? RecordedRows.of(nextOld, b) : null);
+          recordedKept += unaffected;
+          indexedKept += indexed ? unaffected : 0;
+        }
+        Communities comms = Communities.of(labels);
+        CommunityParents made = lvl == 0 ? CommunityParents.toFill(labels, comms.count()) : null;
         untouched += unaffected;
         // Above level 0, half the rounds say which members were reread (now and then one whose sum did not
         // change, which must not change what is kept); the others do not know.
@@ -98,8 +125,7 @@ class ParentPreservationTest {
         List<DraftNode> nextB;
         try {
           nextB = ParentPreservation.regroup(b, membersB, new LevelMatch(newToOld, oldToNew, moved), reread,
-              oldCommunityOf, labels, Communities.of(labels), unaffected, old, b.byId, lvl + 1, idsB, nextOld,
-              parentIds, null);
+              oldCommunityOf, labels, comms, unaffected, old, b.byId, lvl + 1, idsB, nextOld, parentIds, made);
         } catch (AssertionError e) { // the pass's own checks: say which seed, round and level to run again
           throw new AssertionError(at + ": " + e.getMessage(), e);
         }
@@ -109,6 +135,12 @@ class ParentPreservationTest {
               : m.parent != null && parentIds[i].equals(m.parent.id), at + ": parent id of " + m);
         }
         assertEquals(ids(nextA), ids(nextB), at + ": next members");
+        for (int k = 0; made != null && k < comms.count(); k++) { // each parent given, and where it is listed
+          DraftNode p = made.parentOf()[k];
+          assertEquals(p == null ? -1 : nextB.indexOf(p), made.nextIndex()[k], at + ": community " + k);
+          DraftNode first = membersB.get(comms.members[comms.start[k]]);
+          assertEquals(comms.start[k + 1] - comms.start[k] == 1 ? null : first.parent, p, at + ": community " + k);
+        }
         assertSameDrafts(a, b, at);
         newParents += a.internal.size() - before;
         for (DraftNode n : a.internal) {
@@ -119,15 +151,21 @@ class ParentPreservationTest {
       }
     }
     // The rounds must have exercised the paths that change something, not only kept communities.
-    assertTrue(newParents > 0 && changedParents > 0 && untouched > 0 && rereadNot > 0, "seed=" + seed + ": "
-        + newParents + " new parents, " + changedParents + " changed, " + untouched + " said untouched, " + rereadNot
-        + " members above level 0 said not reread");
+    assertTrue(newParents > 0 && changedParents > 0 && untouched > 0 && rereadNot > 0 && recordedKept > 0
+        && indexedKept > 0 && replacedMoved > 0, "seed=" + seed + ": " + newParents + " new parents, "
+        + changedParents + " changed, " + untouched + " said untouched, " + rereadNot + " members above level 0 said"
+        + " not reread, " + recordedKept + " communities left alone with recorded parents (" + indexedKept
+        + " with their indexes), " + replacedMoved + " replaced leaves moved");
   }
 
-  /** One round's mutations: leaves deleted and facts inserted, applied alike to every draft made. */
+  /**
+   * One round's mutations: leaves deleted and facts inserted, applied alike to every draft made; some leaves are
+   * replaced, deleted and inserted again under their id with another text, as a batch may do.
+   */
   private static final class Scenario {
     final Tree tree;
     final Set<String> deletes = new HashSet<>();
+    final Set<String> replaced = new HashSet<>();
     final List<Fact> inserts = new ArrayList<>();
 
     Scenario(Tree tree, Random r, List<Fact> pool, int round) {
@@ -140,6 +178,14 @@ class ParentPreservationTest {
       for (int i = 0; i < adds; i++) {
         Fact f = pool.get(r.nextInt(pool.size()));
         inserts.add(new Fact("new-" + round + "-" + i, f.text(), null));
+      }
+      int replaces = r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(6);
+      for (int i = 0; i < replaces; i++) {
+        String id = tree.id(r.nextInt(tree.leafCount()));
+        if (!deletes.contains(id) && replaced.add(id)) {
+          deletes.add(id);
+          inserts.add(new Fact(id, pool.get(r.nextInt(pool.size())).text() + " (replaced)", null));
+        }
       }
     }
 
@@ -223,7 +269,7 @@ class ParentPreservationTest {
    * community get 0, 1, ... in order of their first member, the others the numbers after; returns how many there
    * are of the first kind.
    */
-  private static int untouchedFirst(int[] assignment, int[] oldCommunityOf) {
+  private static int untouchedFirst(int[] assignment, int[] oldCommunityOf, Set<Integer> excluded) {
     Map<Integer, Integer> stayed = new HashMap<>();
     for (int c : oldCommunityOf) {
       stayed.merge(c, 1, Integer::sum);
@@ -234,7 +280,8 @@ class ParentPreservationTest {
     for (int i = 0; i < assignment.length; i++) {
       size.merge(assignment[i], 1, Integer::sum);
       Integer was = oldOf.putIfAbsent(assignment[i], oldCommunityOf[i]);
-      if (oldCommunityOf[i] < 0 || was != null && was != oldCommunityOf[i]) {
+      if (oldCommunityOf[i] < 0 || was != null && was != oldCommunityOf[i]
+          || excluded != null && excluded.contains(oldCommunityOf[i])) {
         mixed.add(assignment[i]);
       }
     }
@@ -252,6 +299,48 @@ class ParentPreservationTest {
       assignment[i] = label.get(assignment[i]);
     }
     return untouched;
+  }
+
+  /** The old communities of level 0 that lost a leaf: one of their members is no member now. */
+  private static Set<Integer> lostLeaves(HierarchyState.Level old, int[] newToOld) {
+    boolean[] stays = new boolean[old.size()];
+    for (int o : newToOld) {
+      if (o >= 0) {
+        stays[o] = true;
+      }
+    }
+    Set<Integer> lost = new HashSet<>();
+    for (int o = 0; o < old.size(); o++) {
+      if (!stays[o]) {
+        lost.add(old.assignment()[o]);
+      }
+    }
+    return lost;
+  }
+
+  /** The parent each old community of level 0 has in {@code draft}, as the run that made the level recorded it. */
+  private static DraftNode[] recordedParents(HierarchyState.Level old, DraftTree draft) {
+    int communities = 0;
+    for (int c : old.assignment()) {
+      communities = Math.max(communities, c + 1);
+    }
+    DraftNode[] parentOf = new DraftNode[communities];
+    for (int o = 0; o < old.size(); o++) {
+      if (!old.parentIds()[o].equals(old.memberIds()[o])) {
+        parentOf[old.assignment()[o]] = draft.byId.get(old.parentIds()[o]);
+      }
+    }
+    return parentOf;
+  }
+
+  /** Each recorded parent's index among {@code nextOld}'s members, -1 for none. */
+  private static int[] nextIndexes(DraftNode[] recorded, HierarchyState.Level nextOld) {
+    List<String> ids = List.of(nextOld.memberIds());
+    int[] out = new int[recorded.length];
+    for (int c = 0; c < out.length; c++) {
+      out[c] = recorded[c] == null ? -1 : ids.indexOf(recorded[c].id);
+    }
+    return out;
   }
 
   private static List<String> ids(List<DraftNode> nodes) {
