@@ -133,24 +133,23 @@ final class CoverState {
 
   /** The cover: the nodes still shown, in tree order, each with its number of shown ancestors. */
   Cover finish(int pops, int scored) {
-    int[] preorder = tables.preorder;
-    long[] keyed = new long[shownCount];
+    int[] nodes = new int[shownCount];
     int m = 0;
     for (int i = 0; i < shownCount; i++) {
       int v = shownList[i];
       if (shown(v)) {
-        keyed[m++] = ((long) preorder[v] << 32) | v;
+        nodes[m++] = v;
       }
     }
-    Arrays.sort(keyed, 0, m);
+    TreeOrder.sort(tree, nodes, m);
     List<Cover.Item> items = new ArrayList<>(m);
-    long last = -1;
+    int last = -1;
     for (int i = 0; i < m; i++) {
-      if (keyed[i] == last) {
+      if (nodes[i] == last) {
         continue;
       }
-      last = keyed[i];
-      int v = (int) keyed[i];
+      int v = nodes[i];
+      last = v;
       int depth = 0;
       for (int a = tree.parent(v); a >= 0; a = tree.parent(a)) {
         if (shown(a)) {

@@ -2,16 +2,15 @@ package dev.setree.internal.core;
 
 /**
  * What the tree-cover walk needs of a snapshot that does not depend on the prompt: each node's cost in a
- * context format, the cheapest leaf under it, and its rank in tree order (pre-order, the order of the
- * rendered context). Computed once per snapshot and format, so a walk does no work proportional to the
- * knowledge base. Immutable and thread-safe.
+ * context format and the cheapest leaf under it. Computed once per snapshot and format, so a walk does no work
+ * proportional to the knowledge base. Immutable and thread-safe. The cover's nodes are put in tree order (the
+ * order of the rendered context) by their paths ({@link TreeOrder}), not by a rank table over every node.
  */
 public final class WalkTables {
   private final Tree tree;
   private final ContextFormat format;
   final int[] cost;
   final int[] minCost;
-  final int[] preorder;
 
   private WalkTables(Tree tree, ContextFormat format) {
     this.tree = tree;
@@ -29,24 +28,6 @@ public final class WalkTables {
       int p = tree.parent(v);
       if (p >= 0 && minCost[v] < minCost[p]) {
         minCost[p] = minCost[v];
-      }
-    }
-    preorder = new int[n];
-    if (n > 0) {
-      int[] stack = new int[Math.max(1, tree.depth() + 2) * 64];
-      int top = 0;
-      int rank = 0;
-      stack[top++] = tree.root();
-      while (top > 0) {
-        int v = stack[--top];
-        preorder[v] = rank++;
-        int k = tree.isLeaf(v) ? 0 : tree.childCount(v);
-        if (top + k > stack.length) {
-          stack = java.util.Arrays.copyOf(stack, Math.max(stack.length * 2, top + k));
-        }
-        for (int i = k - 1; i >= 0; i--) { // first child on top
-          stack[top++] = tree.child(v, i);
-        }
       }
     }
   }
