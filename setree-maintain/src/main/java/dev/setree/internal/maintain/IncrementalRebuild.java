@@ -83,6 +83,7 @@ final class IncrementalRebuild {
     Progress progress = new Progress();
     Map<String, DraftNode> byId = draft.byId;
     List<DraftNode> members = new ArrayList<>(draft.leaves);
+    NextMembers.Listed listed = null; // how the last level's regroup listed this level's members
     for (int lvl = 0; members.size() > 1; lvl++) {
       Maintainer.stopIf(cancelled);
       HierarchyState.Level old = lvl < oracle.levels().size() ? oracle.levels().get(lvl) : null;
@@ -90,7 +91,8 @@ final class IncrementalRebuild {
       // member (a loop over every leaf that the first run after open executes before it is compiled). Higher
       // levels read only the rows their record does not vouch for (RecordedRows).
       RecordedRows.Matched upper = lvl > 0 && old != null && usable(old, draft.dim)
-          ? RecordedRows.match(old, members, draft.dim, draft.records.rows(lvl)) : null;
+          ? RecordedRows.match(old, members, draft.dim, draft.records.rows(lvl),
+              listed != null && listed.of() == old ? listed : null) : null;
       float[] centroids = upper != null ? upper.rows()
           : lvl == 0 ? draft.leafRows() : TreeBuilder.centroids(draft, members);
       if (upper != null ? upper.same() : old != null && sameMembers(old, members, centroids, draft.dim)) {
@@ -141,20 +143,20 @@ final class IncrementalRebuild {
       String[] parentIds = new String[members.size()];
       HierarchyState.Level nextOld = oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null;
       CommunityParents made = lvl == 0 ? CommunityParents.toFill(clustering.numbered, clustering.count) : null;
-      List<DraftNode> nextMembers = ParentPreservation.regroup(draft, members, match,
+      listed = ParentPreservation.regroup(draft, members, match,
           upper == null ? null : upper.reread(), affected.oldCommunityOf(), assignment,
           Communities.ofNumbered(clustering.numbered, clustering.count), clustering.unaffected, old, byId, lvl + 1,
           ids, nextOld, parentIds, made);
       if (made != null) {
         draft.records.communityParents = made;
       }
-      String[] memberIds = LevelMatch.memberIds(old, members, shared);
+      String[] memberIds = LevelMatch.memberIds(old, members, match);
       HierarchyState.Level level = new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),
           clustering.numbered, knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution);
       int[] movedRows = match.movedInPlace(old.size()); // the rows the save's plan compares, when all kept in place
       progress.levels.add(movedRows == null ? level : level.withChangesSince(old, movedRows, patch.touched()));
       draft.records.keepRows(lvl, upper == null ? null : upper.record()); // centroids is the record's array
-      members = nextMembers;
+      members = listed.members();
       steps.end("level " + lvl + " parents");
     }
     detach(members.get(0));

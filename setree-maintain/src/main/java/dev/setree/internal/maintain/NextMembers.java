@@ -19,6 +19,19 @@ final class NextMembers {
   private NextMembers() {}
 
   /**
+   * The next level's members, each one's index among the oracle's next level (-1: not a member of it), and which
+   * were placed by index: parents of communities left alone, the very nodes the draft's record of that level names at
+   * that index, whose sums have not changed since it was taken (the next level's match reads none of them,
+   * {@link RecordedRows#match}).
+   *
+   * @param members the next level's members
+   * @param fromOld per member, its index in {@code of} (-1: none)
+   * @param placed per member, whether it was placed by index; null when none was
+   * @param of the oracle's next level the indexes are of, or null
+   */
+  record Listed(List<DraftNode> members, int[] fromOld, boolean[] placed, HierarchyState.Level of) {}
+
+  /**
    * The next level's members.
    *
    * @param mem the level's members
@@ -31,7 +44,7 @@ final class NextMembers {
    * @param made null, or the record of the parents given ({@link CommunityParents#parentOf}), whose
    *     {@link CommunityParents#nextIndex} is filled: per community, its parent's index in the list returned
    */
-  static List<DraftNode> of(DraftTree draft, List<DraftNode> mem, Communities comms, List<DraftNode> parents,
+  static Listed of(DraftTree draft, List<DraftNode> mem, Communities comms, List<DraftNode> parents,
       Map<String, DraftNode> byId, int level, HierarchyState.Level nextOld, int[] keptAt, CommunityParents made) {
     int[] nextIndex = made == null ? null : made.nextIndex();
     if (nextIndex != null) {
@@ -48,7 +61,9 @@ final class NextMembers {
     for (DraftNode p : parents) {
       mark(p, stamp, carried);
     }
-    List<DraftNode> next = new ArrayList<>(carried.size());
+    List<DraftNode> next = new ArrayList<>(carried.size() + (keptAt == null ? 0 : keptAt.length));
+    int[] fromOld = new int[carried.size() + (nextOld == null ? 0 : nextOld.size())]; // room for every member
+    boolean[] placed = keptAt == null ? null : new boolean[fromOld.length];
     if (nextOld != null) {
       DraftNode[] recorded = recorded(draft, level, nextOld);
       assert keptAt == null || recorded != null && keptAt.length == recorded.length;
@@ -59,6 +74,8 @@ final class NextMembers {
           if (nextIndex != null) {
             nextIndex[keptAt[o] - 1] = next.size();
           }
+          placed[next.size()] = true;
+          fromOld[next.size()] = o;
           next.add(recorded[o]);
           continue;
         }
@@ -69,6 +86,7 @@ final class NextMembers {
         if (n != null && n.nextBy == stamp) {
           n.nextBy = 0;
           n.nextAt = next.size();
+          fromOld[next.size()] = o;
           next.add(n);
         }
       }
@@ -82,6 +100,7 @@ final class NextMembers {
     rest.sort((a, b) -> Long.compare(a.order, b.order));
     for (DraftNode n : rest) {
       n.nextAt = next.size();
+      fromOld[next.size()] = -1;
       next.add(n);
     }
     if (nextIndex != null) { // a parent not placed by index was listed just now, its index noted on it
@@ -93,7 +112,8 @@ final class NextMembers {
         assert parentOf[k] == null ? nextIndex[k] == -1 : next.get(nextIndex[k]) == parentOf[k] : "community " + k;
       }
     }
-    return next;
+    int m = next.size();
+    return new Listed(next, Arrays.copyOf(fromOld, m), placed == null ? null : Arrays.copyOf(placed, m), nextOld);
   }
 
   /**

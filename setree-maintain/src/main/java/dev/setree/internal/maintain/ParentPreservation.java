@@ -37,8 +37,9 @@ final class ParentPreservation {
    * Gives every community of >= 2 members a parent, preserving old parents: an unchanged community keeps
    * its parent; a changed one reuses the old parent it overlaps most; otherwise a new node. Singletons are
    * carried forward (detached from a parent they had at this level). Returns the next level's members in
-   * the oracle's order where they existed, new ones after, and fills {@code parentIds} with the id of each
-   * member's parent (null for a member carried alone), so that the caller need not read it from every member.
+   * the oracle's order where they existed, new ones after, with their indexes there ({@link NextMembers.Listed}),
+   * and fills {@code parentIds} with the id of each member's parent (null for a member carried alone), so that the
+   * caller need not read it from every member.
    *
    * <p>At level 0, a community that is all that stayed of an old one, none of it moved, keeps its old parent
    * without its children or sum being looked at ({@link #keptFamily}). A community the re-clustering did not
@@ -63,7 +64,7 @@ final class ParentPreservation {
    * @param made null, or the record to fill for the next run (level 0): the parent each community is given (null:
    *     a member carried alone) and that parent's index among the next members returned
    */
-  static List<DraftNode> regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, boolean[] reread,
+  static NextMembers.Listed regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, boolean[] reread,
       int[] oldCommunityOf, int[] assignment, Communities comms, int unaffected, HierarchyState.Level old,
       Map<String, DraftNode> byId, int parentLevel, TreeBuilder.IdSource ids, HierarchyState.Level nextOld,
       String[] parentIds, CommunityParents made) {

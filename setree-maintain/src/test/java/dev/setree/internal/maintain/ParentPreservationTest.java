@@ -44,6 +44,7 @@ class ParentPreservationTest {
     int rereadNot = 0;
     int recordedKept = 0;
     int indexedKept = 0;
+    int placedKept = 0;
     int replacedMoved = 0;
     for (int round = 0; round < 40; round++) {
       String ctx = "seed=" + seed + " round " + round;
@@ -122,12 +123,25 @@ class ParentPreservationTest {
           }
         }
         String at = ctx + " level " + lvl;
-        List<DraftNode> nextB;
+        NextMembers.Listed listed;
         try {
-          nextB = ParentPreservation.regroup(b, membersB, new LevelMatch(newToOld, oldToNew, moved), reread,
+          listed = ParentPreservation.regroup(b, membersB, new LevelMatch(newToOld, oldToNew, moved), reread,
               oldCommunityOf, labels, comms, unaffected, old, b.byId, lvl + 1, idsB, nextOld, parentIds, made);
         } catch (AssertionError e) { // the pass's own checks: say which seed, round and level to run again
           throw new AssertionError(at + ": " + e.getMessage(), e);
+        }
+        List<DraftNode> nextB = listed.members();
+        // Each next member's index in the oracle's next level, as a lookup by id finds it; one placed by index is
+        // the node kept by a community left alone, with the sum it had when the round started.
+        int[] expectedFromOld = nextOld == null ? new int[nextB.size()] : newToOld(nextOld, nextB);
+        if (nextOld == null) {
+          java.util.Arrays.fill(expectedFromOld, -1);
+        }
+        assertArrayEquals(expectedFromOld, listed.fromOld(), at + ": next members' old indexes");
+        for (int i = 0; listed.placed() != null && i < nextB.size(); i++) {
+          DraftNode p = nextB.get(i);
+          placedKept += listed.placed()[i] ? 1 : 0;
+          assertTrue(!listed.placed()[i] || sumAtStart.get(p) == p.sum && !p.structural, at + ": placed " + p.id);
         }
         for (int i = 0; i < parentIds.length; i++) { // each member's parent, or null for one carried up alone
           DraftNode m = membersB.get(i);
@@ -152,10 +166,10 @@ class ParentPreservationTest {
     }
     // The rounds must have exercised the paths that change something, not only kept communities.
     assertTrue(newParents > 0 && changedParents > 0 && untouched > 0 && rereadNot > 0 && recordedKept > 0
-        && indexedKept > 0 && replacedMoved > 0, "seed=" + seed + ": " + newParents + " new parents, "
+        && indexedKept > 0 && placedKept > 0 && replacedMoved > 0, "seed=" + seed + ": " + newParents + " new parents, "
         + changedParents + " changed, " + untouched + " said untouched, " + rereadNot + " members above level 0 said"
         + " not reread, " + recordedKept + " communities left alone with recorded parents (" + indexedKept
-        + " with their indexes), " + replacedMoved + " replaced leaves moved");
+        + " with their indexes, " + placedKept + " placed by them), " + replacedMoved + " replaced leaves moved");
   }
 
   /**

@@ -47,8 +47,8 @@ class RecordedRowsTest {
     for (int o = 0; o < level.size(); o++) {
       assertSame(members.get(o), record.members()[o], "member " + o);
     }
-    RecordedRows.Matched m = RecordedRows.match(level, members, d.dim, record);
-    RecordedRows.Matched read = RecordedRows.match(level, members, d.dim, null);
+    RecordedRows.Matched m = RecordedRows.match(level, members, d.dim, record, null);
+    RecordedRows.Matched read = RecordedRows.match(level, members, d.dim, null, null);
     assertTrue(m.same());
     assertTrue(read.same());
     assertArrayEquals(read.rows(), m.rows());
@@ -70,7 +70,7 @@ class RecordedRowsTest {
     long named = Arrays.stream(record.members()).filter(x -> x != null).count();
     assertEquals(level.size() - 1, named);
     assertNull(record.members()[wrong]);
-    RecordedRows.Matched m = RecordedRows.match(level, members(level, d), dim, record);
+    RecordedRows.Matched m = RecordedRows.match(level, members(level, d), dim, record, null);
     assertFalse(m.same());
     assertTrue(m.match().moved()[wrong]);
     assertArrayEquals(built1.centroids(), m.rows(), "the member's centroid, read");
