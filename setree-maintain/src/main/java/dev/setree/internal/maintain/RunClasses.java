@@ -23,7 +23,7 @@ final class RunClasses {
     "LeavesUnder$Gathering", "LeavesUnder$Parts", "LeidenClustering", "LeidenClustering$Result",
     "LevelMatch", "LevelMatch$Ids", "Maintainer$Result", "MaximalMarginalRelevance", "MaximalMarginalRelevance$Picks",
     "MovedSimilarities", "NearAncestors", "NearestMemberPatch", "NearestMemberPatch$NearRows",
-    "NextMembers", "OldCommunities", "OldParents",
+    "NextMembers", "NextMembers$Listed", "OldCommunities", "OldParents",
     "ParentPreservation", "ParentPreservation$LeftAlone", "RecordedRows", "RecordedRows$Matched",
     "RecordedRows$Matcher", "RunSteps",
     "SummaryPass", "SummaryPass$Result", "SummaryWaves$Marked", "SummaryWaves$MarkFlagged", "TextCut", "TopKRows",
