@@ -23,6 +23,8 @@ final class OldParents {
   private final String[] resolvedId;
   private final DraftNode[] resolved;
   private final List<DraftNode> found = new ArrayList<>();
+  /** Per entry of {@link #found}, the old community of the member it was resolved for (-1: none). */
+  private int[] foundFor = new int[16];
 
   /**
    * @param mem the level's members
@@ -50,6 +52,10 @@ final class OldParents {
       asked[i] = true;
       of[i] = resolve(i);
       if (of[i] != null) {
+        if (found.size() == foundFor.length) {
+          foundFor = java.util.Arrays.copyOf(foundFor, 2 * foundFor.length);
+        }
+        foundFor[found.size()] = newToOld[i] >= 0 ? oldCommunity[newToOld[i]] : -1;
         found.add(of[i]);
       }
     }
@@ -59,6 +65,11 @@ final class OldParents {
   /** Every old parent resolved so far (a node may be listed more than once). */
   List<DraftNode> resolved() {
     return found;
+  }
+
+  /** The old community of the member that the {@code j}th of {@link #resolved} was resolved for (-1: none). */
+  int resolvedFor(int j) {
+    return foundFor[j];
   }
 
   private DraftNode resolve(int i) {

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.RandomAccess;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntConsumer;
 
 /**
  * Parent preservation, the last step of an {@link IncrementalRebuild} level: the level's new communities get
@@ -44,7 +43,7 @@ final class ParentPreservation {
    * <p>At level 0, a community that is all that stayed of an old one, none of it moved, keeps its old parent
    * without its children or sum being looked at ({@link #keptFamily}). A community the re-clustering did not
    * touch is known to be such a remainder (its assignment is below {@code unaffected}): those are looked at first,
-   * in order of their first member, and only their first member and its parent are read ({@link #untouchedFamily}),
+   * in order of their first member, and only their first member and its parent are read ({@link LeftAlone}),
    * or, with the draft's record of the last run's parents ({@link CommunityParents}) when it is of {@code old},
    * nothing but arrays. A run that changes a few communities reads the members of those only, and sorts only those
    * by size; each member's old parent is resolved only when asked ({@link OldParents}).
@@ -79,6 +78,7 @@ final class ParentPreservation {
     int[] stayed = leavesBelow ? OldCommunities.stayed(oldCommunityOf) : null;
     boolean[] done = new boolean[comms.count()];
     int[] keptAt = null; // per member of nextOld, 1 + the community left alone that kept it, placed by index
+    boolean[] keptOld = null; // per old community, whether its parent was kept by the last run's record, unstamped
     if (unaffected > 0 && (leavesBelow || reread != null && reread.length == mem.size())) {
       // The communities the re-clustering left alone first, in order of their first member, which is the order of
       // the arrays read: each keeps its parent when the family is whole. No other community can claim that parent
@@ -99,11 +99,19 @@ final class ParentPreservation {
       DraftNode[] recordedNext = last == null || last.nextIndex() == null || nextOld == null ? null
           : NextMembers.recorded(draft, parentLevel, nextOld);
       keptAt = recordedNext == null ? null : new int[recordedNext.length];
+      // With the last run's parents, every old member's parent id is what the level recorded, so the kept
+      // communities' members are named by one copy in member order (written per community, they were stores all
+      // over a million-entry array); the others are named again below, and members carried alone unnamed.
+      boolean named = last != null && parentOf != null;
+      if (named) {
+        oldParentIds(parentIds, old.parentIds(), match);
+        keptOld = new boolean[last.parentOf().length];
+      }
       Passes.range(0, comms.count(), new LeftAlone(draft, comms, mem, assignment, unaffected, old.parentIds(),
           match.newToOld(), oldCommunityOf, movedIn, lost, claimed, parentIds, parents, done, oldParent, changed,
           stayedHere, last == null ? null : last.parentOf(), parentOf, recordedNext == null ? null : last.nextIndex(),
-          recordedNext, keptAt));
-      assert noOtherClaim(comms, done, oldParent, claimed);
+          recordedNext, keptAt, keptOld));
+      assert noOtherClaim(comms, done, oldParent, claimed, named ? parentOf : null);
     }
     // The other communities in order of size, largest first, so the biggest overlap claims an old parent first.
     for (int k : comms.bySizeDescending(done)) {
@@ -111,6 +119,7 @@ final class ParentPreservation {
       int size = comms.start[k + 1] - from;
       if (size == 1) {
         int i = comms.members[from];
+        parentIds[i] = null; // carried alone (named with its old parent id above, with the last run's parents)
         DraftNode x = mem.get(i);
         DraftNode was = oldParent.of(i);
         if (was != null && x.parent == was) {
@@ -149,9 +158,13 @@ final class ParentPreservation {
       parents.add(parent);
     }
     // Old parents of this level that no community claimed lose their children (then get pruned). A community
-    // whose members' old parents were not asked for kept its own: the others are among those resolved.
-    for (DraftNode p : oldParent.resolved()) {
-      if (p.claimedBy != claimed && !p.children.isEmpty()) {
+    // whose members' old parents were not asked for kept its own: the others are among those resolved. A parent
+    // kept by the last run's record is not stamped: it is told by its old community, also kept.
+    List<DraftNode> resolved = oldParent.resolved();
+    for (int j = 0; j < resolved.size(); j++) {
+      DraftNode p = resolved.get(j);
+      int was = oldParent.resolvedFor(j);
+      if (p.claimedBy != claimed && !p.children.isEmpty() && !(keptOld != null && was >= 0 && keptOld[was])) {
         for (DraftNode c : p.children) {
           c.parent = null;
           c.touch();
@@ -164,12 +177,12 @@ final class ParentPreservation {
   }
 
   /** Gives every member of community {@code k} its parent's id, and notes the parent in {@code parentOf}, if any. */
-  private static void name(String[] parentIds, Communities comms, int k, DraftNode parent, DraftNode[] parentOf) {
+  static void name(String[] parentIds, Communities comms, int k, DraftNode parent, DraftNode[] parentOf) {
     name(parentIds, comms, k, parent, parent.id, parentOf);
   }
 
   /** {@link #name} with the parent's id given, so that the parent is not read. */
-  private static void name(String[] parentIds, Communities comms, int k, DraftNode parent, String id,
+  static void name(String[] parentIds, Communities comms, int k, DraftNode parent, String id,
       DraftNode[] parentOf) {
     if (parentOf != null) {
       parentOf[k] = parent;
@@ -180,94 +193,36 @@ final class ParentPreservation {
   }
 
   /**
-   * The pass over the communities the re-clustering left alone (assignments below {@code unaffected}): community
-   * {@code k} keeps its old parent when its family is whole ({@link #untouchedFamily}), which is then claimed, named
-   * and listed, and the community marked done. A class of its own, not a lambda, so that a writer loads it on open
-   * (ADR 0045); the arrays are read once, not per community.
+   * Fills {@code parentIds} with each matched member's old parent id (its own id for one carried alone), the others
+   * with null: the first {@link LevelMatch#inPlace} members by one copy.
    */
-  private record LeftAlone(DraftTree draft, Communities comms, List<DraftNode> mem, int[] assignment,
-      int unaffected,
-      String[] oldParentIds, int[] newToOld, int[] oldCommunityOf, boolean[] movedIn, boolean[] lost, long claimed,
-      String[] parentIds, List<DraftNode> parents, boolean[] done, OldParents oldParent, boolean[] moved,
-      int[] stayed, DraftNode[] recorded, DraftNode[] parentOf, int[] nextIndex, DraftNode[] recordedNext,
-      int[] keptAt) implements IntConsumer {
-    @Override
-    public void accept(int k) {
-      int first = comms.members[comms.start[k]];
-      if (comms.start[k + 1] - comms.start[k] > 1 && assignment[first] < unaffected) {
-        int c = oldCommunityOf[first];
-        DraftNode kept;
-        String id;
-        if (recorded != null) {
-          // The parent the last run gave old community c, and its id as the level recorded it, the same string: the
-          // parent is not read. A community left alone lost no leaf, which would have flagged the parent, and is all
-          // that stayed of an old community of its own, so no other has claimed that parent.
-          kept = c < 0 || movedIn[c] ? null : recorded[c];
-          id = oldParentIds[newToOld[first]];
-          assert kept == null || kept.id == id && !kept.structural && kept.claimedBy != claimed
-              : "community " + k + ": the recorded parent " + kept.id + " is not the one to keep";
-        } else {
-          kept = lost != null && c >= 0 && lost[c] ? null
-              : untouchedFamily(comms, k, mem, oldParentIds, newToOld, oldCommunityOf, movedIn, claimed);
-          id = kept == null ? null : kept.id;
-        }
-        // The full check, which reads every member, keeps the same parent, but for a community that lost a member
-        // unmarked: the regroup then compares its parent's sum.
-        assert kept == keptFamily(comms, k, mem, oldParent, moved, oldCommunityOf, stayed, claimed)
-            || kept == null && lost != null && c >= 0 && lost[c]
-            : "community " + k + ": the full check keeps another parent";
-        assert kept == null || Arrays.equals(draft.canonicalSum(kept), kept.sum)
-            : "community " + k + ": " + kept.id + " is kept with a sum other than its children's";
-        if (kept != null) {
-          kept.claimedBy = claimed;
-          name(parentIds, comms, k, kept, id, parentOf);
-          int o = nextIndex == null ? -1 : nextIndex[c];
-          if (o >= 0 && o < recordedNext.length && recordedNext[o] == kept) {
-            keptAt[o] = k + 1; // a next member already, at o: NextMembers lists it without reading it
-          } else {
-            parents.add(kept);
-          }
-          done[k] = true;
-        }
-      }
+  private static void oldParentIds(String[] parentIds, String[] old, LevelMatch match) {
+    int inPlace = match.inPlace();
+    System.arraycopy(old, 0, parentIds, 0, inPlace);
+    int[] newToOld = match.newToOld();
+    for (int i = inPlace; i < parentIds.length; i++) {
+      parentIds[i] = newToOld[i] >= 0 ? old[newToOld[i]] : null;
     }
-  }
-
-  /**
-   * {@link #keptFamily} for a community the re-clustering left alone: it is exactly what stayed of its old
-   * community, so only whether a member moved, the first member and its parent are looked at. The first member's
-   * parent is its old one when its id is the one recorded (the same string when a run recorded it: no characters
-   * compared). The members share their old parent as every old community's members do (the oracle records one
-   * parent per community); the caller checks it against the full test under assertions. At level 0 with the
-   * parents the last run gave the old communities ({@link CommunityParents}) the caller does not call this: the
-   * last run gave that parent the old community's members, since then a member taken from it (a removed leaf) shows
-   * in the counts of members that stayed, and none has been given to it (new leaves get parents here, after this
-   * pass), so neither a leaf nor the parent is read.
-   */
-  private static DraftNode untouchedFamily(Communities comms, int k, List<DraftNode> mem, String[] oldParentIds,
-      int[] newToOld, int[] oldCommunity, boolean[] movedIn, long claimed) {
-    int from = comms.start[k];
-    int first = comms.members[from];
-    int c = oldCommunity[first];
-    if (c < 0 || movedIn[c]) {
-      return null;
-    }
-    String pid = oldParentIds[newToOld[first]];
-    DraftNode p = mem.get(first).parent;
-    return p == null || pid == null || p.id != pid && !p.id.equals(pid) || p.claimedBy == claimed || p.structural
-        || p.children.size() != comms.start[k + 1] - from ? null : p;
   }
 
   /**
    * Whether no member of a community not yet given a parent had an old parent that a community left alone kept
-   * (claimed by then): the condition under which keeping those first leaves every claim as the order by size makes
-   * it. Throws otherwise (called under assertions).
+   * (claimed by then, or, with {@code keptOf}, the parent noted there for a community done): the condition under
+   * which keeping those first leaves every claim as the order by size makes it. Throws otherwise (called under
+   * assertions).
    */
-  private static boolean noOtherClaim(Communities comms, boolean[] done, OldParents oldParent, long claimed) {
+  private static boolean noOtherClaim(Communities comms, boolean[] done, OldParents oldParent, long claimed,
+      DraftNode[] keptOf) {
+    java.util.Set<DraftNode> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (int k = 0; keptOf != null && k < comms.count(); k++) {
+      if (done[k]) {
+        kept.add(keptOf[k]);
+      }
+    }
     for (int k = 0; k < comms.count(); k++) {
       for (int x = comms.start[k]; x < comms.start[k + 1] && !done[k]; x++) {
         DraftNode q = oldParent.of(comms.members[x]);
-        if (q != null && q.claimedBy == claimed) {
+        if (q != null && (q.claimedBy == claimed || kept.contains(q))) {
           throw new AssertionError("member " + comms.members[x] + " of community " + k + " had the parent "
               + q.id + ", kept by a community left alone");
         }
@@ -284,7 +239,7 @@ final class ParentPreservation {
    * parent would have adopted it), the first member's parent is checked against the oracle's, and a leaf that did
    * not move has the embedding that is its sum.
    */
-  private static DraftNode keptFamily(Communities comms, int k, List<DraftNode> mem, OldParents oldParent,
+  static DraftNode keptFamily(Communities comms, int k, List<DraftNode> mem, OldParents oldParent,
       boolean[] moved, int[] oldCommunity, int[] stayed, long claimed) {
     int from = comms.start[k];
     int to = comms.start[k + 1];

@@ -24,7 +24,7 @@ final class RunClasses {
     "LevelMatch", "LevelMatch$Ids", "Maintainer$Result", "MaximalMarginalRelevance", "MaximalMarginalRelevance$Picks",
     "MovedSimilarities", "NearAncestors", "NearestMemberPatch", "NearestMemberPatch$NearRows",
     "NextMembers", "NextMembers$Listed", "OldCommunities", "OldParents",
-    "ParentPreservation", "ParentPreservation$LeftAlone", "RecordedRows", "RecordedRows$Matched",
+    "ParentPreservation", "LeftAlone", "RecordedRows", "RecordedRows$Matched",
     "RecordedRows$Matcher", "RunSteps",
     "SummaryPass", "SummaryPass$Result", "SummaryWaves$Marked", "SummaryWaves$MarkFlagged", "TextCut", "TopKRows",
     "dev.setree.internal.maintain.llm.TargetLlmSummarizer",
