@@ -57,7 +57,8 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
    * (ADR 0045). A class of its own, not a lambda, so that a writer loads it on open.
    */
   private static final class Matcher implements IntConsumer {
-    final List<DraftNode> members;
+    /** The members as plain references: taking one as a {@code DraftNode} checks its class, a read of the node. */
+    final Object[] members;
     final DraftNode[] at;
     final float[] rows;
     final int[] newToOld;
@@ -80,7 +81,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
         NextMembers.Listed listed) {
       int m = members.size();
       this.old = old;
-      this.members = members;
+      this.members = members.toArray();
       this.at = new DraftNode[m]; // filled member by member: a copy of the list would check every member's class
       this.dim = dim;
       this.last = last;
@@ -101,11 +102,10 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
     /** Matches member {@code i}. */
     @Override
     public void accept(int i) {
-      DraftNode n = members.get(i);
-      at[i] = n;
-      if (placed != null && placed[i] && last.members[fromOld[i]] == n) { // n is not read
+      if (placed != null && placed[i] && last.members[fromOld[i]] == members[i]) { // the member is not read
         int o = fromOld[i];
-        assert last.sums[o] == n.sum : n.id + " placed by index with a sum other than its row's";
+        at[i] = last.members[o];
+        assert last.sums[o] == at[i].sum : at[i].id + " placed by index with a sum other than its row's";
         sums[i] = last.sums[o];
         newToOld[i] = o;
         oldToNew[o] = i;
@@ -116,6 +116,8 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
         same &= o == i;
         return;
       }
+      DraftNode n = (DraftNode) members[i];
+      at[i] = n;
       sums[i] = n.leaf ? null : n.sum;
       int o = fromOld != null ? fromOld[i] : old.indexOf(n.id, next);
       assert fromOld == null || o == old.indexOf(n.id, -1) : n.id + " listed at " + o;
