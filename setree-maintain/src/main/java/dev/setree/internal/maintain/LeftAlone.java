@@ -31,7 +31,7 @@ record LeftAlone(DraftTree draft, Communities comms, List<DraftNode> mem, int[] 
         // that stayed of an old community of its own, so no other community has that parent as its members' old
         // one: nothing else claims it, and with the members named already it is not written to either.
         kept = c < 0 || movedIn[c] ? null : recorded[c];
-        id = oldParentIds[newToOld[first]];
+        id = kept == null ? null : oldParentIds[newToOld[first]];
         assert kept == null || kept.id == id && !kept.structural && kept.claimedBy != claimed
             : "community " + k + ": the recorded parent " + kept.id + " is not the one to keep";
       } else {

@@ -38,7 +38,8 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
    * members' centroids are read and compared, as {@link LevelMatch#of} does. With {@code listed}, how the level
    * below listed the members, each member's old index is taken from there instead of looked up by id, and a member
    * placed by index is not read at all: it is the node {@code last} names there, with the sum its row was taken
-   * from. At level 1 of a million leaves, reading each of about 125,000 members took a run about 15 ms.
+   * from. At level 1 of a million leaves, reading each of about 125,000 members (a class check of each counts) took
+   * a run about 10 ms (docs/benchmarks.md).
    *
    * @param last the record the draft kept for this level, or null
    * @param listed null, or the members as the level below listed them, with their indexes in {@code old}
