@@ -94,21 +94,31 @@ record LevelMatch(int[] newToOld, int[] oldToNew, boolean[] moved, int inPlace) 
    */
   static String[] memberIds(HierarchyState.Level old, List<DraftNode> members, LevelMatch match) {
     String[] out = new String[members.size()];
-    System.arraycopy(old.memberIds(), 0, out, 0, match.inPlace());
-    Passes.range(match.inPlace(), out.length, new Ids(out, members, match.newToOld(), old.memberIds()));
+    match.byOldIndex(old.memberIds(), members, out);
     return out;
   }
 
   /**
-   * {@link #memberIds}'s pass: a class of its own, not a lambda, so that a writer loads it on open, and a call per
+   * Fills {@code out} with the entry of {@code old} (an array of the old level by member) at each member's old index,
+   * the first {@link #inPlace} by one copy; a member without one gets its own id from {@code members}, or null when
+   * {@code members} is null.
+   */
+  void byOldIndex(String[] old, List<DraftNode> members, String[] out) {
+    System.arraycopy(old, 0, out, 0, inPlace);
+    Passes.range(inPlace, newToOld.length, new ByOldIndex(out, members, newToOld, old));
+  }
+
+  /**
+   * {@link #byOldIndex}'s pass: a class of its own, not a lambda, so that a writer loads it on open, and a call per
    * member in the loop {@link Passes} shares (ADR 0045).
    */
-  private record Ids(String[] out, List<DraftNode> members, int[] newToOld, String[] oldIds) implements IntConsumer {
+  private record ByOldIndex(String[] out, List<DraftNode> members, int[] newToOld, String[] old)
+      implements IntConsumer {
     @Override
     public void accept(int i) {
       int o = newToOld[i];
-      out[i] = o >= 0 ? oldIds[o] : members.get(i).id;
-      assert out[i].equals(members.get(i).id) : "member " + i + " matched to " + oldIds[o];
+      out[i] = o >= 0 ? old[o] : members == null ? null : members.get(i).id;
+      assert members == null || out[i].equals(members.get(i).id) : "member " + i + " matched to " + old[o];
     }
   }
 }

@@ -102,16 +102,15 @@ final class ParentPreservation {
       // With the last run's parents, every old member's parent id is what the level recorded, so the kept
       // communities' members are named by one copy in member order (written per community, they were stores all
       // over a million-entry array); the others are named again below, and members carried alone unnamed.
-      boolean named = last != null && parentOf != null;
-      if (named) {
-        oldParentIds(parentIds, old.parentIds(), match);
+      if (last != null && parentOf != null) {
+        match.byOldIndex(old.parentIds(), null, parentIds);
         keptOld = new boolean[last.parentOf().length];
       }
       Passes.range(0, comms.count(), new LeftAlone(draft, comms, mem, assignment, unaffected, old.parentIds(),
           match.newToOld(), oldCommunityOf, movedIn, lost, claimed, parentIds, parents, done, oldParent, changed,
           stayedHere, last == null ? null : last.parentOf(), parentOf, recordedNext == null ? null : last.nextIndex(),
           recordedNext, keptAt, keptOld));
-      assert noOtherClaim(comms, done, oldParent, claimed, named ? parentOf : null);
+      assert noOtherClaim(comms, done, oldParent, claimed, keptOld != null ? parentOf : null);
     }
     // The other communities in order of size, largest first, so the biggest overlap claims an old parent first.
     for (int k : comms.bySizeDescending(done)) {
@@ -189,19 +188,6 @@ final class ParentPreservation {
     }
     for (int x = comms.start[k]; x < comms.start[k + 1]; x++) {
       parentIds[comms.members[x]] = id;
-    }
-  }
-
-  /**
-   * Fills {@code parentIds} with each matched member's old parent id (its own id for one carried alone), the others
-   * with null: the first {@link LevelMatch#inPlace} members by one copy.
-   */
-  private static void oldParentIds(String[] parentIds, String[] old, LevelMatch match) {
-    int inPlace = match.inPlace();
-    System.arraycopy(old, 0, parentIds, 0, inPlace);
-    int[] newToOld = match.newToOld();
-    for (int i = inPlace; i < parentIds.length; i++) {
-      parentIds[i] = newToOld[i] >= 0 ? old[newToOld[i]] : null;
     }
   }
 

@@ -21,7 +21,7 @@ final class RunClasses {
     "IncrementalRebuild$Outcome", "IncrementalRebuild$Progress", "InternalRowStore$Rows", "InternalRowStore$Stale",
     "KeptDraft$Settle", "KnnGraph", "KnnPatch", "KnnPatch$Rows", "LeafPassages", "LeavesUnder",
     "LeavesUnder$Gathering", "LeavesUnder$Parts", "LeidenClustering", "LeidenClustering$Result",
-    "LevelMatch", "LevelMatch$Ids", "Maintainer$Result", "MaximalMarginalRelevance", "MaximalMarginalRelevance$Picks",
+    "LevelMatch", "LevelMatch$ByOldIndex", "Maintainer$Result", "MaximalMarginalRelevance", "MaximalMarginalRelevance$Picks",
     "MovedSimilarities", "NearAncestors", "NearestMemberPatch", "NearestMemberPatch$NearRows",
     "NextMembers", "NextMembers$Listed", "OldCommunities", "OldParents",
     "ParentPreservation", "LeftAlone", "RecordedRows", "RecordedRows$Matched",
