@@ -21,7 +21,7 @@ import java.util.function.IntConsumer;
  * replaced are written (ADR 0036).
  */
 final class DraftFreeze {
-  /** The quoted leaves of a node that quotes none (every leaf): the tree copies them, so one array serves all. */
+  /** The quoted leaves of a node that quotes none: the tree copies them, so one array serves all. */
   private static final int[] NO_SOURCES = new int[0];
 
   private final Tree base;
@@ -74,17 +74,19 @@ final class DraftFreeze {
   private Frozen run(DraftTree d) {
     order = new ArrayList<>(d.leaves);
     int leafCount = d.leaves.size();
-    // The internal nodes are the base's, in its order, when the run added and removed none and kept every leaf: then
-    // their columns are the base's, shifted by the new leaves, except those of the nodes the run touched (Touched).
-    DraftNode root = d.root();
-    boolean innerKept = base != null && kept == base.leafCount() && base.size() > kept && !d.touched.all()
-        && d.touched.internalEdits() == 0 && d.internal.size() == base.size() - kept
-        && d.internal.get(d.internal.size() - 1) == root;
-    assert !innerKept || inBaseOrder(d.internal, kept);
-    List<DraftNode> inner = innerKept ? new ArrayList<>(d.internal) : byLevel(d.internal);
-    if (root != null && (inner.isEmpty() || inner.get(inner.size() - 1) != root)) {
-      inner.remove(root);
-      inner.add(root);
+    // The internal nodes are the base's, in its order, with the few the run made spliced in and those it dropped
+    // left out, when it kept every leaf and its log says which (InternalSplice): then their columns are the base's,
+    // except those of the nodes the run touched (Touched).
+    List<DraftNode> inner = base != null && kept == base.leafCount() && base.size() > kept && !d.touched.all()
+        ? InternalSplice.of(d, base) : null;
+    boolean spliced = inner != null;
+    if (!spliced) {
+      inner = byLevel(d.internal);
+      DraftNode root = d.root();
+      if (root != null && (inner.isEmpty() || inner.get(inner.size() - 1) != root)) {
+        inner.remove(root);
+        inner.add(root);
+      }
     }
     order.addAll(inner);
     int n = order.size();
@@ -93,7 +95,7 @@ final class DraftFreeze {
     from = base != null && base.size() > base.leafCount() && n > leafCount ? kept : 0;
     assert keptInPlace(order, from);
     previous = new int[n];
-    Passes.range(from, n, new Renumber());
+    Passes.range(from, n, new Renumber(spliced && from > 0 ? leafCount : -1));
     ids = new String[n];
     texts = new String[n];
     times = new String[n];
@@ -102,18 +104,18 @@ final class DraftFreeze {
     level = new int[n];
     parent = new int[n];
     faith = new int[n];
-    sources = new int[n][];
+    sources = new int[n][]; // null: quotes no leaf (every leaf's)
     loss = new float[n]; // NaN: the tree computes it
+    int[] now = from > 0 ? baseToNew(leafCount) : null;
     if (from > 0) {
-      copyKeptLeaves(from, leafCount);
-      Arrays.fill(sources, 0, from, NO_SOURCES);
+      copyKeptLeaves(from, now);
     }
     DraftNode[] touched = null;
-    if (innerKept && from > 0) {
-      copyKeptInternal(leafCount, n);
+    if (spliced && from > 0) {
+      copyKeptInternal(leafCount, now);
       Columns columns = new Columns();
       Passes.range(from, leafCount, columns); // the new leaves
-      touched = d.touchedInternal();
+      touched = d.touchedInternal(); // the internal nodes made since are among them
       for (DraftNode v : touched) {
         columns.accept(v.index);
       }
@@ -123,7 +125,8 @@ final class DraftFreeze {
     }
     assert keptLeavesFrozen(order, from, parent);
     Tree tree = new Tree(dim, leafCount, ids, texts, times, kinds, tokens, level, parent, d.leafRows(),
-        touched != null ? d.internalRows.freeze(inner, base.internalRows(), touched) : d.internalRows.freeze(inner),
+        touched != null ? d.internalRows.freeze(inner, base.internalRows(), previous, base.leafCount(), touched)
+            : d.internalRows.freeze(inner),
         faith, sources, loss, base != null && kept == base.leafCount() ? base : null);
     return new Frozen(tree, changed.toArray(new String[0]), inner, touched);
   }
@@ -134,11 +137,24 @@ final class DraftFreeze {
    * the loop {@link Passes} shares (ADR 0045).
    */
   private final class Renumber implements IntConsumer {
+    /**
+     * The new tree's leaf count when the internal nodes' creation orders are set too (a spliced freeze, whose settle
+     * looks only at the nodes the run touched: {@link KeptDraft}), else -1.
+     */
+    private final int orders;
+
+    Renumber(int orders) {
+      this.orders = orders;
+    }
+
     @Override
     public void accept(int i) {
       DraftNode v = order.get(i);
       previous[i] = base == null ? -1 : v.index;
       v.index = i;
+      if (orders >= 0 && i >= orders) {
+        v.order = DraftTree.INTERNAL_ORDER + (i - orders);
+      }
     }
   }
 
@@ -207,20 +223,26 @@ final class DraftFreeze {
     return new ArrayList<>(Arrays.asList(out));
   }
 
-  /**
-   * The first {@code count} leaves' columns from the base's arrays, and their parents: the base's parent under its
-   * new index ({@code previous} gives the internal nodes' base indexes). A parent the base had and the new tree
-   * has not leaves -1 here: the leaf has a new parent, which is flagged, so the freeze's loop sets it.
-   */
-  private void copyKeptLeaves(int count, int leafCount) {
+  /** Each of the base's internal nodes' new index, by its place among them ({@code previous} gives them); -1: gone. */
+  private int[] baseToNew(int leafCount) {
     int baseLeaves = base.leafCount();
-    int[] now = new int[base.size() - baseLeaves]; // an internal node's new index by its base index
+    int[] now = new int[base.size() - baseLeaves];
     Arrays.fill(now, -1);
     for (int i = leafCount; i < previous.length; i++) {
       if (previous[i] >= baseLeaves) {
         now[previous[i] - baseLeaves] = i;
       }
     }
+    return now;
+  }
+
+  /**
+   * The first {@code count} leaves' columns from the base's arrays, and their parents: the base's parent under its
+   * new index ({@code now}). A parent the base had and the new tree has not leaves -1 here: the leaf has a new
+   * parent, which is flagged, so the freeze's loop sets it.
+   */
+  private void copyKeptLeaves(int count, int[] now) {
+    int baseLeaves = base.leafCount();
     base.copyColumns(0, count, 0, ids, texts, times, kinds, tokens, level, faith, parent, loss); // bulk
     for (int i = 0; i < count; i++) {
       int p = parent[i];
@@ -229,33 +251,36 @@ final class DraftFreeze {
   }
 
   /**
-   * The internal nodes' columns (at {@code leafCount..n-1}) from the base's, when they are the base's internal nodes
-   * in its order: parents shifted by the new leaves, and each node's quoted leaves the base's, which are kept leaves
-   * at the same indexes. What {@link Columns} writes for a node the run did not touch; the touched ones are written
-   * over after.
+   * The internal nodes' columns (at {@code leafCount..n-1}) from the base's, for those that were the base's
+   * ({@code previous}), in runs of nodes that keep their relative places (one bulk copy per column each): parents
+   * under their new indexes ({@code now}), and each node's quoted leaves the base's, which are kept leaves at the same
+   * indexes. What {@link Columns} writes for a node the run did not touch; the touched ones, the nodes made since
+   * among them, are written over after.
    */
-  private void copyKeptInternal(int leafCount, int n) {
+  private void copyKeptInternal(int leafCount, int[] now) {
+    int n = previous.length;
     int baseLeaves = base.leafCount();
-    int shift = leafCount - baseLeaves;
-    base.copyColumns(baseLeaves, n - leafCount, leafCount, ids, texts, times, kinds, tokens, level, faith, parent,
-        loss);
-    for (int i = leafCount; i < n; i++) {
-      int p = parent[i];
-      parent[i] = p < 0 ? -1 : p + shift;
-      int was = i - shift;
-      sources[i] = base.sourceCount(was) == 0 ? NO_SOURCES : base.sources(was);
+    for (int i = leafCount; i < n; ) {
+      int was = previous[i];
+      if (was < 0) {
+        i++;
+        continue;
+      }
+      int run = 1;
+      while (i + run < n && previous[i + run] == was + run) {
+        run++;
+      }
+      base.copyColumns(was, run, i, ids, texts, times, kinds, tokens, level, faith, parent, loss);
+      i += run;
     }
-  }
-
-  /** Whether {@code internal} are the base's internal nodes in its order, by their indexes there (under assertions). */
-  private static boolean inBaseOrder(List<DraftNode> internal, int baseLeaves) {
-    for (int j = 0; j < internal.size(); j++) {
-      if (internal.get(j).index != baseLeaves + j) {
-        throw new AssertionError("internal node " + internal.get(j) + " at " + j + " has base index "
-            + internal.get(j).index);
+    for (int i = leafCount; i < n; i++) {
+      int was = previous[i];
+      if (was >= 0) {
+        int p = parent[i];
+        parent[i] = p < 0 ? -1 : now[p - baseLeaves];
+        sources[i] = base.sourceCount(was) == 0 ? null : base.sources(was);
       }
     }
-    return true;
   }
 
   /**

@@ -50,13 +50,17 @@ final class InternalRowStore {
   }
 
   /**
-   * The rows of {@code inner} when they are the internal nodes of {@code last}, the rows of the tree frozen before, in
-   * its order, and only {@code touched} (indexes set by the freeze) may have vectors replaced since: each other node
-   * keeps its row in {@code last}, read from its row map, and is not looked at. Writes as {@link #freeze(List)} does
-   * when {@code last} does not read this store's current arrays or the touched nodes' rows do not fit.
+   * The rows of {@code inner} when each that was an internal node of {@code last}, the rows of the tree frozen
+   * before (of {@code lastLeaves} leaves), has its index there in {@code previous} (by its index in the new tree; -1
+   * for a node made since), and
+   * only {@code touched} (indexes set by the freeze; every node made since among them) may have vectors replaced
+   * since: each other node keeps its row in {@code last}, read from its row map, and is not looked at. Writes as
+   * {@link #freeze(List)} does when {@code last} does not read this store's current arrays or the touched nodes' rows
+   * do not fit.
    */
-  InternalRows freeze(List<DraftNode> inner, InternalRows last, DraftNode[] touched) {
-    if (last.embeddings() != embeddings || last.centroids() != centroids || last.count() != inner.size()) {
+  InternalRows freeze(List<DraftNode> inner, InternalRows last, int[] previous, int lastLeaves,
+      DraftNode[] touched) {
+    if (last.embeddings() != embeddings || last.centroids() != centroids) {
       return freeze(inner);
     }
     int stale = 0;
@@ -69,10 +73,13 @@ final class InternalRowStore {
       return freeze(inner);
     }
     int[] row = new int[inner.size()];
+    int leafCount = previous.length - row.length;
     for (int i = 0; i < row.length; i++) {
-      row[i] = last.row(i);
+      int was = previous[leafCount + i];
+      if (was >= 0) {
+        row[i] = last.row(was - lastLeaves);
+      }
     }
-    int leafCount = inner.isEmpty() ? 0 : inner.get(0).index;
     for (DraftNode n : touched) {
       if (!n.hasRowIn(embeddings)) {
         write(n);

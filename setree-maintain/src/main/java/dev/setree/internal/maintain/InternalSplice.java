@@ -1,0 +1,118 @@
+package dev.setree.internal.maintain;
+
+import dev.setree.internal.core.Tree;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The internal nodes of a {@link DraftTree} in the order its freeze gives them (by level, then creation order, the
+ * root last; {@link DraftFreeze#byLevel}), found from the run's log ({@link Touched}) instead of a look at every
+ * node: the base tree's internal nodes that are still in the draft keep their relative order, and the few the run
+ * made are spliced in at the end of their level. A freeze at a million leaves spent about a third of its time on
+ * the runs that added or dropped an internal node, reading every node for its level, its order and its columns
+ * (ADR 0034).
+ *
+ * <p>It holds when the draft's internal nodes are the base's still in it, in the base's order, followed by the nodes
+ * made since (in creation order; {@link DraftTree#addInternal} appends, and a drop keeps the order of the others), the
+ * base's internal nodes are by level with the root last, and the root is the base's. Each node the run made or
+ * dropped is in the log. {@link #of} checks what it can without a look at every node, and gives null otherwise.
+ */
+final class InternalSplice {
+  private InternalSplice() {}
+
+  /**
+   * The internal nodes of {@code d} in the freeze's order, or null when they cannot be found so.
+   *
+   * @param base the tree {@code d} last froze or was copied from, whose leaves {@code d} kept in place
+   */
+  static List<DraftNode> of(DraftTree d, Tree base) {
+    int baseLeaves = base.leafCount();
+    int baseInner = base.size() - baseLeaves;
+    if (baseInner == 0 || !byLevel(base)) {
+      return null;
+    }
+    long firstNew = DraftTree.INTERNAL_ORDER + baseInner; // the orders of the nodes made since
+    List<DraftNode> made = new ArrayList<>();
+    int dropped = 0;
+    int[] droppedAt = new int[8]; // the dropped nodes' places among the base's internal nodes
+    for (DraftNode n : d.touched.nodes()) {
+      boolean in = d.byId.get(n.id) == n;
+      if (n.order >= firstNew) {
+        if (in) {
+          made.add(n);
+        }
+      } else if (!in) {
+        if (dropped == droppedAt.length) {
+          droppedAt = Arrays.copyOf(droppedAt, 2 * dropped);
+        }
+        droppedAt[dropped++] = n.index - baseLeaves;
+      }
+    }
+    int kept = baseInner - dropped;
+    List<DraftNode> internal = d.internal;
+    if (internal.size() != kept + made.size() || kept == 0 || internal.get(kept - 1).parent != null
+        || internal.get(kept - 1).index != base.size() - 1) {
+      return null; // the root is not the base's, or a node was made or dropped that the log does not show
+    }
+    droppedAt = Arrays.copyOf(droppedAt, dropped);
+    Arrays.sort(droppedAt);
+    // The nodes made, by level: in creation order within one, as they come in the draft.
+    made.sort(java.util.Comparator.comparingInt((DraftNode n) -> n.level));
+    List<DraftNode> out = new ArrayList<>(internal.size());
+    int taken = 0; // the base's nodes still in the draft taken so far
+    for (int i = 0; i < made.size(); ) {
+      int level = made.get(i).level;
+      int at = keptBefore(firstAbove(base, level), droppedAt); // the first kept node of a higher level, or the root
+      out.addAll(internal.subList(taken, at));
+      taken = at;
+      for (; i < made.size() && made.get(i).level == level; i++) {
+        out.add(made.get(i));
+      }
+    }
+    out.addAll(internal.subList(taken, kept));
+    assert out.equals(rootLast(DraftFreeze.byLevel(internal))) : "the spliced order is not the freeze's";
+    return out;
+  }
+
+  /** Whether {@code base}'s internal nodes before the root are in non-decreasing levels (one pass over an array). */
+  private static boolean byLevel(Tree base) {
+    for (int v = base.leafCount() + 1; v < base.size() - 1; v++) {
+      if (base.level(v) < base.level(v - 1)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The first of {@code base}'s internal nodes (by place among them) above {@code level}, or the root's place. */
+  private static int firstAbove(Tree base, int level) {
+    int lo = 0;
+    int hi = base.size() - base.leafCount() - 1; // the root's place: the nodes before it are by level
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (base.level(base.leafCount() + mid) > level) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  }
+
+  /** How many of the base's internal nodes before place {@code at} are still in the draft. */
+  private static int keptBefore(int at, int[] droppedAt) {
+    int before = 0;
+    while (before < droppedAt.length && droppedAt[before] < at) {
+      before++;
+    }
+    return at - before;
+  }
+
+  private static List<DraftNode> rootLast(List<DraftNode> nodes) {
+    DraftNode root = nodes.stream().filter(n -> n.parent == null).findFirst().orElseThrow();
+    nodes.remove(root);
+    nodes.add(root);
+    return nodes;
+  }
+}
