@@ -1,0 +1,54 @@
+package dev.setree.internal.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** {@link ChildLists} against each node's children sorted by their first leaf, found by a walk up from every leaf. */
+class ChildListsTest {
+
+  @Test
+  void listsEachNodesChildrenByFirstLeaf() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    for (int round = 0; round < 60; round++) {
+      Tree tree = RandomTrees.tree(r, 1 + r.nextInt(round < 10 ? 3 : 400));
+      int n = tree.size();
+      int[] parent = new int[n];
+      for (int v = 0; v < n; v++) {
+        parent[v] = tree.parent(v);
+      }
+      int[] firstLeaf = new int[n];
+      java.util.Arrays.fill(firstLeaf, Integer.MAX_VALUE);
+      for (int leaf = tree.leafCount() - 1; leaf >= 0; leaf--) {
+        for (int v = leaf; v >= 0; v = parent[v]) {
+          firstLeaf[v] = leaf;
+        }
+      }
+      List<List<Integer>> expected = new ArrayList<>();
+      for (int v = 0; v < n; v++) {
+        expected.add(new ArrayList<>());
+      }
+      for (int v = 0; v < n; v++) {
+        if (parent[v] >= 0) {
+          expected.get(parent[v]).add(v);
+        }
+      }
+      int[] offsets = new int[n + 1];
+      List<Integer> all = new ArrayList<>();
+      for (int v = 0; v < n; v++) {
+        expected.get(v).sort(Comparator.comparingInt(c -> firstLeaf[c]));
+        all.addAll(expected.get(v));
+        offsets[v + 1] = all.size();
+      }
+      ChildLists lists = ChildLists.inTreeOrder(parent, tree.leafCount());
+      String where = "seed=" + seed + " round " + round;
+      assertArrayEquals(offsets, lists.offsets(), where);
+      assertArrayEquals(all.stream().mapToInt(Integer::intValue).toArray(), lists.children(), where);
+    }
+  }
+}
