@@ -278,7 +278,7 @@ final class DraftFreeze {
       if (was >= 0) {
         int p = parent[i];
         parent[i] = p < 0 ? -1 : now[p - baseLeaves];
-        sources[i] = base.sourceCount(was) == 0 ? null : base.sources(was);
+        sources[i] = base.sourceCount(was) == 0 ? NO_SOURCES : base.sources(was);
       }
     }
   }
