@@ -57,8 +57,16 @@ final class InternalSplice {
     }
     droppedAt = Arrays.copyOf(droppedAt, dropped);
     Arrays.sort(droppedAt);
-    // The nodes made, by level: in creation order within one, as they come in the draft.
-    made.sort(java.util.Comparator.comparingInt((DraftNode n) -> n.level));
+    // The nodes made, by level: in creation order within one, as they come in the draft (a stable insertion sort of
+    // a few nodes, with no lambda for a writer's first run to link: ADR 0045).
+    for (int i = 1; i < made.size(); i++) {
+      DraftNode n = made.get(i);
+      int j = i;
+      for (; j > 0 && made.get(j - 1).level > n.level; j--) {
+        made.set(j, made.get(j - 1));
+      }
+      made.set(j, n);
+    }
     List<DraftNode> out = new ArrayList<>(internal.size());
     int taken = 0; // the base's nodes still in the draft taken so far
     for (int i = 0; i < made.size(); ) {

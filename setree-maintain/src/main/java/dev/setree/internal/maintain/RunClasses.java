@@ -19,6 +19,7 @@ final class RunClasses {
     "DraftFreeze$Columns", "DraftFreeze$Frozen", "DraftFreeze$Renumber", "DraftSums", "DraftSums$ToLook", "EmptyNodes",
     "ExactKnn", "ExactKnn$TopK", "ExtractiveSummarizer$1", "IncrementalRebuild", "IncrementalRebuild$Clustering",
     "IncrementalRebuild$Outcome", "IncrementalRebuild$Progress", "InternalRowStore$Rows", "InternalRowStore$Stale",
+    "InternalSplice",
     "KeptDraft$Settle", "KnnGraph", "KnnPatch", "KnnPatch$Rows", "LeafPassages", "LeavesUnder",
     "LeavesUnder$Gathering", "LeavesUnder$Parts", "LeidenClustering", "LeidenClustering$Result",
     "LevelMatch", "LevelMatch$ByOldIndex", "Maintainer$Result", "MaximalMarginalRelevance", "MaximalMarginalRelevance$Picks",
