@@ -11,6 +11,11 @@ import java.util.List;
 final class DraftNode {
   final String id;
   final boolean leaf;
+  /**
+   * Whether this leaf was removed from its draft ({@link DraftTree#removeLeaves}): a level's record that still names
+   * it names a node no longer in the draft, which may hold another leaf of its id since.
+   */
+  boolean removed;
   int level;
   DraftNode parent;
   final List<DraftNode> children = new ArrayList<>();

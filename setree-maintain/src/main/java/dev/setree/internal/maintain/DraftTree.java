@@ -125,6 +125,7 @@ final class DraftTree {
         }
         it.remove();
         byId.remove(leaf.id);
+        leaf.removed = true;
         removed++;
       }
     }

@@ -79,9 +79,11 @@ final class NextMembers {
           next.add(recorded[o]);
           continue;
         }
-        // An internal node is the node of its id for life; a leaf may have been removed and added again since.
+        // An internal node is the node of its id for life; a leaf may have been removed, and added again since, which
+        // it says. A lookup by id of each recorded leaf (the level's members carried alone) took level 0's parent
+        // preservation at a million leaves about 6 ms.
         DraftNode r = recorded == null ? null : recorded[o];
-        DraftNode n = r != null && !r.leaf ? r : byId.get(ids[o]);
+        DraftNode n = r != null && !r.removed ? r : byId.get(ids[o]);
         assert n == byId.get(ids[o]) : ids[o] + " is recorded as another node";
         if (n != null && n.nextBy == stamp) {
           n.nextBy = 0;
