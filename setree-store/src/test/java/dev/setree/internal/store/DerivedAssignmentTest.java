@@ -80,6 +80,42 @@ class DerivedAssignmentTest {
     assertTrue(byNodes > 300, "too few derivable levels decided by nodes: " + byNodes);
   }
 
+  /**
+   * A level shaped as level 0 is: the tree's leaves as members, each under its parent or carried alone (its own id as
+   * its parent's, the same string), now and then one community more under a parent another has, or under a leaf
+   * carried alone, and numbers changed: the same answers by nodes as by ids.
+   */
+  @Test
+  void aLevelOfLeavesSomeCarriedAloneIsCheckedByNodes() {
+    Random r = new Random(17);
+    int derivable = 0;
+    int refused = 0;
+    for (int round = 0; round < 300; round++) {
+      dev.setree.internal.core.Tree tree = RandomTrees.tree(round, 2 + r.nextInt(80), 4, "p");
+      int n = tree.leafCount();
+      String[] parentIds = new String[n];
+      for (int i = 0; i < n; i++) {
+        int p = tree.parent(i);
+        parentIds[i] = p < 0 || r.nextInt(5) == 0 ? tree.id(i) : tree.id(p);
+      }
+      switch (r.nextInt(4)) {
+        case 0 -> parentIds[r.nextInt(n)] = parentIds[r.nextInt(n)]; // maybe a parent or a leaf named twice
+        case 1 -> parentIds[r.nextInt(n)] = tree.id(r.nextInt(n)); // maybe a leaf another member is under
+        default -> { }
+      }
+      int[] assignment = DerivedAssignment.of(parentIds);
+      if (r.nextInt(4) == 0) {
+        assignment[r.nextInt(n)] = r.nextInt(n);
+      }
+      boolean expected = DerivedAssignment.holds(parentIds, assignment, null);
+      assertEquals(expected, DerivedAssignment.holds(parentIds, assignment, tree),
+          "round " + round + ": " + Arrays.toString(parentIds) + " " + Arrays.toString(assignment));
+      derivable += expected ? 1 : 0;
+      refused += expected ? 0 : 1;
+    }
+    assertTrue(derivable > 100 && refused > 30, "both answers were tried: " + derivable + " and " + refused);
+  }
+
   @Test
   void twoCommunitiesUnderOneParentAreNotDerivable() {
     assertFalse(DerivedAssignment.holds(new String[] {"p", "p"}, new int[] {0, 1}, null));
