@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** {@link ChildLists} against each node's children sorted by their first leaf, found by a walk up from every leaf. */
+/**
+ * {@link ChildLists} against each node's children sorted by their first leaf, found by a walk up from every leaf, and
+ * the tree's leaves under each node and subtree depths, which it sums over those lists, against the same walk.
+ */
 class ChildListsTest {
 
   @Test
@@ -49,6 +52,30 @@ class ChildListsTest {
       String where = "seed=" + seed + " round " + round;
       assertArrayEquals(offsets, lists.offsets(), where);
       assertArrayEquals(all.stream().mapToInt(Integer::intValue).toArray(), lists.children(), where);
+    }
+  }
+
+  @Test
+  void leavesUnderAndDepthsAgreeWithAWalkUpFromEveryLeaf() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    for (int round = 0; round < 60; round++) {
+      Tree tree = RandomTrees.tree(r, 1 + r.nextInt(round < 10 ? 3 : 400));
+      int n = tree.size();
+      int[] under = new int[n];
+      int[] depth = new int[n];
+      for (int leaf = 0; leaf < tree.leafCount(); leaf++) {
+        int d = 0;
+        for (int v = leaf; v >= 0; v = tree.parent(v), d++) {
+          under[v]++;
+          depth[v] = Math.max(depth[v], d);
+        }
+      }
+      for (int v = 0; v < n; v++) {
+        String where = "seed=" + seed + " round " + round + " node " + v;
+        org.junit.jupiter.api.Assertions.assertEquals(under[v], tree.leavesUnder(v), where);
+        org.junit.jupiter.api.Assertions.assertEquals(depth[v], tree.subtreeDepth(v), where);
+      }
     }
   }
 }
