@@ -6,8 +6,8 @@ import java.util.Arrays;
  * The children of every node as compressed sparse rows, in tree order: a node's children are ordered by
  * their first leaf, so that reading them left to right visits the leaves in order. Built in time linear in the
  * nodes, by one walk up from the leaves in order: a node is listed under its parent when the walk first reaches it,
- * which is at its first leaf. At a million leaves this is a tenth of a maintenance run's freeze; a counting sort by
- * first leaf, which it replaced, read every node's entry in two more arrays.
+ * which is at its first leaf. A counting sort by first leaf, which it replaced, read every node's entry in two more
+ * arrays: in profiles of 30 maintenance runs at a million leaves, 331 of the freeze's 1,351 samples against 183.
  *
  * @param offsets node {@code v}'s children are {@code children[offsets[v] .. offsets[v + 1])}
  * @param children the children of all nodes, row after row

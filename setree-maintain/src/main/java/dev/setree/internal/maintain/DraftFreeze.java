@@ -55,8 +55,9 @@ final class DraftFreeze {
 
   /**
    * The result: the tree, the ids of the nodes whose rows may differ from the base's (in no order), the internal
-   * nodes in the tree's order, and, when they are the base's internal nodes in the base's order and only the nodes
-   * the run touched were written, those nodes (else null).
+   * nodes in the tree's order, and, when they are the base's internal nodes in the base's order with the nodes made
+   * spliced in ({@link InternalSplice}; their creation orders set) and only the nodes the run touched were written,
+   * those nodes (else null).
    */
   record Frozen(Tree tree, String[] changed, List<DraftNode> internal, DraftNode[] touched) {}
 

@@ -41,8 +41,9 @@ final class DraftTree {
   private TreeChanges changes;
   /**
    * The internal nodes the run before the last {@link #toTree} touched, when they are all that a settle of the draft
-   * must look at (that freeze kept the internal nodes as they were, in order, and wrote only these: its
-   * {@link DraftFreeze.Frozen#touched}); null when a settle looks at every internal node.
+   * must look at (that freeze kept the other internal nodes as they were, in order with the nodes made spliced in,
+   * set their creation orders, and wrote only these: its {@link DraftFreeze.Frozen#touched}); null when a settle looks
+   * at every internal node.
    */
   private DraftNode[] toSettle;
   /**
@@ -155,7 +156,6 @@ final class DraftTree {
     internal.add(n);
     byId.put(id, n);
     n.touch();
-    touched.internalEdited();
     return n;
   }
 

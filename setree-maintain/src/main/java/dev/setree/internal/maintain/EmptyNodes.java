@@ -28,7 +28,6 @@ final class EmptyNodes implements Consumer<DraftNode> {
     Passes.each(d.touchedInternal(), pass);
     if (!pass.gone.isEmpty()) {
       d.internal.removeIf(pass.gone::contains); // the others keep their order
-      d.touched.internalEdited();
     }
   }
 

@@ -9,9 +9,9 @@ import java.util.List;
  * The internal nodes of a {@link DraftTree} in the order its freeze gives them (by level, then creation order, the
  * root last; {@link DraftFreeze#byLevel}), found from the run's log ({@link Touched}) instead of a look at every
  * node: the base tree's internal nodes that are still in the draft keep their relative order, and the few the run
- * made are spliced in at the end of their level. A freeze at a million leaves spent about a third of its time on
- * the runs that added or dropped an internal node, reading every node for its level, its order and its columns
- * (ADR 0034).
+ * made are spliced in at the end of their level. In a profile of 30 runs at a million leaves, the sort by level and
+ * the columns written node by node, in the runs that made or dropped an internal node, took 933 of the freeze's 3,158
+ * samples (ADR 0034, amendment of 2026-12-06, late evening).
  *
  * <p>It holds when the draft's internal nodes are the base's still in it, in the base's order, followed by the nodes
  * made since (in creation order; {@link DraftTree#addInternal} appends, and a drop keeps the order of the others), the

@@ -125,9 +125,9 @@ final class KeptDraft {
    * level, as it would by creation). Uses the indexes {@code toTree} left in the nodes. Only the children of a
    * node that was given a child since the last settle can be out of order: removals keep the order, and a freeze
    * keeps the relative order of the nodes it renumbers (leaves by position, internal nodes by level and creation
-   * order, which the last settle made their old index order). When the freeze kept every internal node at its place
-   * among them ({@link DraftTree#toSettle}), their orders ({@link DraftTree#INTERNAL_ORDER}) stand, and only the
-   * nodes the run touched can be flagged: only those are looked at.
+   * order, which the last settle made their old index order). When the freeze spliced the nodes the run made into the
+   * others' order ({@link DraftTree#toSettle}, {@link InternalSplice}), it set their orders
+   * ({@link DraftTree#INTERNAL_ORDER}), and only the nodes the run touched can be flagged: only those are looked at.
    */
   private static void settle(DraftTree d, Tree tree) {
     d.renumberLeavesByIndex(); // and clears the leaves' flags

@@ -80,8 +80,9 @@ final class NextMembers {
           continue;
         }
         // An internal node is the node of its id for life; a leaf may have been removed, and added again since, which
-        // it says. A lookup by id of each recorded leaf (the level's members carried alone) took level 0's parent
-        // preservation at a million leaves about 6 ms.
+        // it says. A lookup by id of each recorded leaf (the level's members carried alone) took 192 of the 435
+        // samples of this pass in a profile of 30 runs at a million leaves; the flag's read of the node gives part of
+        // that back (338 samples after).
         DraftNode r = recorded == null ? null : recorded[o];
         DraftNode n = r != null && !r.removed ? r : byId.get(ids[o]);
         assert n == byId.get(ids[o]) : ids[o] + " is recorded as another node";

@@ -20,8 +20,6 @@ final class Touched {
   /** Marks the nodes listed now (a node's {@link DraftNode#touchedIn}): fresh after each {@link #clear}. */
   private long epoch = 1;
   private boolean all = true;
-  /** Internal nodes added to or removed from the draft since its last freeze (or copy). */
-  private int internalEdits;
 
   /** Lists {@code n} unless it is listed already. */
   void add(DraftNode n) {
@@ -51,21 +49,10 @@ final class Touched {
     all = true;
   }
 
-  /** Notes that internal nodes were added to or removed from the draft. */
-  void internalEdited() {
-    internalEdits++;
-  }
-
-  /** Non-zero when internal nodes were added or removed since the last {@link #clear}. */
-  int internalEdits() {
-    return internalEdits;
-  }
-
   /** Empties the list: the draft's nodes are as its tree has them, flags cleared (a copy, or a settled draft). */
   void clear() {
     nodes.clear();
     epoch++;
     all = false;
-    internalEdits = 0;
   }
 }
