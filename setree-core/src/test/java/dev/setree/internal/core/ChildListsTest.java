@@ -14,12 +14,18 @@ import org.junit.jupiter.api.Test;
  */
 class ChildListsTest {
 
-  @Test
-  void listsEachNodesChildrenByFirstLeaf() {
+  /** Runs {@code check} on 60 random trees, the first ten of at most three leaves, with a label naming the seed. */
+  private static void onRandomTrees(java.util.function.BiConsumer<Tree, String> check) {
     long seed = Long.getLong("tests.seed", System.nanoTime());
     Random r = new Random(seed);
     for (int round = 0; round < 60; round++) {
-      Tree tree = RandomTrees.tree(r, 1 + r.nextInt(round < 10 ? 3 : 400));
+      check.accept(RandomTrees.tree(r, 1 + r.nextInt(round < 10 ? 3 : 400)), "seed=" + seed + " round " + round);
+    }
+  }
+
+  @Test
+  void listsEachNodesChildrenByFirstLeaf() {
+    onRandomTrees((tree, where) -> {
       int n = tree.size();
       int[] parent = new int[n];
       for (int v = 0; v < n; v++) {
@@ -49,18 +55,14 @@ class ChildListsTest {
         offsets[v + 1] = all.size();
       }
       ChildLists lists = ChildLists.inTreeOrder(parent, tree.leafCount());
-      String where = "seed=" + seed + " round " + round;
       assertArrayEquals(offsets, lists.offsets(), where);
       assertArrayEquals(all.stream().mapToInt(Integer::intValue).toArray(), lists.children(), where);
-    }
+    });
   }
 
   @Test
   void leavesUnderAndDepthsAgreeWithAWalkUpFromEveryLeaf() {
-    long seed = Long.getLong("tests.seed", System.nanoTime());
-    Random r = new Random(seed);
-    for (int round = 0; round < 60; round++) {
-      Tree tree = RandomTrees.tree(r, 1 + r.nextInt(round < 10 ? 3 : 400));
+    onRandomTrees((tree, round) -> {
       int n = tree.size();
       int[] under = new int[n];
       int[] depth = new int[n];
@@ -72,10 +74,10 @@ class ChildListsTest {
         }
       }
       for (int v = 0; v < n; v++) {
-        String where = "seed=" + seed + " round " + round + " node " + v;
+        String where = round + " node " + v;
         org.junit.jupiter.api.Assertions.assertEquals(under[v], tree.leavesUnder(v), where);
         org.junit.jupiter.api.Assertions.assertEquals(depth[v], tree.subtreeDepth(v), where);
       }
-    }
+    });
   }
 }
