@@ -133,36 +133,20 @@ public final class Tree {
         throw new IllegalArgumentException("internal node " + ids[v] + " has no children");
       }
     }
-    this.subtreeDepth = new int[n];
-    this.leavesUnder = new int[n];
+    SubtreeSizes sizes = SubtreeSizes.of(lists, leafCount, n);
+    this.leavesUnder = sizes.leaves();
+    this.subtreeDepth = sizes.depths();
     if (knownLoss != null) {
       TreeChecks.length("knownLoss", knownLoss.length, n);
     }
     this.loss = knownLoss != null ? knownLoss : new float[n];
-    java.util.Arrays.fill(leavesUnder, 0, leafCount, 1);
     java.util.Arrays.fill(loss, 0, leafCount, 0f);
-    // Each internal node from its child list, children before parents: the leaves' entries are not read (a pass that
-    // added each node into its parent's entries wrote to every leaf's parent, all over the arrays).
     for (int v = leafCount; v < n; v++) {
       if (knownLoss == null || Float.isNaN(knownLoss[v])) {
         int row = internal.offset(v - leafCount);
         float c = Vectors.dot(internal.embeddings(), row, internal.centroids(), row, dim);
         loss[v] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
       }
-      int under = 0;
-      int depth = 0;
-      for (int e = childOffsets[v]; e < childOffsets[v + 1]; e++) {
-        int c = children[e];
-        if (c < leafCount) {
-          under++;
-          depth = Math.max(depth, 1);
-        } else {
-          under += leavesUnder[c];
-          depth = Math.max(depth, subtreeDepth[c] + 1);
-        }
-      }
-      leavesUnder[v] = under;
-      subtreeDepth[v] = depth;
     }
     if (sourceLeafIndex != null) {
       TreeChecks.length("sourceLeafIndex", sourceLeafIndex.length, n);

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link ChildLists} against each node's children sorted by their first leaf, found by a walk up from every leaf, and
- * the tree's leaves under each node and subtree depths, which it sums over those lists, against the same walk.
+ * the tree's leaves under each node and subtree depths, which {@link SubtreeSizes} sums over those lists, against the
+ * same walk.
  */
 class ChildListsTest {
 

@@ -1,0 +1,41 @@
+package dev.setree.internal.core;
+
+import java.util.Arrays;
+
+/**
+ * The leaves under each node of a tree and its subtree depth, summed over its child lists ({@link ChildLists}),
+ * children before parents (every node's parent has a larger index). Leaves count 1 and have depth 0; the leaves'
+ * entries are not read, only written once: a pass in which each node added itself into its parent's entries wrote
+ * to every leaf's parent, all over the arrays, in each maintenance run's freeze.
+ *
+ * @param leaves per node, the leaves under it
+ * @param depths per node, the longest path down to a leaf
+ */
+record SubtreeSizes(int[] leaves, int[] depths) {
+
+  /** The sizes of the tree of {@code n} nodes whose first {@code leafCount} are leaves, with these child lists. */
+  static SubtreeSizes of(ChildLists lists, int leafCount, int n) {
+    int[] offsets = lists.offsets();
+    int[] children = lists.children();
+    int[] leaves = new int[n];
+    int[] depths = new int[n];
+    Arrays.fill(leaves, 0, leafCount, 1);
+    for (int v = leafCount; v < n; v++) {
+      int under = 0;
+      int depth = 0;
+      for (int e = offsets[v]; e < offsets[v + 1]; e++) {
+        int c = children[e];
+        if (c < leafCount) {
+          under++;
+          depth = Math.max(depth, 1);
+        } else {
+          under += leaves[c];
+          depth = Math.max(depth, depths[c] + 1);
+        }
+      }
+      leaves[v] = under;
+      depths[v] = depth;
+    }
+    return new SubtreeSizes(leaves, depths);
+  }
+}
