@@ -142,14 +142,12 @@ final class IncrementalRebuild {
       steps.end("level " + lvl + " clusters");
       String[] parentIds = new String[members.size()];
       HierarchyState.Level nextOld = oracle.levels().size() > lvl + 1 ? oracle.levels().get(lvl + 1) : null;
-      CommunityParents made = lvl == 0 ? CommunityParents.toFill(clustering.numbered, clustering.count) : null;
+      CommunityParents made = CommunityParents.toFill(clustering.numbered, clustering.count);
       listed = ParentPreservation.regroup(draft, members, match,
           upper == null ? null : upper.reread(), affected.oldCommunityOf(), assignment,
           Communities.ofNumbered(clustering.numbered, clustering.count), clustering.unaffected, old, byId, lvl + 1,
           ids, nextOld, parentIds, made);
-      if (made != null) {
-        draft.records.communityParents = made;
-      }
+      draft.records.keepParents(lvl, made);
       String[] memberIds = LevelMatch.memberIds(old, members, match);
       HierarchyState.Level level = new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),
           clustering.numbered, knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution);

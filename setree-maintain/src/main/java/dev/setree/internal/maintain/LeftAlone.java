@@ -27,10 +27,12 @@ record LeftAlone(DraftTree draft, Communities comms, List<DraftNode> mem, int[] 
       String id;
       if (recorded != null) {
         // The parent the last run gave old community c, and its id as the level recorded it, the same string: the
-        // parent is not read. A community left alone lost no leaf, which would have flagged the parent, and is all
-        // that stayed of an old community of its own, so no other community has that parent as its members' old
-        // one: nothing else claims it, and with the members named already it is not written to either.
-        kept = c < 0 || movedIn[c] ? null : recorded[c];
+        // parent is not read. A community left alone lost no member (at level 0 a lost leaf would have flagged the
+        // parent and made the community affected; above, lost tells), and is all that stayed of an old community of
+        // its own, so no other community has that parent as its members' old one: nothing else claims it, and with
+        // the members named already it is not written to either. No pass before this one gives a member of this
+        // level a parent or takes it from one, so the parent the last run gave is the members' parent still.
+        kept = c < 0 || movedIn[c] || lost != null && lost[c] ? null : recorded[c];
         id = kept == null ? null : oldParentIds[newToOld[first]];
         assert kept == null || kept.id == id && !kept.structural && kept.claimedBy != claimed
             : "community " + k + ": the recorded parent " + kept.id + " is not the one to keep";
@@ -73,9 +75,10 @@ record LeftAlone(DraftTree draft, Communities comms, List<DraftNode> mem, int[] 
    * member's parent is its old one when its id is the one recorded (the same string when a run recorded it: no
    * characters compared). The members share their old parent as every old community's members do (the oracle
    * records one parent per community); the caller checks it against the full test under assertions. Not called with
-   * the parents the last run gave level 0's old communities ({@link CommunityParents}): that run gave the parent the
-   * old community's members, a leaf taken from it since makes the community affected (so not left alone), and none
-   * has been given to it (new leaves get parents after this pass), so neither a leaf nor the parent is read.
+   * the parents the last run gave the level's old communities ({@link CommunityParents}): that run gave the parent the
+   * old community's members, a member taken from it since makes the community affected at level 0 and lost above
+   * (so not kept), and none has been given to it (new members get parents after this pass), so neither a member nor
+   * the parent is read.
    */
   private static DraftNode untouchedFamily(Communities comms, int k, List<DraftNode> mem, String[] oldParentIds,
       int[] newToOld, int[] oldCommunity, boolean[] movedIn, long claimed) {

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * What a draft keeps of each level from the run before, for the next run over it: the rows of each level above the
- * leaves as recorded ({@link RecordedRows}), their integer mirrors ({@link IntegerRows}) and the parents level 0's
+ * leaves as recorded ({@link RecordedRows}), their integer mirrors ({@link IntegerRows}) and the parents each level's
  * communities got ({@link CommunityParents}). Each is tied to the very arrays of the level it was made for, and
  * forgotten when the hierarchy a run made holds other arrays ({@link #keepOnlyOf}).
  */
@@ -15,8 +15,8 @@ final class LevelRecords {
   private final List<RecordedRows> recordedRows = new ArrayList<>();
   /** Per level, the integer mirror of its rows, or null. */
   private final List<IntegerRows> integerRows = new ArrayList<>();
-  /** The parents level 0's communities got in the last run, or null. */
-  CommunityParents communityParents;
+  /** Per level, the parents its communities got in the last run, or null. */
+  private final List<CommunityParents> communityParents = new ArrayList<>();
 
   /** The rows of level {@code level} as the last run over the draft recorded them, or null. */
   RecordedRows rows(int level) {
@@ -38,6 +38,16 @@ final class LevelRecords {
     put(integerRows, level, rows);
   }
 
+  /** The parents level {@code level}'s communities got in the last run over the draft, or null. */
+  CommunityParents parents(int level) {
+    return at(communityParents, level);
+  }
+
+  /** Keeps {@code parents} as the record of level {@code level}'s parents (null forgets it). */
+  void keepParents(int level, CommunityParents parents) {
+    put(communityParents, level, parents);
+  }
+
   private static <T> T at(List<T> perLevel, int level) {
     return level < perLevel.size() ? perLevel.get(level) : null;
   }
@@ -50,12 +60,15 @@ final class LevelRecords {
   }
 
   /**
-   * Forgets the records ({@link #keepRows}, {@link #communityParents}) and integer mirrors
+   * Forgets the records ({@link #keepRows}, {@link #keepParents}) and integer mirrors
    * ({@link #keepIntegers}) that are not of the rows of {@code levels}, the hierarchy a run made.
    */
   void keepOnlyOf(List<HierarchyState.Level> levels) {
-    if (communityParents != null && (levels.isEmpty() || communityParents.assignment() != levels.get(0).assignment())) {
-      communityParents = null;
+    for (int l = 0; l < communityParents.size(); l++) {
+      CommunityParents r = communityParents.get(l);
+      if (r != null && (l >= levels.size() || r.assignment() != levels.get(l).assignment())) {
+        communityParents.set(l, null);
+      }
     }
     for (int l = 0; l < recordedRows.size(); l++) {
       RecordedRows r = recordedRows.get(l);

@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * communities: the pass works on arrays (communities grouped by a counting sort in {@link Communities}, an old
  * parent resolved once per old community and only for the members whose community is looked at, nodes marked with
  * a per-call stamp instead of kept in hash sets), and a community the re-clustering left alone keeps its parent
- * from a look at its first member and that parent, so that the members of the other communities are all that is
- * read member by member. Above level 0 the same holds for a community none of whose members' sums changed since
+ * from a look at its first member and that parent (from the last run's record of the parents without either, when
+ * the draft has it: {@link CommunityParents}), so that the members of the other communities are all that is read
+ * member by member. Above level 0 the same holds for a community none of whose members' sums changed since
  * the oracle was recorded ({@link RecordedRows} tells): at level 1 of a million leaves, about 15,000 communities
  * had each been read member by member and summed again in every run.
  */
@@ -52,15 +53,15 @@ final class ParentPreservation {
    * may have changed since the oracle was recorded: true for a member whose sum array is not the one its recorded
    * row was taken from ({@link RecordedRows}), null when unknown. Then a community the re-clustering left alone,
    * none of whose members was reread, keeps its old parent from a look at its first member and that parent, as at
-   * level 0: the parent's sum is the sum of its children's, and none of theirs changed. Without it every community
-   * is read member by member.
+   * level 0, or from the draft's record of the last run's parents when it is of {@code old}: the parent's sum is the
+   * sum of its children's, and none of theirs changed. Without it every community is read member by member.
    *
    * @param match the members matched to {@code old}'s: each one's old index, and which moved
    * @param oldCommunityOf each member's community in {@code old}, -1 for a new one ({@link AffectedCommunities})
    * @param comms the communities of {@code assignment}, grouped ({@link Communities#of})
    * @param unaffected assignments below it are old communities the re-clustering left alone, each exactly the
    *     members of one old community that are members still (0: none is known to be)
-   * @param made null, or the record to fill for the next run (level 0): the parent each community is given (null:
+   * @param made null, or the record to fill for the next run: the parent each community is given (null:
    *     a member carried alone) and that parent's index among the next members returned
    */
   static NextMembers.Listed regroup(DraftTree draft, List<DraftNode> members, LevelMatch match, boolean[] reread,
@@ -93,7 +94,7 @@ final class ParentPreservation {
       // does not flag the parent it left) or emptied it. A leaf leaves only when removed, which flags its parent
       // and makes its community affected (AffectedCommunities), so not one left alone.
       boolean[] lost = leavesBelow ? null : OldCommunities.lostMembers(old.assignment(), stayedHere);
-      CommunityParents last = leavesBelow ? CommunityParents.of(draft, old) : null;
+      CommunityParents last = CommunityParents.of(draft, old, parentLevel - 1);
       // With the last run's parents, those kept are found among the next level's old members by the index that run
       // gave them, where the draft's record of that level names the same node: no parent is read to place it.
       DraftNode[] recordedNext = last == null || last.nextIndex() == null || nextOld == null ? null

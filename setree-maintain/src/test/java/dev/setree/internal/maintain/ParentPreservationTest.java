@@ -43,14 +43,16 @@ class ParentPreservationTest {
     int untouched = 0;
     int rereadNot = 0;
     int recordedKept = 0;
+    int recordedAbove = 0;
     int indexedKept = 0;
     int placedKept = 0;
     int replacedMoved = 0;
     for (int round = 0; round < 40; round++) {
       String ctx = "seed=" + seed + " round " + round;
       Scenario s = new Scenario(built.tree(), r, pool, round);
-      // A quarter of the rounds give level 0 the parents a last run would have recorded (CommunityParents): the
-      // oracle is then the one that run made, its ids the nodes' own strings.
+      // A quarter of the rounds give each level the parents a last run would have recorded (CommunityParents), above
+      // level 0 when it says which members were reread: the oracle is then the one that run made, its ids the nodes'
+      // own strings.
       boolean recordedParents = round % 4 == 0;
       HierarchyState oracle = recordedParents || r.nextBoolean() ? built.hierarchy() : loaded(built.hierarchy());
       DraftTree a = s.draft(embedder, counter);
@@ -89,28 +91,6 @@ class ParentPreservationTest {
             oldToNew[newToOld[i]] = i;
           }
         }
-        // Half the rounds number the communities that are all that stayed of an old one first, as the
-        // re-clustering numbers those it leaves alone, and say so; the others say nothing of them.
-        // With recorded parents, as in a run, a community that lost a leaf is not among them: a removed leaf makes
-        // its community affected (AffectedCommunities).
-        int[] labels = assignment.clone();
-        boolean recordedHere = recordedParents && lvl == 0;
-        int unaffected = round % 2 == 0
-            ? untouchedFirst(labels, oldCommunityOf, recordedHere ? lostLeaves(old, newToOld) : null) : 0;
-        if (recordedHere) {
-          // Most such rounds also give each parent's index among the next level's members, with the draft's record
-          // of that level, so that a parent kept is listed by its index.
-          DraftNode[] recorded = recordedParents(old, b);
-          boolean indexed = nextOld != null && round % 8 == 0;
-          b.records.communityParents = new CommunityParents(old.assignment(), recorded,
-              indexed ? nextIndexes(recorded, nextOld) : null);
-          b.records.keepRows(1, indexed ? RecordedRows.of(nextOld, b) : null);
-          recordedKept += unaffected;
-          indexedKept += indexed ? unaffected : 0;
-        }
-        Communities comms = Communities.of(labels);
-        CommunityParents made = lvl == 0 ? CommunityParents.toFill(labels, comms.count()) : null;
-        untouched += unaffected;
         // Above level 0, half the rounds say which members were reread (now and then one whose sum did not
         // change, which must not change what is kept); the others do not know.
         boolean[] reread = null;
@@ -122,6 +102,30 @@ class ParentPreservationTest {
             rereadNot += reread[i] ? 0 : 1;
           }
         }
+        // Half the rounds number the communities that are all that stayed of an old one first, as the
+        // re-clustering numbers those it leaves alone, and say so; the others say nothing of them.
+        // With recorded parents, as in a run, a community that lost a leaf is not among them: a removed leaf makes
+        // its community affected (AffectedCommunities). Above level 0 one that lost a member may be: the pass
+        // must see that it did.
+        int[] labels = assignment.clone();
+        boolean recordedHere = recordedParents && (lvl == 0 || reread != null);
+        int unaffected = round % 2 == 0
+            ? untouchedFirst(labels, oldCommunityOf, recordedHere && lvl == 0 ? lostLeaves(old, newToOld) : null) : 0;
+        if (recordedHere) {
+          // Most such rounds also give each parent's index among the next level's members, with the draft's record
+          // of that level, so that a parent kept is listed by its index.
+          DraftNode[] recorded = recordedParents(old, b);
+          boolean indexed = nextOld != null && round % 8 == 0;
+          b.records.keepParents(lvl, new CommunityParents(old.assignment(), recorded,
+              indexed ? nextIndexes(recorded, nextOld) : null));
+          b.records.keepRows(lvl + 1, indexed ? RecordedRows.of(nextOld, b) : null);
+          recordedKept += unaffected;
+          recordedAbove += lvl > 0 ? unaffected : 0;
+          indexedKept += indexed ? unaffected : 0;
+        }
+        Communities comms = Communities.of(labels);
+        CommunityParents made = CommunityParents.toFill(labels, comms.count());
+        untouched += unaffected;
         String at = ctx + " level " + lvl;
         NextMembers.Listed listed;
         try {
@@ -166,9 +170,11 @@ class ParentPreservationTest {
     }
     // The rounds must have exercised the paths that change something, not only kept communities.
     assertTrue(newParents > 0 && changedParents > 0 && untouched > 0 && rereadNot > 0 && recordedKept > 0
-        && indexedKept > 0 && placedKept > 0 && replacedMoved > 0, "seed=" + seed + ": " + newParents + " new parents, "
+        && recordedAbove > 0 && indexedKept > 0 && placedKept > 0 && replacedMoved > 0,
+        "seed=" + seed + ": " + newParents + " new parents, "
         + changedParents + " changed, " + untouched + " said untouched, " + rereadNot + " members above level 0 said"
-        + " not reread, " + recordedKept + " communities left alone with recorded parents (" + indexedKept
+        + " not reread, " + recordedKept + " communities left alone with recorded parents (" + recordedAbove
+        + " above level 0, " + indexedKept
         + " with their indexes, " + placedKept + " placed by them), " + replacedMoved + " replaced leaves moved");
   }
 
@@ -332,7 +338,7 @@ class ParentPreservationTest {
     return lost;
   }
 
-  /** The parent each old community of level 0 has in {@code draft}, as the run that made the level recorded it. */
+  /** The parent each old community of {@code old} has in {@code draft}, as the run that made the level recorded it. */
   private static DraftNode[] recordedParents(HierarchyState.Level old, DraftTree draft) {
     int communities = 0;
     for (int c : old.assignment()) {
