@@ -39,6 +39,13 @@ public record HierarchyState(List<Level> levels) {
     private final double resolution;
     /** Built on first use: a run looks up the old level's members, and so does the save that follows. */
     private volatile IdIndex memberIndex;
+    /**
+     * The index of the level this one was logged against ({@link #withChangesSince}), if it had one then: its members
+     * are this level's first ones, at the same indexes, so {@link #memberIndex} is that index extended by the members
+     * after them instead of every id hashed again (level 1 of a million leaves has about 125,000 members, and a run
+     * looks some of them up, NearAncestors). Dropped once used.
+     */
+    private IdIndex baseIndex;
     /** The serial of the level {@link #changesSince} is relative to; 0: none. */
     private final long loggedSince;
     private final int[] centroidRowsLogged;
@@ -87,13 +94,22 @@ public record HierarchyState(List<Level> levels) {
      * both sizes that a list does not name, this level's row is {@code base}'s: its centroid row (every
      * component, bit for bit) for {@code centroidRows}, its kNN row (neighbours and weights, as many) for
      * {@code knnRows}. A list may name rows that did not change, and indexes past {@code base}'s members; null
-     * says nothing of that array. The arrays are taken over.
+     * says nothing of that array. The arrays are taken over. {@code base}'s members must be this level's first ones,
+     * at the same indexes (checked under assertions), so that this level's index of its members extends
+     * {@code base}'s, when it has one ({@link #indexOf}).
      */
     public Level withChangesSince(Level base, int[] centroidRows, int[] knnRows) {
+      assert startsWithMembersOf(base) : "a level logged against one whose members are not its first";
       Level logged = new Level(memberIds, centroids, parentIds, assignment, knnOffsets, knnNeighbors, knnWeights,
           resolution, base.serial, centroidRows, knnRows);
       logged.memberIndex = memberIndex;
+      logged.baseIndex = memberIndex == null ? base.memberIndex : null;
       return logged;
+    }
+
+    /** The index of the members, if a lookup has built it yet (for tests). */
+    IdIndex builtIndex() {
+      return memberIndex;
     }
 
     /**
@@ -131,9 +147,12 @@ public record HierarchyState(List<Level> levels) {
         return hint;
       }
       IdIndex index = memberIndex;
-      if (index == null) {
-        index = IdIndex.of(memberIds, "member id"); // two threads may both build it: the same index
+      if (index == null) { // two threads may both build it: the same answers
+        IdIndex base = baseIndex;
+        index = base != null ? base.extendedTo(memberIds, memberIds.length, "member id")
+            : IdIndex.of(memberIds, "member id");
         memberIndex = index;
+        baseIndex = null;
       }
       return index.indexOf(id);
     }

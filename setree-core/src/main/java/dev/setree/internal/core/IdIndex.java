@@ -90,6 +90,11 @@ public final class IdIndex {
     return of(ids, from, to, what);
   }
 
+  /** Whether this index and {@code other} share one table (one was extended from the other in place). */
+  boolean sharesTableWith(IdIndex other) {
+    return slots == other.slots;
+  }
+
   private static int tableSize(int n) {
     return Math.max(2, Integer.highestOneBit(Math.max(1, 2 * n - 1)) << 1);
   }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The id index finds every id at its position and no other id, also among ids whose hash codes collide, with
  * or without a hint; it refuses an id listed twice; an index extended by more ids finds what a fresh one finds;
- * a level builds it on the first lookup a hint does not answer and finds what a search of its member ids finds.
+ * a level builds it on the first lookup a hint does not answer and finds what a search of its member ids finds; a
+ * level logged against another whose index was built extends that index, and both answer as fresh ones would.
  */
 class IdIndexTest {
 
@@ -155,5 +156,50 @@ class IdIndexTest {
     assertThrows(IllegalArgumentException.class,
         () -> new HierarchyState.Level(new String[] {"x", "y", "x"}, null, null, null, null, null, null, 0)
             .indexOf("y", -1));
+  }
+
+  @Test
+  void aLevelLoggedAgainstAnotherExtendsItsIndex() {
+    Random r = new Random(11);
+    String[] old = new String[3000];
+    for (int i = 0; i < old.length; i++) {
+      old[i] = "n" + (i * 5 + r.nextInt(5));
+    }
+    HierarchyState.Level base = level(old);
+    assertEquals(17, base.indexOf(old[17], -1));
+    // Two levels logged against the base, as two runs from one snapshot may make: each appends other members.
+    String[] first = appended(old, "a", 40);
+    String[] second = appended(old, "b", 25);
+    HierarchyState.Level one = level(first).withChangesSince(base, new int[0], new int[0]);
+    HierarchyState.Level two = level(second).withChangesSince(base, new int[0], new int[0]);
+    for (int probe = 0; probe < 4000; probe++) {
+      String id = r.nextBoolean() ? "n" + r.nextInt(old.length * 6) : (r.nextBoolean() ? "a" : "b") + r.nextInt(60);
+      assertEquals(List.of(first).indexOf(id), one.indexOf(id, -1), id + " in the first");
+      assertEquals(List.of(second).indexOf(id), two.indexOf(id, -1), id + " in the second");
+      assertEquals(List.of(old).indexOf(id), base.indexOf(id, -1), id + " in the base");
+    }
+    // The first extended the base's table in place; the second, finding it taken, indexed its members afresh.
+    assertTrue(one.builtIndex().sharesTableWith(base.builtIndex()));
+    assertTrue(!two.builtIndex().sharesTableWith(base.builtIndex()));
+    // A level logged against one without an index builds its own; an appended member listed twice is refused.
+    assertEquals(3000, level(first).withChangesSince(level(old), new int[0], new int[0]).indexOf("a0", -1));
+    String[] twice = appended(old, "a", 3);
+    twice[old.length + 2] = old[5];
+    HierarchyState.Level fresh = level(old);
+    assertEquals(3, fresh.indexOf(old[3], -1));
+    HierarchyState.Level again = level(twice).withChangesSince(fresh, new int[0], new int[0]);
+    assertThrows(IllegalArgumentException.class, () -> again.indexOf("zz", -1));
+  }
+
+  private static HierarchyState.Level level(String[] members) {
+    return new HierarchyState.Level(members, null, null, null, null, null, null, Double.NaN);
+  }
+
+  private static String[] appended(String[] ids, String prefix, int count) {
+    String[] out = java.util.Arrays.copyOf(ids, ids.length + count);
+    for (int i = 0; i < count; i++) {
+      out[ids.length + i] = prefix + i;
+    }
+    return out;
   }
 }
