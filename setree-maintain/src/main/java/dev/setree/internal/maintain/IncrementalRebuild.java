@@ -129,7 +129,8 @@ final class IncrementalRebuild {
       draft.records.keepIntegers(lvl, integers);
       KnnPatch patch = !exact && near != null
           ? NearestMemberPatch.patch(old, members.size(), centroids, draft.dim, match.moved(), match.newToOld(),
-              match.oldToNew(), options.k(), near, true, match.inPlace(), lvl == 0 ? draft.sortedRows : null)
+              match.oldToNew(), options.k(), near, true, match.inPlace(),
+              lvl == 0 ? draft.sortedRows : draft.records.sortedRows(lvl))
           : KnnPatch.patch(old, members.size(), centroids, draft.dim, match.moved(), match.newToOld(),
               match.oldToNew(), options.k(), exact, near, integers);
       progress.rows += patch.recomputed();

@@ -3,6 +3,7 @@ package dev.setree.internal.maintain;
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -293,18 +294,45 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
   /** What both patches start from: the dimension, k, the empty rows (k per member) and the moved members. */
   record Rows(int dim, int k, int[] offsets, int[] neighbors, float[] weights, List<Integer> movedIdx) {
     static Rows of(int m, int dim, boolean[] moved, int maxK) {
-      int k = Math.max(0, Math.min(maxK, m - 1));
+      int k = k(m, maxK);
+      return new Rows(dim, k, offsets(m, k), new int[m * k], new float[m * k], movedIdx(moved, m));
+    }
+
+    /**
+     * The rows of a level whose old members kept their indexes, each old row held as it is (k per row, as
+     * {@link NearestMemberPatch#keptInPlace} checked) and the new rows to be written: one copy of each array, which
+     * does not clear the part it copies first, as an empty array filled after would (at level 0 of a million leaves,
+     * two arrays of 40 MB a run: making the empty rows took 250 of the patch's 1,139 samples in a profile of 30 runs,
+     * 228 of them clearing memory).
+     */
+    static Rows extending(HierarchyState.Level old, int m, int dim, boolean[] moved, int k) {
+      // Whatever the copy puts after the old rows (nothing, unless the old arrays are longer than their rows) is
+      // written over: a new member's row is always found whole.
+      return new Rows(dim, k, offsets(m, k), Arrays.copyOf(old.knnNeighbors(), m * k),
+          Arrays.copyOf(old.knnWeights(), m * k), movedIdx(moved, m));
+    }
+
+    /** The neighbours per row of a level of {@code m} members: {@code maxK}, or all the other members. */
+    static int k(int m, int maxK) {
+      return Math.max(0, Math.min(maxK, m - 1));
+    }
+
+    private static int[] offsets(int m, int k) {
       int[] offsets = new int[m + 1];
       for (int i = 0; i <= m; i++) { // k neighbours per row
         offsets[i] = i * k;
       }
+      return offsets;
+    }
+
+    private static List<Integer> movedIdx(boolean[] moved, int m) {
       List<Integer> movedIdx = new ArrayList<>();
       for (int i = 0; i < m; i++) {
         if (moved[i]) {
           movedIdx.add(i);
         }
       }
-      return new Rows(dim, k, offsets, new int[m * k], new float[m * k], movedIdx);
+      return movedIdx;
     }
   }
 }

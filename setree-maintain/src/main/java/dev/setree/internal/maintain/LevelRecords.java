@@ -15,6 +15,8 @@ final class LevelRecords {
   private final List<RecordedRows> recordedRows = new ArrayList<>();
   /** Per level, the integer mirror of its rows, or null. */
   private final List<IntegerRows> integerRows = new ArrayList<>();
+  /** Per level above the leaves, its last kNN graph known to have its rows in order (level 0's: the draft's). */
+  private final List<NearestMemberPatch.SortedRows> sortedRows = new ArrayList<>();
   /** Per level, the parents its communities got in the last run, or null. */
   private final List<CommunityParents> communityParents = new ArrayList<>();
 
@@ -36,6 +38,20 @@ final class LevelRecords {
   /** Keeps {@code rows} as the integer mirror of level {@code level}'s rows (null forgets it). */
   void keepIntegers(int level, IntegerRows rows) {
     put(integerRows, level, rows);
+  }
+
+  /**
+   * What remembers level {@code level}'s last kNN graph known to have its rows in order ({@link NearestMemberPatch}),
+   * made empty on first use: the patch checks the rows of a graph it does not remember, and remembers the graph it
+   * patched by copying.
+   */
+  NearestMemberPatch.SortedRows sortedRows(int level) {
+    NearestMemberPatch.SortedRows r = at(sortedRows, level);
+    if (r == null) {
+      r = new NearestMemberPatch.SortedRows();
+      put(sortedRows, level, r);
+    }
+    return r;
   }
 
   /** The parents level {@code level}'s communities got in the last run over the draft, or null. */

@@ -3,6 +3,7 @@ package dev.setree.internal.maintain;
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -27,7 +28,9 @@ final class NearestMemberPatch {
    * of {@link KnnPatch#patch}). With {@code appendedFirst}, when the level only gained members after its old ones
    * ({@link #onlyAppended}), every old row is copied at once and only the rows that can change are looked at:
    * what the row-by-row patch writes, without a pass over every row (tested against it); the patch then says which
-   * rows those are ({@link KnnPatch#touched}).
+   * rows those are ({@link KnnPatch#touched}). When old members also moved in place ({@link #keptInPlace}), the old
+   * rows are copied too, and one pass over their neighbour entries finds the rows that list a moved member, which are
+   * found again with the moved members' own: what the row-by-row patch writes, without its work per row.
    */
   static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, int dim, boolean[] moved,
       int[] newToOld, int[] oldToNew, int maxK, IntFunction<int[]> near, boolean appendedFirst) {
@@ -44,8 +47,12 @@ final class NearestMemberPatch {
   static KnnPatch patch(HierarchyState.Level old, int m, float[] centroids, int dim, boolean[] moved,
       int[] newToOld, int[] oldToNew, int maxK, IntFunction<int[]> near, boolean appendedFirst, int inPlace,
       SortedRows sorted) {
-    KnnPatch.Rows rows = KnnPatch.Rows.of(m, dim, moved, maxK);
-    int k = rows.k();
+    int k = KnnPatch.Rows.k(m, maxK);
+    boolean sortedRows = sorted != null && sorted.holds(old, k);
+    boolean appended = appendedFirst && k > 0 && onlyAppended(old, m, k, moved, oldToNew, inPlace, sortedRows);
+    boolean keptInPlace = !appended && appendedFirst && k > 0 && keptInPlace(old, m, k, oldToNew, inPlace, sortedRows);
+    KnnPatch.Rows rows = appended || keptInPlace ? KnnPatch.Rows.extending(old, m, dim, moved, k)
+        : KnnPatch.Rows.of(m, dim, moved, maxK);
     int[] neighbors = rows.neighbors();
     float[] weights = rows.weights();
     // Each moved member's near members, and the moved members that may enter each unmoved member's row.
@@ -65,11 +72,8 @@ final class NearestMemberPatch {
       enters[i] = true;
     }
     NearRows patch = new NearRows(old, m, centroids, dim, k, oldToNew, rows, nearOf, entering, enters, near);
-    if (appendedFirst && k > 0
-        && onlyAppended(old, m, k, moved, oldToNew, inPlace, sorted != null && sorted.holds(old, k))) {
-      // Every old row stays, translated to itself, unless a moved (new) member enters it.
-      System.arraycopy(old.knnNeighbors(), 0, neighbors, 0, old.size() * k);
-      System.arraycopy(old.knnWeights(), 0, weights, 0, old.size() * k);
+    if (appended) {
+      // Every old row stays, translated to itself (copied with the rows), unless a moved (new) member enters it.
       int[] touched = new int[entering.size() + rows.movedIdx().size()];
       int t = 0;
       for (Map.Entry<Integer, List<Integer>> e : entering.entrySet()) {
@@ -84,6 +88,9 @@ final class NearestMemberPatch {
         sorted.rowsWritten(rows, touched);
       }
       return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), rows.movedIdx().size(), touched);
+    }
+    if (keptInPlace) {
+      return rowsInPlace(old, m, k, moved, rows, patch, sorted);
     }
     int recomputed = 0;
     for (int i = 0; i < m; i++) {
@@ -101,6 +108,63 @@ final class NearestMemberPatch {
       recomputed++;
     }
     return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), recomputed, null);
+  }
+
+  /**
+   * The patch when every old member kept its index ({@link #keptInPlace}) and some moved there: the old rows copied
+   * with {@code rows} ({@link KnnPatch.Rows#extending}); a moved member's row, new or old, and an old row that lists a
+   * moved member, found again ({@link NearRows#fullRow}); a row a moved member may enter and that lists none, kept
+   * with those members competing ({@link NearRows#keptRow}). The row-by-row patch does the same for those rows, and
+   * writes every other row as it is, sorted and its members in place. One pass over the old rows' neighbour entries
+   * (at level 1 of a million leaves about 1.25 million) finds the rows listing a moved member.
+   */
+  private static KnnPatch rowsInPlace(HierarchyState.Level old, int m, int k, boolean[] moved, KnnPatch.Rows rows,
+      NearRows patch, SortedRows sorted) {
+    int n = old.size();
+    int[] oldNeighbors = old.knnNeighbors();
+    int[] touched = new int[m];
+    int t = 0;
+    int recomputed = 0;
+    for (int i = 0; i < m; i++) {
+      boolean full = moved[i] || i >= n; // a new member's row is found, as the row-by-row patch finds it
+      for (int e = i * k, end = i < n ? e + k : e; !full && e < end; e++) {
+        full = moved[oldNeighbors[e]]; // in place: an old neighbour's index is its index now
+      }
+      if (full) {
+        patch.fullRow(i, i < n ? i : -1, moved[i]);
+        recomputed++;
+        touched[t++] = i;
+      } else if (patch.enters()[i]) {
+        patch.keptRow(i, i);
+        touched[t++] = i;
+      }
+    }
+    touched = Arrays.copyOf(touched, t);
+    if (sorted != null) { // the old rows are sorted (keptInPlace): the patched ones are when the written ones are
+      sorted.rowsWritten(rows, touched);
+    }
+    return new KnnPatch(new KnnGraph(rows.offsets(), rows.neighbors(), rows.weights()), recomputed, touched);
+  }
+
+  /**
+   * Whether every old member kept its index, moved or not (so the members after them are new), each old row holding
+   * {@code k} neighbours best first: {@link #onlyAppended} but for members that moved in place, as
+   * a member above the leaves whose centroid changed does. One pass over the old members' places, and over their
+   * rows unless {@code rowsSorted} says they are sorted.
+   */
+  static boolean keptInPlace(HierarchyState.Level old, int m, int k, int[] oldToNew, int inPlace,
+      boolean rowsSorted) {
+    int n = old.size();
+    if (n > m || old.knnOffsets()[n] != n * k) {
+      return false;
+    }
+    for (int o = Math.min(inPlace, n); o < n; o++) {
+      if (oldToNew[o] != o) {
+        return false;
+      }
+    }
+    assert !rowsSorted || rowsSorted(old, k) : "a graph remembered as sorted is not";
+    return rowsSorted || rowsSorted(old, k);
   }
 
   /**

@@ -127,8 +127,9 @@ class KnnPatchTest {
   /**
    * The patch from nearest members (an approximate level): when members were only added after the old ones, the
    * old rows copied at once and only the rows new members enter looked at give what the row-by-row patch gives,
-   * bit for bit, with ties too; and when a member was removed or moved, or an old row is not best-first, the
-   * patch falls back to the rows one by one.
+   * bit for bit, with ties too; so do the old rows copied and the rows listing a moved member found again when
+   * old members moved in place; and when a member was removed, or an old row is not best-first, the patch falls
+   * back to the rows one by one.
    */
   @Test
   void nearPatchOfAppendedMembersEqualsTheRowByRowPatch() {
@@ -136,7 +137,8 @@ class KnnPatchTest {
     Random r = new Random(seed);
     int k = 8;
     int copied = 0;
-    for (int round = 0; round < 60; round++) {
+    int copiedMoved = 0;
+    for (int round = 0; round < 80; round++) {
       String ctx = "seed=" + seed + " round " + round;
       boolean ties = round % 3 == 0;
       int dim = 8 + r.nextInt(12);
@@ -144,7 +146,7 @@ class KnnPatchTest {
       float[] pool = randomUnitRows(r, Math.max(2, n / 4), dim);
       float[] oldCentroids = ties ? pick(r, pool, n, dim) : randomUnitRows(r, n, dim);
       KnnGraph oldGraph = ExactKnn.allPairs(oldCentroids, n, dim, k);
-      int variant = r.nextInt(4); // 0, 1: only added; 2: one removed; 3: an old row out of order
+      int variant = r.nextInt(5); // 0, 1: only added; 2: one removed; 3: an old row out of order; 4: old ones moved
       float[] oldWeights = oldGraph.weights().clone();
       if (variant == 3) { // a row's last neighbour scored above its first
         int row = r.nextInt(n);
@@ -179,6 +181,14 @@ class KnnPatchTest {
         newToOld[i] = -1;
         moved[i] = true;
       }
+      int firstMoved = n;
+      for (int x = variant == 4 ? 1 + r.nextInt(3) : 0; x > 0; x--) { // an old member's centroid changed in place
+        int o = r.nextInt(n);
+        float[] row = ties ? pick(r, pool, 1, dim) : randomUnitRows(r, 1, dim);
+        System.arraycopy(row, 0, centroids, o * dim, dim);
+        moved[o] = true;
+        firstMoved = Math.min(firstMoved, o);
+      }
       int near = 1 + r.nextInt(12);
       java.util.function.IntFunction<int[]> nearest = j -> ExactKnn.query(centroids, m, dim,
           Vectors.row(centroids, j, dim), Math.min(near, m - 1), j, new float[Math.min(near, m - 1)]);
@@ -194,13 +204,16 @@ class KnnPatchTest {
       AffectedCommunities everyRow = AffectedCommunities.of(old, match, rowByRow.graph(), null);
       AffectedCommunities touchedRows = AffectedCommunities.of(old, match, fast.graph(), fast.touched());
       assertArrayEquals(everyRow.affected(), touchedRows.affected(), ctx + ": affected communities");
-      assertEquals(fast.touched() != null, NearestMemberPatch.onlyAppended(old, m, k, moved, oldToNew), ctx);
       boolean appended = NearestMemberPatch.onlyAppended(old, m, k, moved, oldToNew);
+      boolean inPlaceCopy = !appended && NearestMemberPatch.keptInPlace(old, m, k, oldToNew, 0, false);
+      assertEquals(fast.touched() != null, appended || inPlaceCopy, ctx);
       assertEquals(variant < 2, appended, ctx + ": variant " + variant);
+      assertEquals(variant == 4, inPlaceCopy, ctx + ": variant " + variant);
       copied += appended ? 1 : 0;
+      copiedMoved += inPlaceCopy ? 1 : 0;
       // Knowing the members before the removed one in place, and the old rows sorted when they are: the same patch
       // and affected communities, and the patched graph remembered as sorted when the copy was taken.
-      int inPlace = removed >= 0 ? removed : n;
+      int inPlace = removed >= 0 ? removed : firstMoved;
       NearestMemberPatch.SortedRows sorted = new NearestMemberPatch.SortedRows();
       sorted.check(old, k);
       assertEquals(variant != 3, sorted.holds(old, k), ctx + ": the old rows remembered as sorted");
@@ -211,7 +224,7 @@ class KnnPatchTest {
       assertArrayEquals(fast.touched(), known.touched(), ctx + ": touched, known in place");
       HierarchyState.Level patched = new HierarchyState.Level(new String[m], centroids, new String[m], new int[m],
           known.graph().offsets(), known.graph().neighbors(), known.graph().weights(), Double.NaN);
-      assertEquals(appended && NearestMemberPatch.rowsSorted(patched, k), sorted.holds(patched, k),
+      assertEquals((appended || inPlaceCopy) && NearestMemberPatch.rowsSorted(patched, k), sorted.holds(patched, k),
           ctx + ": the patched graph remembered as sorted exactly when it is, after a copy");
       AffectedCommunities inPlaceKnown = AffectedCommunities.of(old, new LevelMatch(newToOld, oldToNew, moved,
           inPlace), fast.graph(), fast.touched());
@@ -219,7 +232,8 @@ class KnnPatchTest {
       assertArrayEquals(touchedRows.oldCommunityOf(), inPlaceKnown.oldCommunityOf(), ctx + ": old communities");
       assertArrayEquals(touchedRows.order(), inPlaceKnown.order(), ctx + ": order, known in place");
     }
-    assertTrue(copied > 0, "seed=" + seed + ": no round took the copy");
+    assertTrue(copied > 0 && copiedMoved > 0, "seed=" + seed + ": " + copied + " rounds took the copy of appended"
+        + " members, " + copiedMoved + " that of members moved in place");
   }
 
   /** {@code n} rows, each a copy of a random row of {@code pool}. */
