@@ -300,10 +300,11 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
 
     /**
      * The rows of a level whose old members kept their indexes, each old row held as it is (k per row, as
-     * {@link NearestMemberPatch#keptInPlace} checked) and the new rows to be written: one copy of each array, which
-     * does not clear the part it copies first, as an empty array filled after would (at level 0 of a million leaves,
-     * two arrays of 40 MB a run: making the empty rows took 250 of the patch's 1,139 samples in a profile of 30 runs,
-     * 228 of them clearing memory).
+     * {@link NearestMemberPatch#keptInPlace} checked) and the new rows to be written: one copy of each array, instead
+     * of empty arrays (which the JVM clears) with the old rows copied in. At level 0 of a million leaves, making the
+     * empty rows took 250 of the patches' 1,139 samples in a profile of 30 runs, 228 of them clearing memory; level
+     * 0's kNN step was no shorter with the copy, within the spread of eight benches (ADR 0034, amendment of
+     * 2026-12-06, last).
      */
     static Rows extending(HierarchyState.Level old, int m, int dim, boolean[] moved, int k) {
       // Whatever the copy puts after the old rows (nothing, unless the old arrays are longer than their rows) is
