@@ -92,6 +92,9 @@ final class NearestMemberPatch {
     if (keptInPlace) {
       return rowsInPlace(old, m, k, moved, rows, patch, sorted);
     }
+    if (sorted != null) { // the rows one by one: the old graph is let go (a later patch of it checks its rows again)
+      sorted.forget();
+    }
     int recomputed = 0;
     for (int i = 0; i < m; i++) {
       int o = newToOld[i];
