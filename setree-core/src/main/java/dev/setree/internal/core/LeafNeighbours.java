@@ -29,8 +29,9 @@ public final class LeafNeighbours {
   private final float[] emb;
   /** The undirected kNN graph, or null without one. */
   final LeafGraph graph;
-  /** Its adjacency over leaf indexes (CSR), or null without a graph. */
-  private final int[] offsets;
+  /** Its adjacency over leaf indexes (leaf v's row: {@code neighbours[start[v], end[v])}), or null without a graph. */
+  private final int[] start;
+  private final int[] end;
   private final int[] neighbours;
   /** Per thread, shared by every index (it grows to the largest knowledge base searched). */
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -40,7 +41,8 @@ public final class LeafNeighbours {
     this.dim = tree.dimension();
     this.emb = tree.leafEmbeddings();
     this.graph = graph;
-    this.offsets = graph == null ? null : graph.offsets;
+    this.start = graph == null ? null : graph.start;
+    this.end = graph == null ? null : graph.end;
     this.neighbours = graph == null ? null : graph.neighbours;
   }
 
@@ -64,7 +66,7 @@ public final class LeafNeighbours {
 
   /** True when a kNN graph refines the descent. */
   public boolean hasGraph() {
-    return offsets != null;
+    return start != null;
   }
 
   /**
@@ -137,7 +139,7 @@ public final class LeafNeighbours {
       if (best.isFull() && sv < best.worst()) {
         break;
       }
-      for (int e = offsets[v]; e < offsets[v + 1]; e++) {
+      for (int e = start[v], to = end[v]; e < to; e++) {
         int u = neighbours[e];
         if (s.visited[u] == s.stamp) {
           continue;
