@@ -51,10 +51,11 @@ final class DraftTree {
    * and removed, so a run that only inserts keeps every one (its log's {@link TreeChanges#leafPrefix}).
    */
   private int keptLeaves;
-  /** What the last run kept of each level: its rows' record, their integer mirror, level 0's parents. */
+  /**
+   * What the last run kept of each level: its rows' record, their integer mirror, its communities' parents, its
+   * sorted kNN graph.
+   */
   final LevelRecords records = new LevelRecords();
-  /** Level 0's kNN graph last known to have its rows in order ({@link NearestMemberPatch#onlyAppended}). */
-  final NearestMemberPatch.SortedRows sortedRows = new NearestMemberPatch.SortedRows();
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
   /** The internal nodes' rows, shared by the trees this draft freezes (ADR 0036). */

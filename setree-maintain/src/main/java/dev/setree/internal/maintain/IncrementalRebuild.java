@@ -130,7 +130,7 @@ final class IncrementalRebuild {
       KnnPatch patch = !exact && near != null
           ? NearestMemberPatch.patch(old, members.size(), centroids, draft.dim, match.moved(), match.newToOld(),
               match.oldToNew(), options.k(), near, true, match.inPlace(),
-              lvl == 0 ? draft.sortedRows : draft.records.sortedRows(lvl))
+              draft.records.sortedRows(lvl))
           : KnnPatch.patch(old, members.size(), centroids, draft.dim, match.moved(), match.newToOld(),
               match.oldToNew(), options.k(), exact, near, integers);
       progress.rows += patch.recomputed();

@@ -15,7 +15,7 @@ final class LevelRecords {
   private final List<RecordedRows> recordedRows = new ArrayList<>();
   /** Per level, the integer mirror of its rows, or null. */
   private final List<IntegerRows> integerRows = new ArrayList<>();
-  /** Per level above the leaves, its last kNN graph known to have its rows in order (level 0's: the draft's). */
+  /** Per level, its last kNN graph known to have its rows in order ({@link NearestMemberPatch.SortedRows}). */
   private final List<NearestMemberPatch.SortedRows> sortedRows = new ArrayList<>();
   /** Per level, the parents its communities got in the last run, or null. */
   private final List<CommunityParents> communityParents = new ArrayList<>();
@@ -43,7 +43,7 @@ final class LevelRecords {
   /**
    * What remembers level {@code level}'s last kNN graph known to have its rows in order ({@link NearestMemberPatch}),
    * made empty on first use: the patch checks the rows of a graph it does not remember, and remembers the graph it
-   * patched by copying.
+   * patched by copying. Level 0's is checked when the draft is prepared ({@link Maintainer}).
    */
   NearestMemberPatch.SortedRows sortedRows(int level) {
     NearestMemberPatch.SortedRows r = at(sortedRows, level);

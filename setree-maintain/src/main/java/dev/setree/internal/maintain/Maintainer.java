@@ -321,7 +321,7 @@ public final class Maintainer {
       d.internalRows.writeAhead(d.internal);
       HierarchyState.Level l0 = oracle.isEmpty() ? null : oracle.levels().get(0);
       if (l0 != null && l0.size() > options.exactKnnLimit()) { // its rows looked at now, not in the first run
-        d.sortedRows.check(l0, Math.min(options.k(), l0.size())); // a one-leaf run's k (NearestMemberPatch)
+        d.records.sortedRows(0).check(l0, Math.min(options.k(), l0.size())); // a one-leaf run's k (NearestMemberPatch)
       }
       recordLevels(d, oracle, cancelled);
       SummaryRules.of(options, faithfulnessThreshold).settle(d);

@@ -49,9 +49,10 @@ final class NearestMemberPatch {
       SortedRows sorted) {
     int k = KnnPatch.Rows.k(m, maxK);
     boolean sortedRows = sorted != null && sorted.holds(old, k);
-    boolean appended = appendedFirst && k > 0 && onlyAppended(old, m, k, moved, oldToNew, inPlace, sortedRows);
-    boolean keptInPlace = !appended && appendedFirst && k > 0 && keptInPlace(old, m, k, oldToNew, inPlace, sortedRows);
-    KnnPatch.Rows rows = appended || keptInPlace ? KnnPatch.Rows.extending(old, m, dim, moved, k)
+    boolean inPlaceRows = appendedFirst && k > 0 && keptInPlace(old, m, k, oldToNew, inPlace, sortedRows);
+    boolean appended = inPlaceRows && onlyNewMoved(moved, old.size(), m, inPlace);
+    boolean keptInPlace = inPlaceRows && !appended;
+    KnnPatch.Rows rows = inPlaceRows ? KnnPatch.Rows.extending(old, m, dim, moved, k)
         : KnnPatch.Rows.of(m, dim, moved, maxK);
     int[] neighbors = rows.neighbors();
     float[] weights = rows.weights();
@@ -186,18 +187,19 @@ final class NearestMemberPatch {
    */
   static boolean onlyAppended(HierarchyState.Level old, int m, int k, boolean[] moved, int[] oldToNew, int inPlace,
       boolean rowsSorted) {
-    int n = old.size();
-    if (n > m || old.knnOffsets()[n] != n * k) {
-      return false;
-    }
+    return old.size() <= m && onlyNewMoved(moved, old.size(), m, inPlace)
+        && keptInPlace(old, m, k, oldToNew, inPlace, rowsSorted);
+  }
+
+  /**
+   * Whether none of the {@code n} old members from {@code inPlace} on moved (the first {@code inPlace} did not) and
+   * every member after them, new to the level, did ({@code n <= m}).
+   */
+  private static boolean onlyNewMoved(boolean[] moved, int n, int m, int inPlace) {
     for (int o = Math.min(inPlace, n); o < n; o++) {
-      if (oldToNew[o] != o || moved[o]) {
+      if (moved[o]) {
         return false;
       }
-    }
-    assert !rowsSorted || rowsSorted(old, k) : "a graph remembered as sorted is not";
-    if (!rowsSorted && !rowsSorted(old, k)) {
-      return false;
     }
     for (int i = n; i < m; i++) {
       if (!moved[i]) {
@@ -224,9 +226,9 @@ final class NearestMemberPatch {
 
   /**
    * The last kNN graph of a level known to hold {@code k} neighbours per row, each row best first
-   * ({@link #rowsSorted}), by the identity of its arrays, which a level never changes: a draft keeps one for its
-   * level 0, checked when the draft is prepared and carried from a patch to the next, so that {@link #onlyAppended}
-   * does not look at every row in every run.
+   * ({@link #rowsSorted}), by the identity of its arrays, which a level never changes: a draft keeps one per level
+   * ({@link LevelRecords#sortedRows}), level 0's checked when the draft is prepared, each carried from a patch to the
+   * next, so that {@link #keptInPlace} does not look at every row in every run.
    */
   static final class SortedRows {
     private int[] offsets;
