@@ -16,7 +16,7 @@ import dev.setree.internal.core.HierarchyState;
  * @param assignment the recorded level's assignment: member i is in community {@code assignment[i]}
  * @param parentOf per community, the node it was given (null for a member carried alone)
  * @param nextIndex per community, the index of its parent among the next level's members as the run listed them,
- *     -1 for none; or null when not known
+ *     or of its member for one carried up alone; or null when not known
  */
 record CommunityParents(int[] assignment, DraftNode[] parentOf, int[] nextIndex) {
 

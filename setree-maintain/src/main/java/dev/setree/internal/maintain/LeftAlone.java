@@ -10,7 +10,8 @@ import java.util.function.IntConsumer;
  * which is then claimed, named and listed, and the community marked done. With the last run's parents
  * ({@code recorded}) the parent is not read, and when the members are named already ({@code keptOld} given) not
  * written either: it is noted in {@code parentOf} and its old community in {@code keptOld}. It is listed by its
- * index among the next level's old members where {@code recordedNext} names it there. A class of its own, not a
+ * index among the next level's old members where {@code recordedNext} names it there; so is a member the last run
+ * carried up alone too ({@link #carriedAgain}). A class of its own, not a
  * lambda, so that a writer loads it on open (ADR 0045); the arrays are read once, not per community.
  */
 record LeftAlone(DraftTree draft, Communities comms, List<DraftNode> mem, int[] assignment,
@@ -21,7 +22,11 @@ record LeftAlone(DraftTree draft, Communities comms, List<DraftNode> mem, int[] 
   @Override
   public void accept(int k) {
     int first = comms.members[comms.start[k]];
-    if (comms.start[k + 1] - comms.start[k] > 1 && assignment[first] < unaffected) {
+    if (comms.start[k + 1] - comms.start[k] == 1) {
+      if (assignment[first] < unaffected && recordedNext != null) {
+        carriedAgain(k, first);
+      }
+    } else if (assignment[first] < unaffected) {
       int c = oldCommunityOf[first];
       DraftNode kept;
       String id;
@@ -66,6 +71,32 @@ record LeftAlone(DraftTree draft, Communities comms, List<DraftNode> mem, int[] 
         }
         done[k] = true;
       }
+    }
+  }
+
+  /**
+   * Community {@code k}, whose one member is {@code first}, is listed at its place among the next level's old members
+   * without being read when the last run carried it up alone too and nothing of it changed: none of it moved or was
+   * reread, it lost nothing, and the record of the next level names the member itself at the index that run listed
+   * for its old community (for one given a parent, the parent's). It has no parent at this level to leave (the last
+   * run gave its old community none), and is named with none. At level 0 of a million leaves about 13,700 leaves are carried up alone,
+   * and each was read, its old parent looked up by id and read again when the next members were listed.
+   */
+  private void carriedAgain(int k, int first) {
+    int c = oldCommunityOf[first];
+    if (c < 0 || movedIn[c] || lost != null && lost[c]) {
+      return;
+    }
+    int o = nextIndex[c];
+    if (o >= 0 && o < recordedNext.length && recordedNext[o] == mem.get(first)) {
+      // All that stayed of its old community, which lost nothing: a community of one, which the last run carried up
+      // alone (given no parent, and listed at o).
+      assert recorded[c] == null : "community " + k + " of one member had the parent " + recorded[c].id;
+      assert oldParent.of(first) == null || oldParent.of(first) == mem.get(first)
+          : "member " + first + " carried alone had the parent " + oldParent.of(first).id;
+      parentIds[first] = null;
+      keptAt[o] = k + 1;
+      done[k] = true;
     }
   }
 

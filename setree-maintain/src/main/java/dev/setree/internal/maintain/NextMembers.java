@@ -14,15 +14,16 @@ import java.util.Map;
  * by id: about 6,000 lookups at level 1 of 50,000 leaves. A parent that {@link ParentPreservation} placed by its index
  * there (a community left alone at level 0) is listed without being read: at level 0 of a million leaves, marking
  * and then finding about 125,000 such parents, each a node read from anywhere in the heap, took about 30 ms a run.
+ * So is a member carried up alone again, placed by its index there ({@link LeftAlone}).
  */
 final class NextMembers {
   private NextMembers() {}
 
   /**
    * The next level's members, each one's index among the oracle's next level (-1: not a member of it), and which
-   * were placed by index: parents of communities left alone, the very nodes the draft's record of that level names at
-   * that index, whose sums have not changed since it was taken (the next level's match reads none of them,
-   * {@link RecordedRows#match}).
+   * were placed by index: parents of communities left alone and members carried up alone again, the very nodes the
+   * draft's record of that level names at that index, whose sums have not changed since it was taken (the next
+   * level's match reads none of them, {@link RecordedRows#match}).
    *
    * @param members the next level's members
    * @param fromOld per member, its index in {@code of} (-1: none)
@@ -40,12 +41,16 @@ final class NextMembers {
    * @param level the next level
    * @param nextOld the oracle's next level, or null
    * @param keptAt null, or per member of {@code nextOld}, 1 + the community whose parent it is, a parent not in
-   *     {@code parents} (0: none such); given only when {@link #recorded} names {@code nextOld}'s members
+   *     {@code parents}, or whose one member it is, carried up alone again (0: none such); given only when
+   *     {@link #recorded} names {@code nextOld}'s members
+   * @param placedAlone null, or per community, true for one that the pass over the communities left alone is done
+   *     with ({@link LeftAlone}): for a community of one member, that {@code keptAt} places the member
    * @param made null, or the record of the parents given ({@link CommunityParents#parentOf}), whose
    *     {@link CommunityParents#nextIndex} is filled: per community, its parent's index in the list returned
    */
   static Listed of(DraftTree draft, List<DraftNode> mem, Communities comms, List<DraftNode> parents,
-      Map<String, DraftNode> byId, int level, HierarchyState.Level nextOld, int[] keptAt, CommunityParents made) {
+      Map<String, DraftNode> byId, int level, HierarchyState.Level nextOld, int[] keptAt, boolean[] placedAlone,
+      CommunityParents made) {
     int[] nextIndex = made == null ? null : made.nextIndex();
     if (nextIndex != null) {
       Arrays.fill(nextIndex, -1);
@@ -54,7 +59,7 @@ final class NextMembers {
     List<DraftNode> carried = new ArrayList<>();
     int count = comms.count();
     for (int k = 0; k < count; k++) {
-      if (comms.start[k + 1] - comms.start[k] == 1) {
+      if (comms.start[k + 1] - comms.start[k] == 1 && (placedAlone == null || !placedAlone[k])) {
         mark(mem.get(comms.members[comms.start[k]]), stamp, carried);
       }
     }
@@ -106,13 +111,14 @@ final class NextMembers {
       fromOld[next.size()] = -1;
       next.add(n);
     }
-    if (nextIndex != null) { // a parent not placed by index was listed just now, its index noted on it
+    if (nextIndex != null) { // a parent or member carried alone not placed by index was listed just now, its index noted
       DraftNode[] parentOf = made.parentOf();
       for (int k = 0; k < nextIndex.length; k++) {
-        if (nextIndex[k] < 0 && parentOf[k] != null) {
-          nextIndex[k] = parentOf[k].nextAt;
+        DraftNode listed = parentOf[k] != null ? parentOf[k] : mem.get(comms.members[comms.start[k]]);
+        if (nextIndex[k] < 0) {
+          nextIndex[k] = listed.nextAt;
         }
-        assert parentOf[k] == null ? nextIndex[k] == -1 : next.get(nextIndex[k]) == parentOf[k] : "community " + k;
+        assert next.get(nextIndex[k]) == listed : "community " + k;
       }
     }
     int m = next.size();

@@ -173,7 +173,8 @@ final class ParentPreservation {
         p.touch(); // to be pruned
       }
     }
-    return NextMembers.of(draft, mem, comms, parents, byId, parentLevel, nextOld, keptAt, made);
+    return NextMembers.of(draft, mem, comms, parents, byId, parentLevel, nextOld, keptAt, keptAt == null ? null : done,
+        made);
   }
 
   /** Gives every member of community {@code k} its parent's id, and notes the parent in {@code parentOf}, if any. */

@@ -106,7 +106,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
       if (placed != null && placed[i] && last.members[fromOld[i]] == members[i]) { // the member is not read
         int o = fromOld[i];
         at[i] = last.members[o];
-        assert last.sums[o] == at[i].sum : at[i].id + " placed by index with a sum other than its row's";
+        assert last.sums[o] == (at[i].leaf ? null : at[i].sum) : at[i].id + " placed by index with another sum";
         sums[i] = last.sums[o];
         newToOld[i] = o;
         oldToNew[o] = i;

@@ -46,6 +46,7 @@ class ParentPreservationTest {
     int recordedAbove = 0;
     int indexedKept = 0;
     int placedKept = 0;
+    int placedAlone = 0;
     int replacedMoved = 0;
     for (int round = 0; round < 40; round++) {
       String ctx = "seed=" + seed + " round " + round;
@@ -117,7 +118,7 @@ class ParentPreservationTest {
           DraftNode[] recorded = recordedParents(old, b);
           boolean indexed = nextOld != null && round % 8 == 0;
           b.records.keepParents(lvl, new CommunityParents(old.assignment(), recorded,
-              indexed ? nextIndexes(recorded, nextOld) : null));
+              indexed ? nextIndexes(old, recorded, nextOld) : null));
           b.records.keepRows(lvl + 1, indexed ? RecordedRows.of(nextOld, b) : null);
           recordedKept += unaffected;
           recordedAbove += lvl > 0 ? unaffected : 0;
@@ -145,7 +146,12 @@ class ParentPreservationTest {
         for (int i = 0; listed.placed() != null && i < nextB.size(); i++) {
           DraftNode p = nextB.get(i);
           placedKept += listed.placed()[i] ? 1 : 0;
-          assertTrue(!listed.placed()[i] || sumAtStart.get(p) == p.sum && !p.structural, at + ": placed " + p.id);
+          placedAlone += listed.placed()[i] && membersB.contains(p) ? 1 : 0; // a member carried up alone again
+          // A leaf (carried up alone again) has its embedding as its sum: the row the next level recorded for it.
+          int o = listed.fromOld()[i];
+          assertTrue(!listed.placed()[i] || (p.leaf ? java.util.Arrays.equals(p.embeddingToRead(),
+              java.util.Arrays.copyOfRange(nextOld.centroids(), o * b.dim, (o + 1) * b.dim))
+              : sumAtStart.get(p) == p.sum && !p.structural), at + ": placed " + p.id);
         }
         for (int i = 0; i < parentIds.length; i++) { // each member's parent, or null for one carried up alone
           DraftNode m = membersB.get(i);
@@ -155,8 +161,8 @@ class ParentPreservationTest {
         assertEquals(ids(nextA), ids(nextB), at + ": next members");
         for (int k = 0; made != null && k < comms.count(); k++) { // each parent given, and where it is listed
           DraftNode p = made.parentOf()[k];
-          assertEquals(p == null ? -1 : nextB.indexOf(p), made.nextIndex()[k], at + ": community " + k);
           DraftNode first = membersB.get(comms.members[comms.start[k]]);
+          assertEquals(nextB.indexOf(p == null ? first : p), made.nextIndex()[k], at + ": community " + k);
           assertEquals(comms.start[k + 1] - comms.start[k] == 1 ? null : first.parent, p, at + ": community " + k);
         }
         assertSameDrafts(a, b, at);
@@ -170,12 +176,13 @@ class ParentPreservationTest {
     }
     // The rounds must have exercised the paths that change something, not only kept communities.
     assertTrue(newParents > 0 && changedParents > 0 && untouched > 0 && rereadNot > 0 && recordedKept > 0
-        && recordedAbove > 0 && indexedKept > 0 && placedKept > 0 && replacedMoved > 0,
+        && recordedAbove > 0 && indexedKept > 0 && placedKept > 0 && placedAlone > 0 && replacedMoved > 0,
         "seed=" + seed + ": " + newParents + " new parents, "
         + changedParents + " changed, " + untouched + " said untouched, " + rereadNot + " members above level 0 said"
         + " not reread, " + recordedKept + " communities left alone with recorded parents (" + recordedAbove
         + " above level 0, " + indexedKept
-        + " with their indexes, " + placedKept + " placed by them), " + replacedMoved + " replaced leaves moved");
+        + " with their indexes, " + placedKept + " placed by them, " + placedAlone + " of them carried up alone), "
+        + replacedMoved + " replaced leaves moved");
   }
 
   /**
@@ -353,12 +360,21 @@ class ParentPreservationTest {
     return parentOf;
   }
 
-  /** Each recorded parent's index among {@code nextOld}'s members, -1 for none. */
-  private static int[] nextIndexes(DraftNode[] recorded, HierarchyState.Level nextOld) {
+  /**
+   * Each recorded parent's index among {@code nextOld}'s members, or for a community of {@code old} without one (its
+   * member carried up alone) the member's, -1 for none.
+   */
+  private static int[] nextIndexes(HierarchyState.Level old, DraftNode[] recorded, HierarchyState.Level nextOld) {
     List<String> ids = List.of(nextOld.memberIds());
     int[] out = new int[recorded.length];
     for (int c = 0; c < out.length; c++) {
       out[c] = recorded[c] == null ? -1 : ids.indexOf(recorded[c].id);
+    }
+    for (int o = 0; o < old.size(); o++) {
+      int c = old.assignment()[o];
+      if (recorded[c] == null) {
+        out[c] = ids.indexOf(old.memberIds()[o]);
+      }
     }
     return out;
   }
