@@ -114,11 +114,10 @@ final class NextMembers {
     if (nextIndex != null) { // a parent or member carried alone not placed by index was listed just now, its index noted
       DraftNode[] parentOf = made.parentOf();
       for (int k = 0; k < nextIndex.length; k++) {
-        DraftNode listed = parentOf[k] != null ? parentOf[k] : mem.get(comms.members[comms.start[k]]);
-        if (nextIndex[k] < 0) {
-          nextIndex[k] = listed.nextAt;
+        if (nextIndex[k] < 0) { // else placed by index: a member carried alone again is not read
+          nextIndex[k] = listedFor(k, parentOf, mem, comms).nextAt;
         }
-        assert next.get(nextIndex[k]) == listed : "community " + k;
+        assert next.get(nextIndex[k]) == listedFor(k, parentOf, mem, comms) : "community " + k;
       }
     }
     int m = next.size();
@@ -132,6 +131,11 @@ final class NextMembers {
   static DraftNode[] recorded(DraftTree draft, int level, HierarchyState.Level nextOld) {
     RecordedRows r = draft.records.rows(level);
     return r != null && r.rows() == nextOld.centroids() && r.members().length == nextOld.size() ? r.members() : null;
+  }
+
+  /** What community {@code k} is listed as among the next members: its parent, or its one member carried alone. */
+  private static DraftNode listedFor(int k, DraftNode[] parentOf, List<DraftNode> mem, Communities comms) {
+    return parentOf[k] != null ? parentOf[k] : mem.get(comms.members[comms.start[k]]);
   }
 
   private static void mark(DraftNode n, long stamp, List<DraftNode> marked) {
