@@ -11,8 +11,8 @@ import java.util.function.IntConsumer;
  * ({@code recorded}) the parent is not read, and when the members are named already ({@code keptOld} given) not
  * written either: it is noted in {@code parentOf} and its old community in {@code keptOld}. It is listed by its
  * index among the next level's old members where {@code recordedNext} names it there; so is a member the last run
- * carried up alone too ({@link #carriedAgain}). A class of its own, not a
- * lambda, so that a writer loads it on open (ADR 0045); the arrays are read once, not per community.
+ * carried up alone too ({@link #carriedAgain}). A class of its own, not a lambda, so that a writer loads it on open
+ * (ADR 0045); the arrays are read once, not per community.
  */
 record LeftAlone(DraftTree draft, Communities comms, List<DraftNode> mem, int[] assignment,
     int unaffected, String[] oldParentIds, int[] newToOld, int[] oldCommunityOf, boolean[] movedIn, boolean[] lost,
@@ -79,8 +79,9 @@ record LeftAlone(DraftTree draft, Communities comms, List<DraftNode> mem, int[] 
    * without being read when the last run carried it up alone too and nothing of it changed: none of it moved or was
    * reread, it lost nothing, and the record of the next level names the member itself at the index that run listed
    * for its old community (for one given a parent, the parent's). It has no parent at this level to leave (the last
-   * run gave its old community none), and is named with none. At level 0 of a million leaves about 13,700 leaves are carried up alone,
-   * and each was read, its old parent looked up by id and read again when the next members were listed.
+   * run gave its old community none), and is named with none. At level 0 of a million leaves about 13,700 leaves are
+   * carried up alone, and each was read, its old parent looked up by id and read again when the next members were
+   * listed.
    */
   private void carriedAgain(int k, int first) {
     int c = oldCommunityOf[first];

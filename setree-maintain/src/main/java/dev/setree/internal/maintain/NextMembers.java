@@ -111,7 +111,7 @@ final class NextMembers {
       fromOld[next.size()] = -1;
       next.add(n);
     }
-    if (nextIndex != null) { // a parent or member carried alone not placed by index was listed just now, its index noted
+    if (nextIndex != null) { // a parent or a member carried alone not placed by index was listed just now, index noted
       DraftNode[] parentOf = made.parentOf();
       for (int k = 0; k < nextIndex.length; k++) {
         if (nextIndex[k] < 0) { // else placed by index: a member carried alone again is not read
