@@ -177,18 +177,7 @@ final class NearestMemberPatch {
    * holds {@code k} neighbours, best first (as {@link KnnPatch#keepRow} would find it). One pass over the old rows.
    */
   static boolean onlyAppended(HierarchyState.Level old, int m, int k, boolean[] moved, int[] oldToNew) {
-    return onlyAppended(old, m, k, moved, oldToNew, 0, false);
-  }
-
-  /**
-   * {@link #onlyAppended(HierarchyState.Level, int, int, boolean[], int[])}, knowing that the first {@code inPlace}
-   * old members are in place and did not move, and, with {@code rowsSorted}, that every old row holds {@code k}
-   * neighbours best first ({@link #rowsSorted}): the pass then looks at the other old members' places only.
-   */
-  static boolean onlyAppended(HierarchyState.Level old, int m, int k, boolean[] moved, int[] oldToNew, int inPlace,
-      boolean rowsSorted) {
-    return old.size() <= m && onlyNewMoved(moved, old.size(), m, inPlace)
-        && keptInPlace(old, m, k, oldToNew, inPlace, rowsSorted);
+    return keptInPlace(old, m, k, oldToNew, 0, false) && onlyNewMoved(moved, old.size(), m, 0);
   }
 
   /**
