@@ -1,0 +1,96 @@
+package dev.setree.internal.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link RowDots}: bit for bit {@link Vectors#dot} in this JVM, and in child JVMs, of this test's JDK and of a
+ * second one ({@code setree.simd.jdk}, skipped when absent), on vector lanes once compiled when
+ * {@code jdk.incubator.vector} is added, on the scalar loop without it or with {@code -Dsetree.simd=false}.
+ */
+class RowDotsTest {
+  private static final Path THIS_JDK = Path.of(System.getProperty("java.home"));
+
+  @Test
+  void inThisJvmTheProductsAreTheScalarLoops() throws InterruptedException {
+    assumeTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty(), "the suite's JVM has the module");
+    assertFalse(RowDots.compileAhead(() -> false), "no lanes without the module");
+    Random r = new Random(3);
+    int dim = 385;
+    float[] rows = new float[50 * dim];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = (float) r.nextGaussian();
+    }
+    float[] q = new float[dim];
+    for (int i = 0; i < dim; i++) {
+      q[i] = (float) r.nextGaussian();
+    }
+    int[] offsets = new int[40];
+    for (int j = 0; j < offsets.length; j++) {
+      offsets[j] = r.nextInt(rows.length - dim + 1);
+    }
+    float[] out = new float[offsets.length];
+    RowDots.dots(rows, offsets, offsets.length, q, out);
+    for (int j = 0; j < out.length; j++) {
+      float scalar = Vectors.dot(rows, offsets[j], q, 0, dim);
+      assertEquals(Float.floatToIntBits(scalar), Float.floatToIntBits(out[j]), "product " + j);
+    }
+  }
+
+  @Test
+  void withTheVectorModuleItComputesOnLanesBitForBit() throws Exception {
+    String out = child(THIS_JDK, true, null);
+    assertTrue(out.startsWith("lanes=true identical=true"), Runtime.version() + ": " + out);
+  }
+
+  @Test
+  void withoutTheModuleOrWhenSwitchedOffItStaysOnTheScalarLoop() throws Exception {
+    String noModule = child(THIS_JDK, false, null);
+    assertTrue(noModule.startsWith("lanes=false identical=true"), noModule);
+    String off = child(THIS_JDK, true, "-Dsetree.simd=false");
+    assertTrue(off.startsWith("lanes=false identical=true"), off);
+  }
+
+  @Test
+  void onTheSecondJdkTooBitForBit() throws Exception {
+    Path other = Path.of(System.getProperty("setree.simd.jdk", "/nonexistent"));
+    assumeTrue(Files.isExecutable(other.resolve("bin").resolve("java")), "no second JDK at " + other
+        + " (property setree.simd.jdk)");
+    String lanes = child(other, true, null);
+    assertTrue(lanes.startsWith("lanes=true identical=true"), other + ": " + lanes);
+  }
+
+  /** Runs {@link RowDotsCheck} on {@code jdk}; its output line. */
+  private static String child(Path jdk, boolean vectorModule, String property)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(jdk.resolve("bin").resolve("java").toString()));
+    if (vectorModule) {
+      cmd.add("--add-modules");
+      cmd.add("jdk.incubator.vector");
+    }
+    if (property != null) {
+      cmd.add(property);
+    }
+    cmd.addAll(List.of("-cp", String.join(File.pathSeparator, Path.of("target", "classes").toString(),
+        Path.of("target", "test-classes").toString()), RowDotsCheck.class.getName()));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child JVM did not finish");
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String line = out.lines().filter(l -> l.startsWith("lanes=")).findFirst().orElse(out);
+    assertEquals(0, p.exitValue(), out);
+    return line;
+  }
+}
