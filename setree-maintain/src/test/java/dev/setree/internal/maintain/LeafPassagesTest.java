@@ -3,14 +3,18 @@ package dev.setree.internal.maintain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.setree.internal.core.RowDots;
 import dev.setree.internal.core.Tree;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** A summary request's leaves give each leaf's own similarity, wherever its embedding is. */
@@ -30,8 +34,34 @@ class LeafPassagesTest {
    */
   @Test
   void everySimilarityIsTheLeafsOwnWhereverItsRowIs() {
-    DraftTree main = DraftTree.of(built(5000, 7));
-    DraftTree other = DraftTree.of(built(600, 8));
+    assertEquals(0, mismatches(this));
+  }
+
+  /**
+   * The same in a child JVM with the Vector API, once {@link RowDots} computes on lanes: the rows read in their
+   * order go through its lane code, and every similarity is still the leaf's own {@link DraftNode#dot}.
+   */
+  @Test
+  void onVectorLanesTooEverySimilarityIsTheLeafsOwn() throws Exception {
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
+        LeafPassagesTest.class.getName()).redirectErrorStream(true).start();
+    assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the child JVM did not finish");
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.exitValue(), out);
+    assertTrue(out.contains("lanes=true mismatches=0"), out);
+  }
+
+  /** The child JVM of {@link #onVectorLanesTooEverySimilarityIsTheLeafsOwn}. */
+  public static void main(String[] args) throws InterruptedException {
+    boolean lanes = RowDots.compileAhead(() -> false);
+    System.out.println("lanes=" + lanes + " mismatches=" + mismatches(new LeafPassagesTest()));
+  }
+
+  /** How many similarities of a mixed list of leaves differ from the leaf's own (the test's assertions aside). */
+  private static int mismatches(LeafPassagesTest t) {
+    DraftTree main = DraftTree.of(t.built(5000, 7));
+    DraftTree other = DraftTree.of(t.built(600, 8));
     List<DraftNode> leaves = new ArrayList<>(main.leaves);
     Random random = new Random(3);
     int own = 0;
@@ -47,13 +77,17 @@ class LeafPassagesTest {
     float[] q = main.root().centroid();
     float[] dots = LeafPassages.dots(new LeafPassages(leaves), q);
     int readByRow = 0;
+    int mismatches = 0;
     for (int i = 0; i < leaves.size(); i++) {
       DraftNode l = leaves.get(i);
-      assertEquals(Float.floatToIntBits(l.dot(q)), Float.floatToIntBits(dots[i]), "leaf " + l.id + " at " + i);
+      if (Float.floatToIntBits(l.dot(q)) != Float.floatToIntBits(dots[i])) {
+        mismatches++;
+      }
       if (l.rowOffset() >= 0) {
         readByRow++;
       }
     }
     assertEquals(leaves.size() - own, readByRow, "no leaf was given an array of its own by being read");
+    return mismatches;
   }
 }
