@@ -50,6 +50,8 @@ final class MaintenanceScheduler implements AutoCloseable {
   private boolean prepareQueued;
   private final List<Waiter> waiters = new ArrayList<>();
   private ScheduledFuture<?> scheduled;
+  /** The idle work waiting out its delay ({@link #whileIdleAfter}): cancelled by the next one and on close. */
+  private ScheduledFuture<?> idleLater;
   private long applied;
   private long backoffMillis;
   private volatile Exception lastError;
@@ -117,6 +119,22 @@ final class MaintenanceScheduler implements AutoCloseable {
     if (!executor.isShutdown()) {
       long since = acceptedCount;
       executor.execute(() -> prepare(work, () -> closing || acceptedCount != since));
+    }
+  }
+
+  /**
+   * {@link #whileIdle}, once no mutation has been accepted for {@code afterMillis} (else not at all): work that would
+   * slow a run it came just before, such as code that HotSpot then compiles beside the run (docs/adr/0046), is left
+   * to a writer that is really idle. Replaces the work of an earlier call that is still waiting.
+   */
+  synchronized void whileIdleAfter(long afterMillis, Consumer<BooleanSupplier> work) {
+    if (!executor.isShutdown()) {
+      long since = acceptedCount;
+      if (idleLater != null) {
+        idleLater.cancel(false);
+      }
+      idleLater = executor.schedule(() -> prepare(work, () -> closing || acceptedCount != since), afterMillis,
+          TimeUnit.MILLISECONDS);
     }
   }
 
@@ -231,6 +249,9 @@ final class MaintenanceScheduler implements AutoCloseable {
     synchronized (this) {
       if (scheduled != null) {
         scheduled.cancel(false);
+      }
+      if (idleLater != null) {
+        idleLater.cancel(false);
       }
       executor.shutdown();
       for (Waiter w : waiters) {

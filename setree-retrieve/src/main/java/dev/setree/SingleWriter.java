@@ -208,7 +208,7 @@ final class SingleWriter implements AutoCloseable {
         steps.put("install", s3 - s2);
         saveBytes += CachedLexicalIndex.save(store, state.snapshot(), st.lastSeq());
         steps.put("cache", System.nanoTime() - s3);
-        WarmUpRuns.runCodeCompiled();
+        warmUps.afterRun(r.tree());
         lastRun = new MaintenanceReport(r.path(), batch.size(), r.inserted(), r.deleted(), r.skipped(),
             r.dirtyLevels(), r.reclusteredMembers(), r.summarized(), r.nanos(),
             System.nanoTime() - t0 + aheadNanos, saveNanos, saveBytes, visibleAt, steps);
@@ -335,12 +335,12 @@ final class SingleWriter implements AutoCloseable {
 
   /**
    * What a writer does on open, on {@code scheduler}'s thread: the copy its first run continues from
-   * ({@link #copyTreeAhead}, docs/adr/0032), then, while no mutation arrives, the warm-up runs the config asks for
-   * ({@link WarmUpRuns#warmUp}, docs/adr/0038).
+   * ({@link #copyTreeAhead}, docs/adr/0032), then, while no mutation arrives, the lane code of a summary's leaf-row
+   * products compiled and the warm-up runs the config asks for ({@link WarmUpRuns#onOpen}, docs/adr/0046 and 0038).
    */
   void onOpen(MaintenanceScheduler scheduler) {
     scheduler.prepareOnOpen(this::copyTreeAhead);
-    scheduler.whileIdle(stop -> warmUps.warmUp(stop, config.warmUpRuns()));
+    warmUps.onOpen(scheduler, config.warmUpRuns());
   }
 
   /** See {@link WarmUpRuns#rehearse} (for tests). */

@@ -1,6 +1,7 @@
 package dev.setree;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.RowDots;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeStore.Mutation;
 import dev.setree.internal.maintain.Maintainer;
@@ -15,12 +16,20 @@ import java.util.function.Supplier;
 /**
  * Warm-up runs on open (docs/adr/0038): rehearsals of a one-fact maintenance run that a writer may make while it
  * waits for its first mutation, so that the JIT has compiled much of a run's code before the first real one.
- * Nothing of them is saved, shown or kept, and the writer lock is not taken.
+ * Nothing of them is saved, shown or kept, and the writer lock is not taken. Before them, and after each run until
+ * it is done, a writer with no mutation waiting compiles the lane code of a summary's leaf-row products
+ * ({@link Maintainer#compileLaneCode}, docs/adr/0046).
  */
 final class WarmUpRuns {
   private static final System.Logger LOG = System.getLogger("dev.setree.maintenance");
   /** The fewest leaves of a tree whose writer makes warm-up runs on open. */
   static final int MIN_LEAVES = 4096;
+  /**
+   * How long a writer waits with no mutation before it compiles the lane code: compiling in the gaps between
+   * back-to-back runs, HotSpot's compiler threads then busy beside the next run, made the first run after open
+   * about 30 ms slower at 50,000 leaves (docs/adr/0046).
+   */
+  static final long LANES_AFTER_IDLE_MS = 250;
   /** The id prefix of a warm-up run's made-up fact. */
   private static final String ID_PREFIX = "setree:warm-up:";
   /** Whether a maintenance run ran in this JVM: its code is then compiled, or being compiled, for every writer. */
@@ -37,9 +46,37 @@ final class WarmUpRuns {
     this.maintainers = maintainers;
   }
 
+  /** The scheduler whose thread does the writer's work while no mutation waits: set on open. */
+  private volatile MaintenanceScheduler idle;
+
   /** Notes that a maintenance run ran in this JVM: later writers make no warm-up runs. */
   static void runCodeCompiled() {
     RUN_CODE_WARM.set(true);
+  }
+
+  /**
+   * On open: once what is queued on {@code scheduler}'s thread is done, and while no mutation arrives, up to
+   * {@code runs} warm-up runs ({@link #warmUp}); then, once no mutation has come for {@value #LANES_AFTER_IDLE_MS} ms,
+   * the lane code compiled ({@link Maintainer#compileLaneCode}).
+   */
+  void onOpen(MaintenanceScheduler scheduler, int runs) {
+    idle = scheduler;
+    scheduler.whileIdle(stop -> warmUp(stop, runs));
+    Tree tree = state.snapshot().tree();
+    scheduler.whileIdleAfter(LANES_AFTER_IDLE_MS, stop -> Maintainer.compileLaneCode(tree, stop));
+  }
+
+  /**
+   * After a run over a tree that became {@code tree}: notes that a run ran ({@link #runCodeCompiled}), and, while
+   * the lane code is not compiled, has the scheduler's thread go on compiling it once no mutation has come for
+   * {@value #LANES_AFTER_IDLE_MS} ms.
+   */
+  void afterRun(Tree tree) {
+    runCodeCompiled();
+    MaintenanceScheduler s = idle;
+    if (s != null && !RowDots.lanes()) {
+      s.whileIdleAfter(LANES_AFTER_IDLE_MS, stop -> Maintainer.compileLaneCode(tree, stop));
+    }
   }
 
   /**

@@ -87,4 +87,45 @@ class MaintenanceSchedulerTest {
       assertEquals(List.of("run", "told", "after", "failed", "run", "told", "after"), events);
     }
   }
+  /**
+   * Idle work with a delay runs once no mutation came for the delay, not at all when one came meanwhile (nor does it
+   * then run later), is replaced by a later call, and does not hold up a close.
+   */
+  @Test
+  void idleWorkAfterADelayRunsOnlyWhenNoMutationCameMeanwhile() throws Exception {
+    AtomicLong accepted = new AtomicLong();
+    List<String> events = new CopyOnWriteArrayList<>();
+    Semaphore done = new Semaphore(0);
+    try (MaintenanceScheduler s = new MaintenanceScheduler(10_000, () -> accepted.get(), stop -> {}, accepted::get,
+        () -> {})) {
+      long t0 = System.nanoTime();
+      s.whileIdleAfter(200, stop -> {
+        events.add("idle " + stop.getAsBoolean());
+        done.release();
+      });
+      assertTrue(done.tryAcquire(10, TimeUnit.SECONDS));
+      assertTrue(System.nanoTime() - t0 >= 200_000_000L, "not before its delay");
+      assertEquals(List.of("idle false"), events);
+
+      s.whileIdleAfter(200, stop -> events.add("after a mutation"));
+      accepted.set(1);
+      s.mutationAccepted(); // its run waits for a quiet window of 10 s
+      Thread.sleep(400);
+      assertEquals(List.of("idle false"), events, "a mutation came during the delay");
+      s.whileIdleAfter(100, stop -> events.add("replaced"));
+      s.whileIdleAfter(100, stop -> {
+        events.add("last");
+        done.release();
+      });
+      assertTrue(done.tryAcquire(10, TimeUnit.SECONDS));
+      Thread.sleep(300);
+      assertEquals(List.of("idle false", "last"), events, "the replaced work never ran");
+
+      s.whileIdleAfter(60_000, stop -> events.add("never"));
+      long c0 = System.nanoTime();
+      s.close();
+      assertTrue(System.nanoTime() - c0 < 5_000_000_000L, "the close did not wait for the idle work's delay");
+    }
+    assertEquals(List.of("idle false", "last"), events);
+  }
 }
