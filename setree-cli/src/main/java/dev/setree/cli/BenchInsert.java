@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.setree.MaintenanceReport;
 import dev.setree.SETree;
 import dev.setree.SETreeConfig;
+import dev.setree.internal.core.RowDots;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import java.nio.file.Files;
@@ -98,6 +99,7 @@ final class BenchInsert implements Callable<Integer> {
     double[] openMs = new double[3];
     BuildReport initial = null;
     BuildReport rebuild = null;
+    String finalDigest = null;
     double initialMs = Double.NaN;
     double rebuildMs = Double.NaN;
     double migrateMs = Double.NaN;
@@ -150,6 +152,7 @@ final class BenchInsert implements Callable<Integer> {
           bar.update("inserts", i + 1, inserts);
         }
         bar.finish();
+        finalDigest = TreeDigest.of(kb.tree()); // after the timed runs
       }
       // Open to first retrieve, the model already loaded: what a new process pays per knowledge base.
       for (int i = 0; i < openMs.length; i++) {
@@ -211,6 +214,8 @@ final class BenchInsert implements Callable<Integer> {
     System.out.printf(Locale.ROOT, "insert-to-visible: P50 %.1f ms, P99 %.1f ms%n",
         Evaluation.percentile(sortedVisible, 0.5), Evaluation.percentile(sortedVisible, 0.99));
     System.out.printf(Locale.ROOT, "open to first retrieve (model loaded): median of 3 %.0f ms%n", openP50);
+    System.out.printf(Locale.ROOT, "final tree: SHA-256 %s; leaf-row products on vector lanes at the end: %s%n",
+        finalDigest, RowDots.lanes() ? "yes" : "no");
     if (rebuild != null) {
       System.out.printf(Locale.ROOT, "full rebuild / incremental P50: %.1fx (without embedding: %.1fx)%n",
           rebuildMs / runP50, structureMs / runP50);
@@ -255,6 +260,8 @@ final class BenchInsert implements Callable<Integer> {
       putArray(o.putArray("dirty_levels"), dirtyLevels);
       putArray(o.putArray("reclustered_members"), reclustered);
       jvm.putInto(o);
+      o.put("row_dot_lanes", RowDots.lanes()); // whether the runs' leaf-row products ended on lanes (ADR 0046)
+      o.put("final_tree_sha256", finalDigest); // the same knowledge base, or not, whatever the jar or the JVM
       Files.writeString(jsonOut, m.writerWithDefaultPrettyPrinter().writeValueAsString(o));
     }
     return 0;

@@ -1,6 +1,8 @@
 package dev.setree.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,6 +44,9 @@ class BenchInsertCommandTest {
     assertTrue(o.get("open_ms").asDouble() > 0);
     assertTrue(o.get("step_p50_ms").has("embed"), "the new fact is embedded in the run: " + o.get("step_p50_ms"));
     assertEquals(0, o.get("warm_up_runs").asInt(), "the config's default: none");
+    assertFalse(o.get("row_dot_lanes").asBoolean(), "no lanes for a tree of 12 leaves, nor without the module");
+    assertTrue(o.get("final_tree_sha256").asText().matches("[0-9a-f]{64}"), o.get("final_tree_sha256").toString());
+    assertTrue(r.out().contains("final tree: SHA-256 " + o.get("final_tree_sha256").asText()), r.out());
 
     JsonNode jvm = o.get("jvm");
     assertEquals(Runtime.version().toString(), jvm.get("version").asText());
@@ -101,6 +106,24 @@ class BenchInsertCommandTest {
         "--warm-up-runs", "-1", "--skip-full-rebuild", "--corpus", corpus.toString());
     assertTrue(r.code() != 0, r.out());
     assertTrue(r.err().contains("maintenance.warm_up_runs"), r.err());
+  }
+
+  /** The final tree's digest is the knowledge base's: the same for the same runs, another for other runs. */
+  @Test
+  void theFinalTreesDigestTellsTheSameKnowledgeBaseFromAnother(@TempDir Path dir) throws Exception {
+    Path corpus = corpus(dir, personalSentences(60));
+    String first = digest(dir, corpus, 2, "a.json");
+    assertEquals(first, digest(dir, corpus, 2, "b.json"), "the same inserts, the same tree");
+    assertNotEquals(first, digest(dir, corpus, 1, "c.json"), "one insert fewer, another tree");
+  }
+
+  private static String digest(Path dir, Path corpus, int inserts, String name) throws Exception {
+    Path json = dir.resolve(name);
+    CommandLineTest.Run r = CommandLineTest.run("bench", "insert", "--leaves", "50", "--inserts",
+        String.valueOf(inserts), "--embedder", "hash", "--quiet-ms", "20", "--skip-full-rebuild", "--corpus",
+        corpus.toString(), "--json", json.toString());
+    assertEquals(0, r.code(), r.err());
+    return CommandLineTest.JSON.readTree(json.toFile()).get("final_tree_sha256").asText();
   }
 
   @Test
