@@ -30,6 +30,11 @@ final class WarmUpRuns {
    * about 30 ms slower at 50,000 leaves (docs/adr/0046).
    */
   static final long LANES_AFTER_IDLE_MS = 250;
+  /**
+   * The same wait after open, longer: a process's first retrieve after open took 700-1,000 ms at 50,000 leaves, and
+   * compiling beside it made it about 100 ms slower (docs/adr/0046).
+   */
+  static final long LANES_AFTER_OPEN_MS = 1_000;
   /** The id prefix of a warm-up run's made-up fact. */
   private static final String ID_PREFIX = "setree:warm-up:";
   /** Whether a maintenance run ran in this JVM: its code is then compiled, or being compiled, for every writer. */
@@ -56,14 +61,14 @@ final class WarmUpRuns {
 
   /**
    * On open: once what is queued on {@code scheduler}'s thread is done, and while no mutation arrives, up to
-   * {@code runs} warm-up runs ({@link #warmUp}); then, once no mutation has come for {@value #LANES_AFTER_IDLE_MS} ms,
+   * {@code runs} warm-up runs ({@link #warmUp}); then, once no mutation has come for {@value #LANES_AFTER_OPEN_MS} ms,
    * the lane code compiled ({@link Maintainer#compileLaneCode}).
    */
   void onOpen(MaintenanceScheduler scheduler, int runs) {
     idle = scheduler;
     scheduler.whileIdle(stop -> warmUp(stop, runs));
     Tree tree = state.snapshot().tree();
-    scheduler.whileIdleAfter(LANES_AFTER_IDLE_MS, stop -> Maintainer.compileLaneCode(tree, stop));
+    scheduler.whileIdleAfter(LANES_AFTER_OPEN_MS, stop -> Maintainer.compileLaneCode(tree, stop));
   }
 
   /**
