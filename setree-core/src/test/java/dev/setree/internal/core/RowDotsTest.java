@@ -5,15 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * {@code jdk.incubator.vector} is added, on the scalar loop without it or with {@code -Dsetree.simd=false}.
  */
 class RowDotsTest {
-  private static final Path THIS_JDK = Path.of(System.getProperty("java.home"));
+  private static final Path THIS_JDK = VectorChildJvm.THIS_JDK;
 
   @Test
   void inThisJvmTheProductsAreTheScalarLoops() throws InterruptedException {
@@ -66,7 +60,7 @@ class RowDotsTest {
 
   @Test
   void onTheSecondJdkTooBitForBit() throws Exception {
-    Path other = Path.of(System.getProperty("setree.simd.jdk", "/nonexistent"));
+    Path other = VectorChildJvm.SECOND_JDK;
     assumeTrue(Files.isExecutable(other.resolve("bin").resolve("java")), "no second JDK at " + other
         + " (property setree.simd.jdk)");
     String lanes = child(other, true, null);
@@ -74,23 +68,7 @@ class RowDotsTest {
   }
 
   /** Runs {@link RowDotsCheck} on {@code jdk}; its output line. */
-  private static String child(Path jdk, boolean vectorModule, String property)
-      throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(jdk.resolve("bin").resolve("java").toString()));
-    if (vectorModule) {
-      cmd.add("--add-modules");
-      cmd.add("jdk.incubator.vector");
-    }
-    if (property != null) {
-      cmd.add(property);
-    }
-    cmd.addAll(List.of("-cp", String.join(File.pathSeparator, Path.of("target", "classes").toString(),
-        Path.of("target", "test-classes").toString()), RowDotsCheck.class.getName()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child JVM did not finish");
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    String line = out.lines().filter(l -> l.startsWith("lanes=")).findFirst().orElse(out);
-    assertEquals(0, p.exitValue(), out);
-    return line;
+  private static String child(Path jdk, boolean vectorModule, String property) throws Exception {
+    return VectorChildJvm.run(jdk, vectorModule, property, RowDotsCheck.class, "lanes=");
   }
 }

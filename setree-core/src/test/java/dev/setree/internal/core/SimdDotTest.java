@@ -5,14 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * within rounding, and falls back (bit-identical) without the module or with {@code -Dsetree.simd=false}.
  */
 class SimdDotTest {
-  private static final Path THIS_JDK = Path.of(System.getProperty("java.home"));
+  private static final Path THIS_JDK = VectorChildJvm.THIS_JDK;
 
   @Test
   void withoutTheVectorModuleThisJvmUsesTheScalarKernel() {
@@ -48,7 +42,7 @@ class SimdDotTest {
 
   @Test
   void onTheSecondJdkTooBothWays() throws Exception {
-    Path other = Path.of(System.getProperty("setree.simd.jdk", "/nonexistent"));
+    Path other = VectorChildJvm.SECOND_JDK;
     assumeTrue(Files.isExecutable(other.resolve("bin").resolve("java")), "no second JDK at " + other
         + " (property setree.simd.jdk)");
     String lanes = child(other, true, null);
@@ -58,23 +52,7 @@ class SimdDotTest {
   }
 
   /** Runs {@link SimdDotCheck} on {@code jdk}; its output line. */
-  private static String child(Path jdk, boolean vectorModule, String property)
-      throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(jdk.resolve("bin").resolve("java").toString()));
-    if (vectorModule) {
-      cmd.add("--add-modules");
-      cmd.add("jdk.incubator.vector");
-    }
-    if (property != null) {
-      cmd.add(property);
-    }
-    cmd.addAll(List.of("-cp", String.join(File.pathSeparator, Path.of("target", "classes").toString(),
-        Path.of("target", "test-classes").toString()), SimdDotCheck.class.getName()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    String line = out.lines().filter(l -> l.startsWith("vectorized=")).findFirst().orElse(out);
-    assertEquals(0, p.exitValue(), out);
-    return line;
+  private static String child(Path jdk, boolean vectorModule, String property) throws Exception {
+    return VectorChildJvm.run(jdk, vectorModule, property, SimdDotCheck.class, "vectorized=");
   }
 }
