@@ -335,8 +335,9 @@ final class SingleWriter implements AutoCloseable {
 
   /**
    * What a writer does on open, on {@code scheduler}'s thread: the copy its first run continues from
-   * ({@link #copyTreeAhead}, docs/adr/0032), then, while no mutation arrives, the lane code of a summary's leaf-row
-   * products compiled and the warm-up runs the config asks for ({@link WarmUpRuns#onOpen}, docs/adr/0046 and 0038).
+   * ({@link #copyTreeAhead}, docs/adr/0032), then, while no mutation arrives, the warm-up runs the config asks for and,
+   * a second on, the lane code of a summary's leaf-row products compiled ({@link WarmUpRuns#onOpen}, docs/adr/0038
+   * and 0046).
    */
   void onOpen(MaintenanceScheduler scheduler) {
     scheduler.prepareOnOpen(this::copyTreeAhead);

@@ -16,8 +16,8 @@ import java.util.function.Supplier;
 /**
  * Warm-up runs on open (docs/adr/0038): rehearsals of a one-fact maintenance run that a writer may make while it
  * waits for its first mutation, so that the JIT has compiled much of a run's code before the first real one.
- * Nothing of them is saved, shown or kept, and the writer lock is not taken. Before them, and after each run until
- * it is done, a writer with no mutation waiting compiles the lane code of a summary's leaf-row products
+ * Nothing of them is saved, shown or kept, and the writer lock is not taken. Once no mutation has come for a while
+ * after open, or after a run until it is done, a writer also compiles the lane code of a summary's leaf-row products
  * ({@link Maintainer#compileLaneCode}, docs/adr/0046).
  */
 final class WarmUpRuns {
@@ -44,15 +44,14 @@ final class WarmUpRuns {
   private final SqliteTreeStore store;
   /** A new maintainer for each warm-up, or null when the writer's summariser may cost per call (an LLM). */
   private final Supplier<Maintainer> maintainers;
+  /** The scheduler whose thread does the writer's work while no mutation waits: set on open. */
+  private volatile MaintenanceScheduler idle;
 
   WarmUpRuns(StateFollower state, SqliteTreeStore store, Supplier<Maintainer> maintainers) {
     this.state = state;
     this.store = store;
     this.maintainers = maintainers;
   }
-
-  /** The scheduler whose thread does the writer's work while no mutation waits: set on open. */
-  private volatile MaintenanceScheduler idle;
 
   /** Notes that a maintenance run ran in this JVM: later writers make no warm-up runs. */
   static void runCodeCompiled() {

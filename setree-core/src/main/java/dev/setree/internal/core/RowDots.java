@@ -21,9 +21,9 @@ import java.util.function.BooleanSupplier;
  * API's code is far slower than the scalar loop (a first pass over 50,000 rows took about a second). So
  * {@link #compileAhead} compiles it, once per JVM, on a thread that has nothing else to do (a writer's maintenance
  * thread while no mutation waits), and until that is done every call runs the scalar loop, which gives the same
- * floats. Compiled code that meets a call unlike those it was compiled on may be
- * dropped and the calls after it run slowly until it is compiled again (see {@link ExactLaneDots#compile}): callers
- * pass arrays of the shapes the warm-up does. A JVM without the module never loads a Vector API class.
+ * floats. Compiled code that meets a call unlike those it was compiled on may be dropped, and the calls after it run
+ * slowly until it is compiled again ({@link ExactLaneDots#compile}): callers pass arrays of the shapes the warm-up
+ * does. A JVM without the module never loads a Vector API class.
  */
 public final class RowDots {
   private RowDots() {}
@@ -64,10 +64,10 @@ public final class RowDots {
   }
 
   /**
-   * Compiles the lane code on the calling thread, in steps of well under a millisecond once compiled (a few
-   * milliseconds before), until it runs faster than the scalar loop, when this JVM can compute on lanes; from then on
-   * {@link #dots} uses them. Gives up when {@code stop} says so, or when another thread is compiling it: a later call
-   * goes on where it stopped (HotSpot keeps its counts). About 0.3 s of one core in all on this project's machines.
+   * Compiles the lane code on the calling thread, in calls of about a hundred made-up rows, until it runs faster than
+   * the scalar loop, when this JVM can compute on lanes; from then on {@link #dots} uses them. Gives up between two
+   * calls when {@code stop} says so, or at once when another thread is compiling it: a later call goes on where it
+   * stopped (HotSpot keeps its counts). In a micro-benchmark on this project's machines it took 0.33-0.37 s.
    *
    * @return whether {@link #dots} now computes on lanes
    */

@@ -84,7 +84,7 @@ final class LeafPassages extends AbstractList<Passage> implements RandomAccess {
    * leaves under a node are scattered over the tree's rows, and reading them so in list order took about three
    * times as long at 50,000 leaves), then the leaves with arrays of their own. Each leaf object is looked at once,
    * for where its row is: looking at it again for the product (three times in all) took half of the 17 ms a node
-   * of 50,000 leaves took. The rows are read four at a time, on vector lanes once a writer or a build has them ready
+   * of 50,000 leaves took. The rows are read four at a time, on vector lanes once a writer has compiled that code
    * ({@link RowDots}, ADR 0046). The products are those of {@link DraftNode#dot}, bit for bit.
    */
   private float[] dots(float[] q) {
