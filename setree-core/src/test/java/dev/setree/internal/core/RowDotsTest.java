@@ -2,11 +2,8 @@ package dev.setree.internal.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -15,11 +12,9 @@ import org.junit.jupiter.api.Test;
  * second one ({@code setree.simd.jdk}, skipped when absent), on vector lanes once compiled when
  * {@code jdk.incubator.vector} is added, on the scalar loop without it or with {@code -Dsetree.simd=false}.
  */
-class RowDotsTest {
-  private static final Path THIS_JDK = VectorChildJvm.THIS_JDK;
-
+class RowDotsTest extends VectorKernelChildTests {
   @Test
-  void inThisJvmTheProductsAreTheScalarLoops() throws InterruptedException {
+  void inThisJvmTheProductsAreTheScalarLoops() {
     assumeTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty(), "the suite's JVM has the module");
     assertFalse(RowDots.compileAhead(() -> false), "no lanes without the module");
     Random r = new Random(3);
@@ -44,31 +39,18 @@ class RowDotsTest {
     }
   }
 
-  @Test
-  void withTheVectorModuleItComputesOnLanesBitForBit() throws Exception {
-    String out = child(THIS_JDK, true, null);
-    assertTrue(out.startsWith("lanes=true identical=true"), Runtime.version() + ": " + out);
+  @Override
+  Class<?> check() {
+    return RowDotsCheck.class;
   }
 
-  @Test
-  void withoutTheModuleOrWhenSwitchedOffItStaysOnTheScalarLoop() throws Exception {
-    String noModule = child(THIS_JDK, false, null);
-    assertTrue(noModule.startsWith("lanes=false identical=true"), noModule);
-    String off = child(THIS_JDK, true, "-Dsetree.simd=false");
-    assertTrue(off.startsWith("lanes=false identical=true"), off);
+  @Override
+  String onLanes() {
+    return "lanes=true identical=true";
   }
 
-  @Test
-  void onTheSecondJdkTooBitForBit() throws Exception {
-    Path other = VectorChildJvm.SECOND_JDK;
-    assumeTrue(Files.isExecutable(other.resolve("bin").resolve("java")), "no second JDK at " + other
-        + " (property setree.simd.jdk)");
-    String lanes = child(other, true, null);
-    assertTrue(lanes.startsWith("lanes=true identical=true"), other + ": " + lanes);
-  }
-
-  /** Runs {@link RowDotsCheck} on {@code jdk}; its output line. */
-  private static String child(Path jdk, boolean vectorModule, String property) throws Exception {
-    return VectorChildJvm.run(jdk, vectorModule, property, RowDotsCheck.class, "lanes=");
+  @Override
+  String onTheScalarLoop() {
+    return "lanes=false identical=true";
   }
 }

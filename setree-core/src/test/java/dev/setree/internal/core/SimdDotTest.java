@@ -2,11 +2,8 @@ package dev.setree.internal.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,9 +11,7 @@ import org.junit.jupiter.api.Test;
  * absent): it runs on vector lanes only when {@code jdk.incubator.vector} is added, agrees with the scalar kernel
  * within rounding, and falls back (bit-identical) without the module or with {@code -Dsetree.simd=false}.
  */
-class SimdDotTest {
-  private static final Path THIS_JDK = VectorChildJvm.THIS_JDK;
-
+class SimdDotTest extends VectorKernelChildTests {
   @Test
   void withoutTheVectorModuleThisJvmUsesTheScalarKernel() {
     assumeTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty(), "the suite's JVM has the module");
@@ -26,33 +21,18 @@ class SimdDotTest {
     assertEquals(Float.floatToIntBits(Vectors.dot(a, b)), Float.floatToIntBits(SimdDot.dot(a, 0, b, 0, 5)));
   }
 
-  @Test
-  void withTheVectorModuleItUsesLanesAndAgreesWithTheScalarKernel() throws Exception {
-    String out = child(THIS_JDK, true, null);
-    assertTrue(out.startsWith("vectorized=true"), Runtime.version() + ": " + out);
+  @Override
+  Class<?> check() {
+    return SimdDotCheck.class;
   }
 
-  @Test
-  void withoutTheModuleOrWhenSwitchedOffItFallsBackBitForBit() throws Exception {
-    String noModule = child(THIS_JDK, false, null);
-    assertTrue(noModule.startsWith("vectorized=false identical=true"), noModule);
-    String off = child(THIS_JDK, true, "-Dsetree.simd=false");
-    assertTrue(off.startsWith("vectorized=false identical=true"), off);
+  @Override
+  String onLanes() {
+    return "vectorized=true";
   }
 
-  @Test
-  void onTheSecondJdkTooBothWays() throws Exception {
-    Path other = VectorChildJvm.SECOND_JDK;
-    assumeTrue(Files.isExecutable(other.resolve("bin").resolve("java")), "no second JDK at " + other
-        + " (property setree.simd.jdk)");
-    String lanes = child(other, true, null);
-    assertTrue(lanes.startsWith("vectorized=true"), other + ": " + lanes);
-    String scalar = child(other, false, null);
-    assertTrue(scalar.startsWith("vectorized=false identical=true"), other + ": " + scalar);
-  }
-
-  /** Runs {@link SimdDotCheck} on {@code jdk}; its output line. */
-  private static String child(Path jdk, boolean vectorModule, String property) throws Exception {
-    return VectorChildJvm.run(jdk, vectorModule, property, SimdDotCheck.class, "vectorized=");
+  @Override
+  String onTheScalarLoop() {
+    return "vectorized=false identical=true";
   }
 }
