@@ -4,6 +4,7 @@ import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.RowDots;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeStore.Mutation;
+import dev.setree.internal.maintain.LaneCode;
 import dev.setree.internal.maintain.Maintainer;
 import dev.setree.internal.store.SqliteTreeStore;
 import java.util.List;
@@ -18,7 +19,7 @@ import java.util.function.Supplier;
  * waits for its first mutation, so that the JIT has compiled much of a run's code before the first real one.
  * Nothing of them is saved, shown or kept, and the writer lock is not taken. Once no mutation has come for a while
  * after open, or after a run until it is done, a writer also compiles the lane code of a summary's leaf-row products
- * ({@link Maintainer#compileLaneCode}, docs/adr/0046).
+ * ({@link LaneCode#compile}, docs/adr/0046).
  */
 final class WarmUpRuns {
   private static final System.Logger LOG = System.getLogger("dev.setree.maintenance");
@@ -61,13 +62,13 @@ final class WarmUpRuns {
   /**
    * On open: once what is queued on {@code scheduler}'s thread is done, and while no mutation arrives, up to
    * {@code runs} warm-up runs ({@link #warmUp}); then, once no mutation has come for {@value #LANES_AFTER_OPEN_MS} ms,
-   * the lane code compiled ({@link Maintainer#compileLaneCode}).
+   * the lane code compiled ({@link LaneCode#compile}).
    */
   void onOpen(MaintenanceScheduler scheduler, int runs) {
     idle = scheduler;
     scheduler.whileIdle(stop -> warmUp(stop, runs));
     Tree tree = state.snapshot().tree();
-    scheduler.whileIdleAfter(LANES_AFTER_OPEN_MS, stop -> Maintainer.compileLaneCode(tree, stop));
+    scheduler.whileIdleAfter(LANES_AFTER_OPEN_MS, stop -> LaneCode.compile(tree, stop));
   }
 
   /**
@@ -79,7 +80,7 @@ final class WarmUpRuns {
     runCodeCompiled();
     MaintenanceScheduler s = idle;
     if (s != null && !RowDots.lanes()) {
-      s.whileIdleAfter(LANES_AFTER_IDLE_MS, stop -> Maintainer.compileLaneCode(tree, stop));
+      s.whileIdleAfter(LANES_AFTER_IDLE_MS, stop -> LaneCode.compile(tree, stop));
     }
   }
 

@@ -3,7 +3,6 @@ package dev.setree.internal.maintain;
 import dev.setree.spi.Embedder;
 import dev.setree.spi.Fact;
 import dev.setree.internal.core.HierarchyState;
-import dev.setree.internal.core.RowDots;
 import dev.setree.internal.core.LeafNeighbours;
 import dev.setree.spi.Summarizer;
 import dev.setree.spi.TokenCounter;
@@ -333,18 +332,6 @@ public final class Maintainer {
       made = new Made(tree, oracle, TreeBuilder.IdSource.after(tree).peek() - 1);
     }
     RunClasses.load();
-  }
-
-  /**
-   * Compiles the lane code of a summary's leaf-row products on the calling thread, once per process
-   * ({@link RowDots#compileAhead}), when {@code tree} is large enough that a summary reads its leaves' rows many at a
-   * time; gives up when {@code stop} says so. A writer calls it while no mutation waits: compiled beside a run, on a
-   * thread of its own, it made that run about 100 ms slower at 50,000 leaves (docs/adr/0046).
-   */
-  public static void compileLaneCode(Tree tree, BooleanSupplier stop) {
-    if (tree.leafCount() >= LeafPassages.STORAGE_ORDER_FROM) {
-      RowDots.compileAhead(stop);
-    }
   }
 
   /** Keeps in {@code d} the record of each of {@code oracle}'s levels above the leaves ({@link RecordedRows#of}). */
