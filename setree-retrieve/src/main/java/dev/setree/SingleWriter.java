@@ -132,6 +132,7 @@ final class SingleWriter implements AutoCloseable {
         store.saveTreeWithHierarchy(result.tree(), result.hierarchy(), 0);
         state.install(Snapshot.of(result.tree(), result.hierarchy(), store.generation()));
         CachedLexicalIndex.save(store, state.snapshot(), -1);
+        warmUps.laneCodeWhenIdle(result.tree()); // the tree on open may have been empty
         BuildResult.Stats st = result.stats();
         return new BuildReport(st.embedNanos(), st.knnNanos(), st.clusterNanos(), st.summaryNanos(), st.levels(),
             st.summaryFallbacks(), st.summarized());

@@ -67,8 +67,7 @@ final class WarmUpRuns {
   void onOpen(MaintenanceScheduler scheduler, int runs) {
     idle = scheduler;
     scheduler.whileIdle(stop -> warmUp(stop, runs));
-    Tree tree = state.snapshot().tree();
-    scheduler.whileIdleAfter(LANES_AFTER_OPEN_MS, stop -> LaneCode.compile(tree, stop));
+    scheduler.whileIdleAfter(LANES_AFTER_OPEN_MS, stop -> LaneCode.compile(state.snapshot().tree(), stop));
   }
 
   /**
@@ -78,6 +77,14 @@ final class WarmUpRuns {
    */
   void afterRun(Tree tree) {
     runCodeCompiled();
+    laneCodeWhenIdle(tree);
+  }
+
+  /**
+   * While the lane code is not compiled, has the scheduler's thread compile it for {@code tree} (a run's or a
+   * build's) once no mutation has come for {@value #LANES_AFTER_IDLE_MS} ms.
+   */
+  void laneCodeWhenIdle(Tree tree) {
     MaintenanceScheduler s = idle;
     if (s != null && !RowDots.lanes()) {
       s.whileIdleAfter(LANES_AFTER_IDLE_MS, stop -> LaneCode.compile(tree, stop));
