@@ -1,15 +1,13 @@
 package dev.setree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.RowDots;
+import dev.setree.testing.ChildJvm;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,12 +24,7 @@ class LaneCodeTest {
   }
 
   private static String child(Path dir, String mode) throws Exception {
-    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
-        LaneCodeTest.class.getName(), dir.toString(), mode).redirectErrorStream(true).start();
-    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "the child JVM did not finish");
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, p.exitValue(), out);
+    String out = ChildJvm.withVectorModule(LaneCodeTest.class, 300, dir.toString(), mode);
     return out.lines().filter(l -> l.startsWith("small=") || l.startsWith("opened=")).findFirst().orElse(out);
   }
 

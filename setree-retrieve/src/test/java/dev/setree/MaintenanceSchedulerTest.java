@@ -87,6 +87,7 @@ class MaintenanceSchedulerTest {
       assertEquals(List.of("run", "told", "after", "failed", "run", "told", "after"), events);
     }
   }
+
   /**
    * Idle work with a delay runs once no mutation came for the delay, not at all when one came meanwhile (nor does it
    * then run later), is replaced by a later call, and does not hold up a close.

@@ -123,8 +123,10 @@ final class LeafPassages extends AbstractList<Passage> implements RandomAccess {
         }
       }
     }
-    int[] offsets = new int[rows]; // the rows read, in order, many at a time (RowDots), and their leaves
-    int[] of = new int[rows];
+    // The rows read, in order, many at a time (RowDots), and their leaves: at most one per leaf, however far apart
+    // the node's leaves are among the tree's rows.
+    int[] offsets = new int[n];
+    int[] of = new int[n];
     int count = 0;
     for (int row = 0; row < rows; row++) {
       int i = atRow[row];

@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.RowDots;
 import dev.setree.internal.core.Tree;
+import dev.setree.testing.ChildJvm;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** A summary request's leaves give each leaf's own similarity, wherever its embedding is. */
@@ -43,17 +41,12 @@ class LeafPassagesTest {
    */
   @Test
   void onVectorLanesTooEverySimilarityIsTheLeafsOwn() throws Exception {
-    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
-        LeafPassagesTest.class.getName()).redirectErrorStream(true).start();
-    assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the child JVM did not finish");
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, p.exitValue(), out);
+    String out = ChildJvm.withVectorModule(LeafPassagesTest.class, 180);
     assertTrue(out.contains("lanes=true mismatches=0"), out);
   }
 
   /** The child JVM of {@link #onVectorLanesTooEverySimilarityIsTheLeafsOwn}. */
-  public static void main(String[] args) throws InterruptedException {
+  public static void main(String[] args) {
     boolean lanes = RowDots.compileAhead(() -> false);
     System.out.println("lanes=" + lanes + " mismatches=" + mismatches(new LeafPassagesTest()));
   }
