@@ -28,7 +28,8 @@ import java.util.Map;
  *       a moved member whose kNN row now lists other members (a member that only moved a little keeps its
  *       neighbours, and its community is left alone); a new member joins the community of its nearest
  *       neighbour, which is then affected.
- *       Leiden runs again only on the subgraph induced by the affected communities' members.
+ *       Leiden runs again only on the subgraph induced by the affected communities' members, and moves old
+ *       members only for a gain in quality above a margin (docs/adr/0047-re-clustering-margin.md).
  *   <li><b>Parent preservation.</b> An unaffected community keeps its parent node, id and summary: no
  *       summariser work. A re-formed community reuses the id of the old parent it overlaps most (its summary
  *       is rewritten when its members changed); only genuinely new communities get new nodes.
@@ -48,10 +49,13 @@ final class IncrementalRebuild {
   /** The fewest members of an exact level scanned in integers first. */
   private final int integerRowsMin;
 
-  /** A rebuild whose exact levels of at least {@code integerRowsMin} members are scanned in integers first. */
-  IncrementalRebuild(BuildOptions options, int integerRowsMin) {
+  private final double margin; // the least gain in quality that moves old members (KeptCommunities.MARGIN)
+
+  /** A rebuild scanning exact levels of {@code integerRowsMin} members or more in integers first. */
+  IncrementalRebuild(BuildOptions options, int integerRowsMin, double margin) {
     this.options = options;
     this.integerRowsMin = integerRowsMin;
+    this.margin = margin;
     this.leiden = new LeidenClustering(options.targetArity(), options.seed());
   }
 
@@ -266,10 +270,11 @@ final class IncrementalRebuild {
     if (wrap) {
       local = new int[pool.size()];
     } else {
-      int[] initial = initialCommunities(pool, oldCommunityOf);
-      LeidenClustering.Result res = clusterLocal(knn, pool, old.resolution(), initial); // NaN: a search
+      int[] initial = new int[pool.size()];
+      int firstNew = initialCommunities(pool, oldCommunityOf, initial);
+      LeidenClustering.Result res = clusterLocal(knn, pool, old.resolution(), initial, firstNew); // NaN: a search
       if (whole && !Double.isNaN(old.resolution()) && !leiden.nearTarget(res.communities(), m)) {
-        res = clusterLocal(knn, pool, Double.NaN, initial);
+        res = clusterLocal(knn, pool, Double.NaN, initial, firstNew);
       }
       local = res.assignment();
       resolution = res.resolution();
@@ -290,9 +295,11 @@ final class IncrementalRebuild {
     return new Clustering(assignment, resolution, pool.size(), unaffected, numbered, count);
   }
 
-  /** Leiden's starting point for {@code pool}: the old communities, densely numbered, new members alone. */
-  private static int[] initialCommunities(List<Integer> pool, int[] oldCommunityOf) {
-    int[] initial = new int[pool.size()];
+  /**
+   * Leiden's start for {@code pool}, written into {@code initial}: old communities, densely numbered, then new
+   * members alone. Returns the first new member's number.
+   */
+  private static int initialCommunities(List<Integer> pool, int[] oldCommunityOf, int[] initial) {
     Map<Integer, Integer> dense = new HashMap<>();
     for (int p = 0; p < pool.size(); p++) {
       int oc = oldCommunityOf[pool.get(p)];
@@ -304,7 +311,7 @@ final class IncrementalRebuild {
         initial[p] = fresh++;
       }
     }
-    return initial;
+    return dense.size();
   }
 
   /**
@@ -348,10 +355,11 @@ final class IncrementalRebuild {
    * optimising it on a subgraph at the same resolution is consistent with the whole level. Without a
    * recorded resolution (the level was a root wrap) the resolution is searched for the whole level.
    * Leiden starts from the old communities (new members as singletons), as an incremental Leiden does, so
-   * it only moves what the change makes worth moving.
+   * it only moves what the change makes worth moving; and it moves old members only for a gain above the
+   * {@link #margin} ({@link KeptCommunities}, ADR 0047).
    */
   private LeidenClustering.Result clusterLocal(KnnGraph knn, List<Integer> pool, double resolution,
-      int[] initial) {
+      int[] initial, int firstNew) {
     int n = pool.size();
     if (n <= 1) {
       return new LeidenClustering.Result(new int[n], n, resolution, 0);
@@ -384,7 +392,8 @@ final class IncrementalRebuild {
     if (Double.isNaN(resolution)) {
       return leiden.cluster(sub);
     }
-    LeidenClustering.Result r = leiden.improve(LeidenClustering.network(sub), resolution, initial);
+    LeidenClustering.Result r = leiden.improve(LeidenClustering.network(sub), resolution, initial, firstNew,
+        margin);
     return new LeidenClustering.Result(Communities.firstAppearance(r.assignment()), r.communities(), resolution,
         r.quality());
   }

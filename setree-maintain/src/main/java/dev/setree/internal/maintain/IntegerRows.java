@@ -1,5 +1,6 @@
 package dev.setree.internal.maintain;
 
+import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Vectors;
 import java.util.Arrays;
 
@@ -186,5 +187,29 @@ final class IntegerRows {
     }
     top.writeSorted(neighbors, weights, i * k);
     return computed;
+  }
+
+  /**
+   * The integer mirror of each of {@code oracle}'s levels a run would scan in integers (exact levels of at least
+   * {@code integerRowsMin} members; null for the others), each scanned once for one row's nearest members: the
+   * loops a first run's scans go through are then compiled.
+   */
+  static IntegerRows[] mirrors(HierarchyState oracle, int dim, int integerRowsMin, BuildOptions options) {
+    IntegerRows[] mirrors = new IntegerRows[oracle.levels().size()];
+    for (int lvl = 0; lvl < mirrors.length; lvl++) {
+      HierarchyState.Level l = oracle.levels().get(lvl);
+      int m = l.size();
+      if (m >= integerRowsMin && m <= options.exactKnnLimit() && l.centroids() != null
+          && l.centroids().length >= m * dim) {
+        mirrors[lvl] = of(l.centroids(), m, dim);
+        if (mirrors[lvl] != null) {
+          float[] approx = new float[m];
+          mirrors[lvl].approximate(0, approx);
+          int k = Math.min(options.k(), m - 1);
+          mirrors[lvl].nearest(0, approx, l.centroids(), k, new int[k], new float[k]);
+        }
+      }
+    }
+    return mirrors;
   }
 }

@@ -111,10 +111,30 @@ public final class LeidenClustering {
    * @param initial a community per node (any non-negative ids)
    */
   public Result improve(Network network, double resolution, int[] initial) {
+    return improve(network, resolution, initial, initial.length, Double.NEGATIVE_INFINITY);
+  }
+
+  /**
+   * As {@link #improve(Network, double, int[])}, keeping the old members where they started unless Leiden's
+   * improvement is worth more than {@code margin} (docs/adr/0047-re-clustering-margin.md): when its CPM quality
+   * (as {@code calcQuality} gives it, normalised by the network's edge weight) exceeds that of
+   * {@link KeptCommunities#of} by {@code margin} or less, the latter is the result. {@code -Infinity} keeps
+   * Leiden's improvement always, as the method above does.
+   *
+   * @param initial a community per node: old members' numbered below {@code firstNew}, new members' from it on
+   * @param firstNew the first community of {@code initial} holding a new member ({@code initial.length}: none)
+   */
+  public Result improve(Network network, double resolution, int[] initial, int firstNew, double margin) {
     LeidenAlgorithm leiden = new LeidenAlgorithm(resolution, ITERATIONS,
         LeidenAlgorithm.DEFAULT_RANDOMNESS, new Random(seed));
     Clustering clustering = new Clustering(initial.clone());
     leiden.improveClustering(network, clustering);
+    if (margin != Double.NEGATIVE_INFINITY) {
+      Clustering kept = new Clustering(KeptCommunities.of(initial, firstNew, clustering.getClusters()));
+      if (leiden.calcQuality(network, clustering) - leiden.calcQuality(network, kept) <= margin) {
+        clustering = kept;
+      }
+    }
     clustering.orderClustersByNNodes();
     return new Result(clustering.getClusters(), clustering.getNClusters(), resolution,
         leiden.calcQuality(network, clustering));

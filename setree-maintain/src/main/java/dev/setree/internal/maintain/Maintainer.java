@@ -54,6 +54,7 @@ public final class Maintainer {
 
   /** The fewest members of an exact level scanned in integers first ({@link IntegerRows}). */
   private int integerRowsMin = IncrementalRebuild.INTEGER_ROWS_MIN;
+  private double reclusterMargin = KeptCommunities.margin(); // ADR 0047
   private int nearLevels = Integer.MAX_VALUE;
 
   /**
@@ -74,6 +75,12 @@ public final class Maintainer {
    */
   Maintainer integerRowsFrom(int members) {
     this.integerRowsMin = members;
+    return this;
+  }
+
+  /** Re-clusters with another margin ({@link KeptCommunities#MARGIN}); for tests. Returns this. */
+  Maintainer reclusterMargin(double margin) {
+    this.reclusterMargin = margin;
     return this;
   }
 
@@ -235,8 +242,8 @@ public final class Maintainer {
       reclustered = leaves;
       steps.end("clustering");
     } else {
-      IncrementalRebuild.Outcome o = new IncrementalRebuild(options, integerRowsMin).run(draft, oracle, ids,
-          nearestMembers(tree, oracle, nearest), cancelled, steps);
+      IncrementalRebuild.Outcome o = new IncrementalRebuild(options, integerRowsMin, reclusterMargin).run(draft,
+          oracle, ids, nearestMembers(tree, oracle, nearest), cancelled, steps);
       next = new HierarchyState(List.copyOf(o.levels()));
       steps.end("rebuild"); // what followed the last level rebuilt: a clean check, a new level, the root
       path = o.cleanSkip() ? "clean-skip" : "incremental";
@@ -313,7 +320,7 @@ public final class Maintainer {
   public void prepare(Tree tree, HierarchyState oracle, BooleanSupplier cancelled) {
     // The mirrors first, before the copy: their scans' loops are compiled while the copy runs, in time for the
     // first run (made after the copy, the compiled loops came during the first run).
-    IntegerRows[] mirrors = kept.holds(tree) ? null : mirrorLevels(oracle, tree.dimension());
+    IntegerRows[] mirrors = kept.holds(tree) ? null : IntegerRows.mirrors(oracle, tree.dimension(), integerRowsMin, options);
     kept.prepare(tree, cancelled, d -> {
       for (int lvl = 0; mirrors != null && lvl < mirrors.length; lvl++) {
         d.records.keepIntegers(lvl, mirrors[lvl]);
@@ -340,29 +347,6 @@ public final class Maintainer {
       stopIf(cancelled);
       d.records.keepRows(lvl, RecordedRows.of(oracle.levels().get(lvl), d));
     }
-  }
-
-  /**
-   * The integer mirror of each of {@code oracle}'s levels a run would scan in integers (null for the others), each
-   * scanned once for one row's nearest members: the loops a first run's scans go through are then compiled.
-   */
-  private IntegerRows[] mirrorLevels(HierarchyState oracle, int dim) {
-    IntegerRows[] mirrors = new IntegerRows[oracle.levels().size()];
-    for (int lvl = 0; lvl < mirrors.length; lvl++) {
-      HierarchyState.Level l = oracle.levels().get(lvl);
-      int m = l.size();
-      if (m >= integerRowsMin && m <= options.exactKnnLimit() && l.centroids() != null
-          && l.centroids().length >= m * dim) {
-        mirrors[lvl] = IntegerRows.of(l.centroids(), m, dim);
-        if (mirrors[lvl] != null) {
-          float[] approx = new float[m];
-          mirrors[lvl].approximate(0, approx);
-          int k = Math.min(options.k(), m - 1);
-          mirrors[lvl].nearest(0, approx, l.centroids(), k, new int[k], new float[k]);
-        }
-      }
-    }
-    return mirrors;
   }
 
   /** How many runs continued from a draft kept or prepared for them rather than a new copy (for tests). */
