@@ -25,6 +25,51 @@ record CommunityParents(int[] assignment, DraftNode[] parentOf, int[] nextIndex)
     return new CommunityParents(assignment, new DraftNode[count], new int[count]);
   }
 
+  /**
+   * The record a run would have left of {@code level}'s parents, read from the oracle: each community's parent is the
+   * draft's node of its first member's parent id, or none when that member is carried up alone (its parent id is
+   * its own), and its index among the next level's members is that of the parent's id, or of the member's, in
+   * {@code next}. Made ahead of a draft's first run ({@link Maintainer#prepare}), whose parent preservation then keeps
+   * the parents of the communities the re-clustering left alone by record, as later runs do. Null when an id is not
+   * found where it should be, or a community number has no member.
+   */
+  static CommunityParents ofOracle(DraftTree draft, HierarchyState.Level level, HierarchyState.Level next) {
+    int[] a = level.assignment();
+    String[] members = level.memberIds();
+    String[] parentIds = level.parentIds();
+    if (a == null || parentIds == null || next == null || a.length != members.length) {
+      return null;
+    }
+    int count = 0;
+    for (int c : a) {
+      if (c < 0) {
+        return null;
+      }
+      count = Math.max(count, c + 1);
+    }
+    CommunityParents r = toFill(a, count);
+    boolean[] done = new boolean[count];
+    int seen = 0;
+    for (int i = 0; i < a.length && seen < count; i++) {
+      int c = a[i];
+      if (done[c]) {
+        continue;
+      }
+      done[c] = true;
+      seen++;
+      boolean alone = parentIds[i] != null && parentIds[i].equals(members[i]);
+      String id = alone ? members[i] : parentIds[i];
+      DraftNode parent = alone ? null : draft.byId.get(id);
+      int at = id == null ? -1 : next.indexOf(id, c);
+      if (at < 0 || !alone && (parent == null || parent.leaf)) {
+        return null;
+      }
+      r.parentOf[c] = parent;
+      r.nextIndex[c] = at;
+    }
+    return seen == count ? r : null; // a community of no member: not a level a run records
+  }
+
   /** {@code draft}'s record of level {@code level} when it is of {@code old}, the oracle's level; else null. */
   static CommunityParents of(DraftTree draft, HierarchyState.Level old, int level) {
     CommunityParents r = draft.records.parents(level);

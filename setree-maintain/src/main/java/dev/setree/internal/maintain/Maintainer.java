@@ -320,7 +320,8 @@ public final class Maintainer {
   public void prepare(Tree tree, HierarchyState oracle, BooleanSupplier cancelled) {
     // The mirrors first, before the copy: their scans' loops are compiled while the copy runs, in time for the
     // first run (made after the copy, the compiled loops came during the first run).
-    IntegerRows[] mirrors = kept.holds(tree) ? null : IntegerRows.mirrors(oracle, tree.dimension(), integerRowsMin, options);
+    IntegerRows[] mirrors = kept.holds(tree) ? null
+        : IntegerRows.mirrors(oracle, tree.dimension(), integerRowsMin, options);
     kept.prepare(tree, cancelled, d -> {
       for (int lvl = 0; mirrors != null && lvl < mirrors.length; lvl++) {
         d.records.keepIntegers(lvl, mirrors[lvl]);
@@ -341,11 +342,20 @@ public final class Maintainer {
     RunClasses.load();
   }
 
-  /** Keeps in {@code d} the record of each of {@code oracle}'s levels above the leaves ({@link RecordedRows#of}). */
+  /**
+   * Keeps in {@code d} the record of each of {@code oracle}'s levels above the leaves ({@link RecordedRows#of}), and
+   * of the parents of every level's communities ({@link CommunityParents#ofOracle}).
+   */
   private static void recordLevels(DraftTree d, HierarchyState oracle, BooleanSupplier cancelled) {
-    for (int lvl = 1; lvl < oracle.levels().size(); lvl++) {
+    List<HierarchyState.Level> levels = oracle.levels();
+    for (int lvl = 0; lvl < levels.size(); lvl++) {
       stopIf(cancelled);
-      d.records.keepRows(lvl, RecordedRows.of(oracle.levels().get(lvl), d));
+      if (lvl > 0) {
+        d.records.keepRows(lvl, RecordedRows.of(levels.get(lvl), d));
+      }
+      if (lvl + 1 < levels.size() && d.records.parents(lvl) == null) {
+        d.records.keepParents(lvl, CommunityParents.ofOracle(d, levels.get(lvl), levels.get(lvl + 1)));
+      }
     }
   }
 
