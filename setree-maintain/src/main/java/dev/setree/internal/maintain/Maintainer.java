@@ -309,13 +309,13 @@ public final class Maintainer {
    * run's result. A new copy also gets the integer mirrors of {@code oracle}'s exact levels that its first run
    * will scan in integers ({@link IntegerRows}): rounding a level of 6,244 rows, and a first integer pass over it,
    * took the first run after open 20-130 ms more in the interpreter. It also gets its internal nodes' rows written
-   * ({@link InternalRowStore#writeAhead}), the record of each level above the leaves ({@link RecordedRows#of}), and
-   * its summary pass's rules when no node needs a summary ({@link SummaryRules#settle}): the first run then reads
-   * and looks at only what it changes, as later runs do (docs/adr/0040). When {@code oracle} matches {@code tree},
-   * the first run also skips that check and the search for the highest internal id, as runs over a tree this
-   * maintainer made do ({@link #made}). Then the classes of a run are loaded, once per process ({@link RunClasses},
-   * docs/adr/0044). Given up, keeping nothing new, with a {@link CancellationException} once {@code cancelled} says
-   * so.
+   * ({@link InternalRowStore#writeAhead}), the record of each level above the leaves ({@link RecordedRows#of}) and
+   * of every level's parents ({@link CommunityParents#ofOracle}), and its summary pass's rules when no node needs a
+   * summary ({@link SummaryRules#settle}): the first run then reads and looks at only what it changes, as later runs
+   * do (docs/adr/0040). When {@code oracle} matches {@code tree}, the first run also skips that check and the
+   * search for the highest internal id, as runs over a tree this maintainer made do ({@link #made}). Then the classes
+   * of a run are loaded, once per process ({@link RunClasses}, docs/adr/0044). Given up, keeping nothing new, with a
+   * {@link CancellationException} once {@code cancelled} says so.
    */
   public void prepare(Tree tree, HierarchyState oracle, BooleanSupplier cancelled) {
     // The mirrors first, before the copy: their scans' loops are compiled while the copy runs, in time for the
