@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.HierarchyState;
-import dev.setree.internal.core.Tree;
-import dev.setree.internal.core.TreeStore.Mutation;
-import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
@@ -30,17 +27,10 @@ class CommunityParentsTest {
     BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
         .build(Corpora.synthetic(1200, 61), BuildProgress.NONE);
     Maintainer m = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
-    Tree tree = built.tree();
-    HierarchyState oracle = built.hierarchy();
-    List<Fact> extra = Corpora.synthetic(5, 62);
-    int compared = 0;
-    for (int i = 0; i < extra.size(); i++) {
-      Maintainer.Result r = m.run(tree, oracle,
-          List.of(new Mutation(0, Mutation.Kind.INSERT, "x" + i, extra.get(i).text() + " again", null)));
-      tree = r.tree();
-      oracle = r.hierarchy();
-      DraftTree d = m.kept.take(tree);
-      List<HierarchyState.Level> levels = oracle.levels();
+    int[] compared = {0};
+    OneFactRuns.run(m, built, Corpora.synthetic(5, 62), "x", " again", (i, r) -> {
+      DraftTree d = m.kept.take(r.tree());
+      List<HierarchyState.Level> levels = r.hierarchy().levels();
       for (int lvl = 0; lvl + 1 < levels.size(); lvl++) {
         CommunityParents run = d.records.parents(lvl);
         if (run == null || run.assignment() != levels.get(lvl).assignment()) {
@@ -51,10 +41,10 @@ class CommunityParentsTest {
         assertSame(run.assignment(), read.assignment());
         assertArrayEquals(run.parentOf(), read.parentOf(), "run " + i + ", level " + lvl);
         assertArrayEquals(run.nextIndex(), read.nextIndex(), "run " + i + ", level " + lvl);
-        compared++;
+        compared[0]++;
       }
-    }
-    assertTrue(compared >= 5, "levels compared: " + compared);
+    });
+    assertTrue(compared[0] >= 5, "levels compared: " + compared[0]);
   }
 
   /** A writer's draft prepared on open holds the record of every level's parents read from the oracle. */

@@ -5,14 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.HierarchyState;
-import dev.setree.internal.core.Tree;
-import dev.setree.internal.core.TreeStore.Mutation;
 import dev.setree.internal.core.Vectors;
-import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
-import java.util.List;
 import java.util.Random;
 import nl.cwts.networkanalysis.Network;
 import org.junit.jupiter.api.Test;
@@ -104,17 +100,9 @@ class KeptCommunitiesTest {
         .build(Corpora.synthetic(2000, 41), BuildProgress.NONE);
     Maintainer m = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60)
         .reclusterMargin(margin);
-    Tree tree = built.tree();
-    HierarchyState oracle = built.hierarchy();
-    List<Fact> extra = Corpora.synthetic(150, 42);
-    int summaries = 0;
-    for (int i = 0; i < extra.size(); i++) {
-      Maintainer.Result r = m.run(tree, oracle,
-          List.of(new Mutation(0, Mutation.Kind.INSERT, "ins" + i, extra.get(i).text() + " later", null)));
-      tree = r.tree();
-      oracle = r.hierarchy();
-      summaries += r.summarized();
-    }
-    return new Runs(summaries, oracle);
+    int[] summaries = {0};
+    Maintainer.Result last = OneFactRuns.run(m, built, Corpora.synthetic(150, 42), "ins", " later",
+        (i, r) -> summaries[0] += r.summarized());
+    return new Runs(summaries[0], last.hierarchy());
   }
 }
