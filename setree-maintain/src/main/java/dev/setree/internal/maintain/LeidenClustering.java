@@ -111,7 +111,7 @@ public final class LeidenClustering {
    * @param initial a community per node (any non-negative ids)
    */
   public Result improve(Network network, double resolution, int[] initial) {
-    return improve(network, resolution, initial, initial.length, Double.NEGATIVE_INFINITY);
+    return improve(network, resolution, initial, Integer.MAX_VALUE, Double.NEGATIVE_INFINITY);
   }
 
   /**
@@ -122,7 +122,7 @@ public final class LeidenClustering {
    * Leiden's improvement always, as the method above does.
    *
    * @param initial a community per node: old members' numbered below {@code firstNew}, new members' from it on
-   * @param firstNew the first community of {@code initial} holding a new member ({@code initial.length}: none)
+   * @param firstNew the first community of {@code initial} holding a new member ({@link Integer#MAX_VALUE}: none)
    */
   public Result improve(Network network, double resolution, int[] initial, int firstNew, double margin) {
     LeidenAlgorithm leiden = new LeidenAlgorithm(resolution, ITERATIONS,
