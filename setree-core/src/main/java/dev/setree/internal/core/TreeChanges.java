@@ -19,8 +19,12 @@ import java.util.Arrays;
  * @param ids the ids of the listed nodes, in no order, possibly repeated
  * @param leafPrefix how many leading leaves of the new tree are {@code from}'s leaves at the same indexes, with
  *     the same ids, texts, times, token counts and embeddings (their parents may differ); 0 says nothing
+ * @param orderKept whether the nodes of {@code from} still in the new tree are there in the same relative order and
+ *     at the same level, and each node the run added comes after them in its group (the leaves, or the internal
+ *     nodes of one level): then a reader that knows which nodes were added and which are gone knows every node's
+ *     place without a look at the others ({@code dev.setree.internal.store.NodeRows}); false says nothing
  */
-public record TreeChanges(Tree from, String[] ids, int leafPrefix) {
+public record TreeChanges(Tree from, String[] ids, int leafPrefix, boolean orderKept) {
 
   /** Checks the prefix against {@code from}. */
   public TreeChanges {
@@ -29,9 +33,14 @@ public record TreeChanges(Tree from, String[] ids, int leafPrefix) {
     }
   }
 
+  /** A log that says nothing of the nodes' order ({@link #orderKept} false). */
+  public TreeChanges(Tree from, String[] ids, int leafPrefix) {
+    this(from, ids, leafPrefix, false);
+  }
+
   /** The log of a run that changed nothing: every node of {@code tree} is kept. */
   public static TreeChanges none(Tree tree) {
-    return new TreeChanges(tree, new String[0], tree.leafCount());
+    return new TreeChanges(tree, new String[0], tree.leafCount(), true);
   }
 
   /**
@@ -53,7 +62,9 @@ public record TreeChanges(Tree from, String[] ids, int leafPrefix) {
     }
     String[] ids = Arrays.copyOf(first.ids, first.ids.length + later.ids.length);
     System.arraycopy(later.ids, 0, ids, first.ids.length, later.ids.length);
-    return new TreeChanges(first.from, ids, Math.min(first.leafPrefix, later.leafPrefix));
+    // Each run kept the order of the nodes it kept and added its own after them: so did the two together.
+    return new TreeChanges(first.from, ids, Math.min(first.leafPrefix, later.leafPrefix),
+        first.orderKept && later.orderKept);
   }
 
   /**
@@ -89,6 +100,44 @@ public record TreeChanges(Tree from, String[] ids, int leafPrefix) {
       }
     }
     return Arrays.copyOf(list, n);
+  }
+
+  /**
+   * {@link #pathList(Tree, boolean[], int)} when the nodes of {@code from} that are gone are known, {@code gone}
+   * (their indexes in {@code from}): no array as long as either tree, so that a run's save after a one-fact run
+   * looks at the few nodes it changed only.
+   */
+  public int[] pathList(Tree after, int[] gone) {
+    java.util.BitSet marked = new java.util.BitSet(after.size());
+    int[] list = new int[16];
+    int n = 0;
+    for (String id : ids) {
+      list = room(list, n, after);
+      n = markPath(after, after.indexOf(id), marked, list, n);
+    }
+    for (int o : gone) {
+      if (from.parent(o) >= 0) {
+        list = room(list, n, after);
+        n = markPath(after, after.indexOf(from.id(from.parent(o))), marked, list, n);
+      }
+    }
+    return Arrays.copyOf(list, n);
+  }
+
+  /** {@code list}, or a copy with room for a path of {@code after} after its first {@code n} entries. */
+  private static int[] room(int[] list, int n, Tree after) {
+    int need = n + after.depth() + 1;
+    return need <= list.length ? list : Arrays.copyOf(list, Math.max(need, 2 * list.length));
+  }
+
+  /** As {@link #markPath(Tree, int, boolean[], int[], int)}, marks kept in a bit set. */
+  private static int markPath(Tree t, int v, java.util.BitSet marked, int[] list, int n) {
+    while (v >= 0 && !marked.get(v)) {
+      marked.set(v);
+      list[n++] = v;
+      v = t.parent(v);
+    }
+    return n;
   }
 
   /**

@@ -283,7 +283,8 @@ final class DraftTree {
     internal.addAll(frozen.internal());
     toSettle = frozen.touched();
     touched.touchAll(); // its nodes are renumbered: the log starts again when the draft is settled
-    changes = base == null ? null : new TreeChanges(base, frozen.changed(), kept);
+    // A spliced freeze (its touched nodes known) kept the base's nodes in their order, the new ones after them.
+    changes = base == null ? null : new TreeChanges(base, frozen.changed(), kept, frozen.touched() != null);
     base = frozen.tree();
     keptLeaves = leaves.size();
     return base;

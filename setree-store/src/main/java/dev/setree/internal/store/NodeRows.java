@@ -58,28 +58,43 @@ final class NodeRows {
   /**
    * What differs between the rows of {@code before} (what the table holds) and those of {@code after}, found
    * from the two trees alone (no database access), so that it can be worked out before the write transaction.
+   * Lists, not a flag per node: a save after a one-fact run writes a few rows of a million.
    *
-   * @param oldOf each node's index in {@code before} (-1: new)
-   * @param kept which nodes of {@code before} stay
-   * @param numbered the nodes that take new {@code ord} numbers, in the order they take them: new nodes, and
-   *     existing ones whose group (leaves, or internal nodes of one level) was reordered
-   * @param changed which nodes that stay have a different row
+   * @param gone the nodes of {@code before} that are not in {@code after} (indexes in {@code before}, ascending)
+   * @param numbered the nodes that take new {@code ord} numbers, in the order they take them (indexes in
+   *     {@code after}): new nodes, and existing ones whose group (leaves, or internal nodes of one level) was
+   *     reordered
+   * @param added per entry of {@code numbered}, whether it is a new node (its row inserted; else the row moves)
+   * @param changed the nodes in both trees whose row differs (indexes in {@code after}, ascending)
+   * @param byLog whether the run's change log alone told all this ({@link LoggedNodeDiff}), without a look at every
+   *     node
    */
-  record Diff(Tree before, Tree after, int[] oldOf, boolean[] kept, int[] numbered, boolean[] changed) {}
+  record Diff(Tree before, Tree after, int[] gone, int[] numbered, boolean[] added, int[] changed, boolean byLog) {}
 
   /**
-   * The {@link Diff} of {@code before} and {@code after}, comparing only the rows of the nodes {@code changes}
-   * lists and the nodes above them ({@link TreeChanges#pathsOf}) when it is a log from {@code before}; every
-   * row otherwise (also when {@code changes} is null).
+   * The {@link Diff} of {@code before} and {@code after}: from the change log {@code changes} alone when it is a
+   * log from {@code before} that says enough ({@link LoggedNodeDiff}); else comparing only the rows of the nodes it
+   * lists and the nodes above them ({@link TreeChanges#pathsOf}) when it is a log from {@code before}; else every
+   * row (also when {@code changes} is null).
    */
   static Diff diff(Tree before, Tree after, TreeChanges changes) {
+    Diff logged = LoggedNodeDiff.of(before, after, changes);
+    if (logged != null) {
+      assert LoggedNodeDiff.same(logged, compared(before, after, null)) : "the log's diff is not the trees' diff";
+      return logged;
+    }
+    return compared(before, after, changes);
+  }
+
+  /** {@link #diff} by a pass over every node, comparing the rows {@code log} says may differ (or every row). */
+  private static Diff compared(Tree before, Tree after, TreeChanges log) {
     // Each node's index in the committed tree (-1: new), looked up once: first just after the previous node's
     // (nodes keep their relative order from tree to tree, so that is the usual case), then by id.
     int size = after.size(); // read once: a call per node costs a process's first run, before it is compiled
     int[] oldOf = new int[size];
     boolean[] kept = new boolean[before.size()];
     // The leaves the log says are the committed tree's at the same indexes need no look (ADR 0034).
-    int prefix = TreeChanges.leafPrefix(changes, before, after);
+    int prefix = TreeChanges.leafPrefix(log, before, after);
     Indexes.identity(oldOf, 0, prefix);
     Arrays.fill(kept, 0, prefix, true);
     assert java.util.stream.IntStream.range(0, prefix).allMatch(v -> before.indexOf(after.id(v)) == v)
@@ -125,17 +140,35 @@ final class NodeRows {
         }
       }
     }
-    boolean[] changed = new boolean[size];
-    if (changes != null && changes.from() == before) { // only the nodes the log marks: no pass over every node
-      for (int v : changes.pathList(after, kept, prefix)) {
-        changed[v] = oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v);
+    int[] changed = new int[size];
+    int changes = 0;
+    if (log != null && log.from() == before) { // only the nodes the log marks: no pass over every node
+      for (int v : log.pathList(after, kept, prefix)) {
+        if (oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v)) {
+          changed[changes++] = v;
+        }
       }
+      Arrays.sort(changed, 0, changes);
     } else {
       for (int v = 0; v < size; v++) {
-        changed[v] = oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v);
+        if (oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v)) {
+          changed[changes++] = v;
+        }
       }
     }
-    return new Diff(before, after, oldOf, kept, Arrays.copyOf(numbered, count), changed);
+    int[] gone = new int[before.size()];
+    int gones = 0;
+    for (int o = 0; o < kept.length; o++) {
+      if (!kept[o]) {
+        gone[gones++] = o;
+      }
+    }
+    boolean[] added = new boolean[count];
+    for (int i = 0; i < count; i++) {
+      added[i] = oldOf[numbered[i]] < 0;
+    }
+    return new Diff(before, after, Arrays.copyOf(gone, gones), Arrays.copyOf(numbered, count), added,
+        Arrays.copyOf(changed, changes), false);
   }
 
   /**
@@ -205,19 +238,10 @@ final class NodeRows {
     Tree before = d.before();
     Tree after = d.after();
     long bytes = 0;
-    // The arrays and sizes read once: a call for each of 57,000 nodes in three passes cost a process's first save,
-    // before these loops are compiled.
-    boolean[] kept = d.kept();
-    int[] oldOf = d.oldOf();
-    boolean[] changed = d.changed();
-    int beforeSize = before.size();
-    int afterSize = after.size();
     try (PreparedStatement del = c.prepareStatement("DELETE FROM nodes WHERE id = ?")) {
-      for (int o = 0; o < beforeSize; o++) {
-        if (!kept[o]) {
-          del.setString(1, before.id(o));
-          del.addBatch();
-        }
+      for (int o : d.gone()) {
+        del.setString(1, before.id(o));
+        del.addBatch();
       }
       del.executeBatch();
     }
@@ -227,32 +251,27 @@ final class NodeRows {
       rs.next();
       next = rs.getLong(1);
     }
-    long[] ord = new long[afterSize];
-    Arrays.fill(ord, -1);
-    for (int v : d.numbered()) {
-      ord[v] = next++;
-    }
     try (PreparedStatement ins = c.prepareStatement(INSERT);
         PreparedStatement upd = c.prepareStatement(UPDATE);
         PreparedStatement move = c.prepareStatement("UPDATE nodes SET ord = ? WHERE id = ?")) {
-      for (int v = 0; v < afterSize; v++) {
-        int o = oldOf[v];
-        if (o < 0) {
-          ins.setLong(1, ord[v]);
+      int[] numbered = d.numbered();
+      boolean[] added = d.added();
+      for (int i = 0; i < numbered.length; i++) {
+        int v = numbered[i];
+        if (added[i]) {
+          ins.setLong(1, next + i);
           bytes += bindInsert(ins, after, v);
           ins.addBatch();
-          continue;
-        }
-        if (ord[v] >= 0) { // an existing row moves
-          move.setLong(1, ord[v]);
+        } else { // an existing row moves
+          move.setLong(1, next + i);
           move.setString(2, after.id(v));
           move.addBatch();
           bytes += rowBytes(after, v); // a new rowid rewrites the whole row
         }
-        if (changed[v]) {
-          bytes += bindUpdate(upd, after, v);
-          upd.addBatch();
-        }
+      }
+      for (int v : d.changed()) {
+        bytes += bindUpdate(upd, after, v);
+        upd.addBatch();
       }
       // Moves first: an update never touches ord, and inserts take numbers no row holds.
       move.executeBatch();

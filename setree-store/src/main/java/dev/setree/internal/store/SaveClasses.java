@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SaveClasses {
   /** This module's classes (by simple name) that a one-fact run's plan and save load. */
   static final String[] NAMES = {
-    "ChangedMembers", "LevelTable", "NodeRows", "NodeRows$Diff", "OracleRows", "OracleRows$Diff",
+    "ChangedMembers", "LevelTable", "LoggedNodeDiff", "NodeRows", "NodeRows$Diff", "OracleRows", "OracleRows$Diff",
     "OracleRows$LevelDiff", "OracleRows$MemberMatch", "SavePlan", "TreeSaves$Saved", "WriterLock", "WriterLock$Held",
   };
 
