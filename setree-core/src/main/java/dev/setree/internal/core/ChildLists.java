@@ -47,4 +47,90 @@ record ChildLists(int[] offsets, int[] children) {
     }
     return new ChildLists(offsets, children);
   }
+
+  /**
+   * The child lists of the tree given by {@code parent} from {@code shape}: each internal node outside
+   * {@link ShapeFrom#redo} has its base node's children, renumbered; each node of it its given children, in tree order
+   * (by their first leaf, found down the first children). What {@link #inTreeOrder} gives (checked under assertions),
+   * copying the base's rows instead of walking up from every leaf.
+   */
+  static ChildLists derived(ShapeFrom shape, int[] parent, int leafCount) {
+    int n = parent.length;
+    Tree base = shape.base();
+    ChildLists old = base.childLists();
+    int baseLeaves = base.leafCount();
+    int[] previous = shape.previous();
+    int[] now = shape.now();
+    int[] redo = shape.redo();
+    int[][] redoChildren = shape.redoChildren();
+    // Runs of nodes kept from the base in its order, none redone: their rows lie one after another there, and here.
+    int[] runs = new int[2 * redo.length + 2]; // start and end of each run, in this tree's numbering
+    int count = 0;
+    int[] offsets = new int[n + 1];
+    for (int v = leafCount, r = 0; v < n; ) {
+      if (r < redo.length && redo[r] == v) {
+        offsets[v + 1] = offsets[v] + redoChildren[r++].length;
+        v++;
+        continue;
+      }
+      int o = previous[v - leafCount];
+      int end = v + 1;
+      int stop = r < redo.length ? redo[r] : n;
+      while (end < stop && previous[end - leafCount] == o + end - v) {
+        end++;
+      }
+      int shift = offsets[v] - old.offsets[o];
+      for (int x = v; x < end; x++) {
+        offsets[x + 1] = old.offsets[o + x - v + 1] + shift;
+      }
+      if (count == runs.length) {
+        runs = Arrays.copyOf(runs, 2 * count);
+      }
+      runs[count++] = v;
+      runs[count++] = end;
+      v = end;
+    }
+    int[] children = new int[offsets[n]];
+    for (int x = 0; x < count; x += 2) { // a run's rows in one copy, the internal nodes among them renumbered
+      int v = runs[x];
+      int o = previous[v - leafCount];
+      int from = old.offsets[o];
+      int length = old.offsets[o + runs[x + 1] - v] - from;
+      int at = offsets[v];
+      System.arraycopy(old.children, from, children, at, length);
+      for (int e = at; e < at + length; e++) {
+        int c = children[e];
+        if (c >= baseLeaves) {
+          children[e] = now[c - baseLeaves];
+        }
+      }
+    }
+    for (int r = 0; r < redo.length; r++) { // children before parents: a child's row is written when it is read
+      int[] kids = redoChildren[r];
+      int at = offsets[redo[r]];
+      int[] first = new int[kids.length];
+      for (int i = 0; i < kids.length; i++) { // insertion sort by first leaf: a node has a few children
+        int c = kids[i];
+        int f = c;
+        while (f >= leafCount) {
+          f = children[offsets[f]];
+        }
+        int j = i;
+        for (; j > 0 && first[j - 1] > f; j--) {
+          first[j] = first[j - 1];
+          children[at + j] = children[at + j - 1];
+        }
+        first[j] = f;
+        children[at + j] = c;
+      }
+    }
+    ChildLists lists = new ChildLists(offsets, children);
+    assert lists.same(inTreeOrder(parent, leafCount)) : "the child lists copied from the base are not the tree's";
+    return lists;
+  }
+
+  /** Whether {@code other} holds the same rows. */
+  boolean same(ChildLists other) {
+    return Arrays.equals(offsets, other.offsets) && Arrays.equals(children, other.children);
+  }
 }

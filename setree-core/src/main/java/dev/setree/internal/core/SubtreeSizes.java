@@ -38,4 +38,56 @@ record SubtreeSizes(int[] leaves, int[] depths) {
     }
     return new SubtreeSizes(leaves, depths);
   }
+
+  /**
+   * The sizes of the tree of these child lists from {@code shape}: each internal node outside {@link ShapeFrom#redo}
+   * has its base node's, each node of it its own, summed over its children. What {@link #of} gives (checked under
+   * assertions).
+   */
+  static SubtreeSizes derived(ShapeFrom shape, ChildLists lists, int leafCount, int n) {
+    Tree base = shape.base();
+    int[] previous = shape.previous();
+    int[] redo = shape.redo();
+    int[] leaves = new int[n];
+    int[] depths = new int[n];
+    Arrays.fill(leaves, 0, leafCount, 1);
+    SubtreeSizes old = base.sizes();
+    for (int v = leafCount, r = 0; v < n; ) {
+      if (r < redo.length && redo[r] == v) {
+        r++;
+        v++;
+        continue;
+      }
+      int o = previous[v - leafCount];
+      int end = v + 1; // a run of nodes kept from the base in its order, none redone: one copy
+      int stop = r < redo.length ? redo[r] : n;
+      while (end < stop && previous[end - leafCount] == o + end - v) {
+        end++;
+      }
+      System.arraycopy(old.leaves, o, leaves, v, end - v);
+      System.arraycopy(old.depths, o, depths, v, end - v);
+      v = end;
+    }
+    int[] offsets = lists.offsets();
+    int[] children = lists.children();
+    for (int v : redo) { // children before parents
+      int under = 0;
+      int depth = 0;
+      for (int e = offsets[v]; e < offsets[v + 1]; e++) {
+        int c = children[e];
+        under += c < leafCount ? 1 : leaves[c];
+        depth = Math.max(depth, c < leafCount ? 1 : depths[c] + 1);
+      }
+      leaves[v] = under;
+      depths[v] = depth;
+    }
+    SubtreeSizes sizes = new SubtreeSizes(leaves, depths);
+    assert sizes.same(of(lists, leafCount, n)) : "the sizes copied from the base are not the tree's";
+    return sizes;
+  }
+
+  /** Whether {@code other} holds the same sizes. */
+  boolean same(SubtreeSizes other) {
+    return Arrays.equals(leaves, other.leaves) && Arrays.equals(depths, other.depths);
+  }
 }

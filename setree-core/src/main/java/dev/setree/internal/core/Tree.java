@@ -93,7 +93,7 @@ public final class Tree {
       float[] internalCentroids, int[] faithfulness, int[][] sourceLeafIndex) {
     this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent, leafEmbeddings,
         InternalRows.dense(internalEmbeddings, internalCentroids, Math.max(0, ids.length - leafCount), dim),
-        faithfulness, sourceLeafIndex, null, null);
+        faithfulness, sourceLeafIndex, null, null, null);
   }
 
   /**
@@ -103,11 +103,12 @@ public final class Tree {
    * nodes whose summary embedding and centroid the run did not replace); taken over, null computes every loss.
    * {@code leadingLeaves}: null, or a tree whose leaves are this tree's first leaves, at the same indexes with the
    * same ids (a run that kept every old leaf in place, ADR 0034), whose leaf index is then extended by the new
-   * leaves instead of every leaf's id being indexed again.
+   * leaves instead of every leaf's id being indexed again. {@code shape}: null, or what a freeze knows of the shape
+   * from such a tree ({@link ShapeFrom}), whose child lists and sizes are then copied where they stay.
    */
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, InternalRows internalRows,
-      int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss, Tree leadingLeaves) {
+      int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss, Tree leadingLeaves, ShapeFrom shape) {
     int n = ids.length;
     this.dim = dim;
     this.leafCount = leafCount;
@@ -125,7 +126,8 @@ public final class Tree {
     TreeChecks.rows(n, leafCount, dim, leafEmbeddings, internalRows);
     this.byId = NodeIds.of(ids, leafCount, leadingLeaves == null ? null : leadingLeaves.byId);
     TreeChecks.textsAndParents(ids, texts, parent, leafCount);
-    ChildLists lists = ChildLists.inTreeOrder(parent, leafCount);
+    ChildLists lists = shape == null ? ChildLists.inTreeOrder(parent, leafCount)
+        : ChildLists.derived(shape, parent, leafCount);
     this.childOffsets = lists.offsets();
     this.children = lists.children();
     for (int v = leafCount; v < n; v++) {
@@ -133,7 +135,8 @@ public final class Tree {
         throw new IllegalArgumentException("internal node " + ids[v] + " has no children");
       }
     }
-    SubtreeSizes sizes = SubtreeSizes.of(lists, leafCount, n);
+    SubtreeSizes sizes = shape == null ? SubtreeSizes.of(lists, leafCount, n)
+        : SubtreeSizes.derived(shape, lists, leafCount, n);
     this.leavesUnder = sizes.leaves();
     this.subtreeDepth = sizes.depths();
     if (knownLoss != null) {
@@ -155,7 +158,6 @@ public final class Tree {
     this.sourceOffsets = sources.offsets();
     this.sourceLeaves = sources.leaves();
   }
-
 
   /** The empty tree of the given dimension: no leaves, no root. */
   public static Tree empty(int dim) {
@@ -240,6 +242,16 @@ public final class Tree {
   /** Parent index, -1 for the root. */
   public int parent(int v) {
     return parent[v];
+  }
+
+  /** The child lists, for a tree derived from this one ({@link ShapeFrom}). */
+  ChildLists childLists() {
+    return new ChildLists(childOffsets, children);
+  }
+
+  /** The leaves under each node and its depth, for a tree derived from this one ({@link ShapeFrom}). */
+  SubtreeSizes sizes() {
+    return new SubtreeSizes(leavesUnder, subtreeDepth);
   }
 
   /** Number of children. */

@@ -42,7 +42,7 @@ class InternalRowsTest {
     String[] ids = {"a", "b", "c", "p", "q", "root"};
     int[] parent = {3, 3, 4, 5, 5, -1};
     Tree tree = new Tree(DIM, 3, ids, new String[] {"a", "b", "c", "p", "q", "r"}, null, null, new int[6],
-        new int[] {0, 0, 0, 1, 1, 2}, parent, rows(3, 50f), shared, new int[6], null, null, null);
+        new int[] {0, 0, 0, 1, 1, 2}, parent, rows(3, 50f), shared, new int[6], null, null, null, null);
     assertArrayEquals(new float[] {8f, 9f}, tree.embedding(3));
     assertArrayEquals(new float[] {104f, 105f}, tree.centroid(5));
     assertEquals(2f * 104f + 3f * 105f, tree.centroidDot(5, new float[] {2f, 3f}), 1e-3f);

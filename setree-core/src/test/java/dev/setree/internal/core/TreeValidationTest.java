@@ -136,7 +136,7 @@ class TreeValidationTest {
       int[] faith = new int[leaves + 1];
       java.util.function.Function<Tree, Tree> build = prior -> new Tree(DIM, leaves, ids, texts, null, null,
           new int[leaves + 1], level, parent, new float[leaves * DIM],
-          InternalRows.dense(new float[DIM], new float[DIM], 1, DIM), faith, null, null, prior);
+          InternalRows.dense(new float[DIM], new float[DIM], 1, DIM), faith, null, null, prior, null);
       if (repeated != null) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> build.apply(before));
         assertEquals("duplicate node id " + repeated, e.getMessage());

@@ -128,7 +128,8 @@ final class DraftFreeze {
     Tree tree = new Tree(dim, leafCount, ids, texts, times, kinds, tokens, level, parent, d.leafRows(),
         touched != null ? d.internalRows.freeze(inner, base.internalRows(), previous, base.leafCount(), touched)
             : d.internalRows.freeze(inner),
-        faith, sources, loss, base != null && kept == base.leafCount() ? base : null);
+        faith, sources, loss, base != null && kept == base.leafCount() ? base : null,
+        touched != null ? FrozenShape.of(order, touched, leafCount, base, previous, now) : null);
     return new Frozen(tree, changed.toArray(new String[0]), inner, touched);
   }
 
