@@ -140,22 +140,17 @@ final class NodeRows {
         }
       }
     }
+    // Only the nodes the log marks, when there is one: no pass over every node.
+    int[] compare = log != null && log.from() == before ? log.pathList(after, kept, prefix) : null;
     int[] changed = new int[size];
     int changes = 0;
-    if (log != null && log.from() == before) { // only the nodes the log marks: no pass over every node
-      for (int v : log.pathList(after, kept, prefix)) {
-        if (oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v)) {
-          changed[changes++] = v;
-        }
-      }
-      Arrays.sort(changed, 0, changes);
-    } else {
-      for (int v = 0; v < size; v++) {
-        if (oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v)) {
-          changed[changes++] = v;
-        }
+    for (int x = 0, end = compare == null ? size : compare.length; x < end; x++) {
+      int v = compare == null ? x : compare[x];
+      if (oldOf[v] >= 0 && !sameRow(before, oldOf[v], after, v)) {
+        changed[changes++] = v;
       }
     }
+    Arrays.sort(changed, 0, changes);
     int[] gone = new int[before.size()];
     int gones = 0;
     for (int o = 0; o < kept.length; o++) {
