@@ -74,11 +74,7 @@ record ChildLists(int[] offsets, int[] children) {
         continue;
       }
       int o = previous[v - leafCount];
-      int end = v + 1;
-      int stop = r < redo.length ? redo[r] : n;
-      while (end < stop && previous[end - leafCount] == o + end - v) {
-        end++;
-      }
+      int end = shape.runEnd(v, r < redo.length ? redo[r] : n, leafCount);
       int shift = offsets[v] - old.offsets[o];
       for (int x = v; x < end; x++) {
         offsets[x + 1] = old.offsets[o + x - v + 1] + shift;

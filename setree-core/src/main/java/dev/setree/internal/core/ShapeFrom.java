@@ -16,4 +16,19 @@ package dev.setree.internal.core;
  *     derived afresh: the nodes the run touched and every node above them
  * @param redoChildren per entry of {@code redo}, its children (indexes in the new tree, in any order)
  */
-public record ShapeFrom(Tree base, int[] previous, int[] now, int[] redo, int[][] redoChildren) {}
+public record ShapeFrom(Tree base, int[] previous, int[] now, int[] redo, int[][] redoChildren) {
+
+  /**
+   * Where the run of internal nodes from {@code v} (not redone) ends that the base holds one after another, at
+   * {@code stop} (the next redone node, or the tree's size) at the latest: their rows lie one after another in the
+   * base too, so a run is copied at once.
+   */
+  int runEnd(int v, int stop, int leafCount) {
+    int o = previous[v - leafCount];
+    int end = v + 1;
+    while (end < stop && previous[end - leafCount] == o + end - v) {
+      end++;
+    }
+    return end;
+  }
+}

@@ -59,11 +59,7 @@ record SubtreeSizes(int[] leaves, int[] depths) {
         continue;
       }
       int o = previous[v - leafCount];
-      int end = v + 1; // a run of nodes kept from the base in its order, none redone: one copy
-      int stop = r < redo.length ? redo[r] : n;
-      while (end < stop && previous[end - leafCount] == o + end - v) {
-        end++;
-      }
+      int end = shape.runEnd(v, r < redo.length ? redo[r] : n, leafCount);
       System.arraycopy(old.leaves, o, leaves, v, end - v);
       System.arraycopy(old.depths, o, depths, v, end - v);
       v = end;

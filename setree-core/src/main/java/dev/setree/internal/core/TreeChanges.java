@@ -88,24 +88,20 @@ public record TreeChanges(Tree from, String[] ids, int leafPrefix, boolean order
    * @param keptFrom the nodes of {@code from} below it are known to be in {@code after} (not looked at)
    */
   public int[] pathList(Tree after, boolean[] kept, int keptFrom) {
-    boolean[] marked = new boolean[after.size()];
-    int[] list = new int[after.size()];
-    int n = 0;
-    for (String id : ids) {
-      n = markPath(after, after.indexOf(id), marked, list, n);
-    }
+    int[] gone = new int[Math.max(0, kept.length - keptFrom)];
+    int count = 0;
     for (int o = keptFrom; o < kept.length; o++) {
-      if (!kept[o] && from.parent(o) >= 0) {
-        n = markPath(after, after.indexOf(from.id(from.parent(o))), marked, list, n);
+      if (!kept[o]) {
+        gone[count++] = o;
       }
     }
-    return Arrays.copyOf(list, n);
+    return pathList(after, Arrays.copyOf(gone, count));
   }
 
   /**
    * {@link #pathList(Tree, boolean[], int)} when the nodes of {@code from} that are gone are known, {@code gone}
    * (their indexes in {@code from}): no array as long as either tree, so that a run's save after a one-fact run
-   * looks at the few nodes it changed only.
+   * looks at the few nodes it changed only. The nodes are listed in no order.
    */
   public int[] pathList(Tree after, int[] gone) {
     java.util.BitSet marked = new java.util.BitSet(after.size());
@@ -130,23 +126,13 @@ public record TreeChanges(Tree from, String[] ids, int leafPrefix, boolean order
     return need <= list.length ? list : Arrays.copyOf(list, Math.max(need, 2 * list.length));
   }
 
-  /** As {@link #markPath(Tree, int, boolean[], int[], int)}, marks kept in a bit set. */
-  private static int markPath(Tree t, int v, java.util.BitSet marked, int[] list, int n) {
-    while (v >= 0 && !marked.get(v)) {
-      marked.set(v);
-      list[n++] = v;
-      v = t.parent(v);
-    }
-    return n;
-  }
-
   /**
    * Marks {@code v} and the nodes above it, up to the root or a node marked before (whose path is), adding each to
    * {@code list} from {@code n}; returns the list's new length.
    */
-  private static int markPath(Tree t, int v, boolean[] marked, int[] list, int n) {
-    while (v >= 0 && !marked[v]) {
-      marked[v] = true;
+  private static int markPath(Tree t, int v, java.util.BitSet marked, int[] list, int n) {
+    while (v >= 0 && !marked.get(v)) {
+      marked.set(v);
       list[n++] = v;
       v = t.parent(v);
     }
