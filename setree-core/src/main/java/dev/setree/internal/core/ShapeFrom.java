@@ -17,6 +17,13 @@ package dev.setree.internal.core;
  * @param redoChildren per entry of {@code redo}, its children (indexes in the new tree, in any order)
  */
 public record ShapeFrom(Tree base, int[] previous, int[] now, int[] redo, int[][] redoChildren) {
+  /**
+   * Given as a node's quoted leaves to a {@link Tree} with a shape, this array stands for the leaves its base node
+   * ({@link #previous}) quotes, copied from the base's rows. An internal node that was the base's and whose row the run
+   * did not change quotes what it quoted there, kept leaves at the same indexes.
+   */
+  public static final int[] BASE_SOURCES = new int[0];
+
 
   /**
    * Where the run of internal nodes from {@code v} (not redone) ends that the base holds one after another, at

@@ -44,8 +44,7 @@ public final class Tree {
   private final int[] faithfulness;
   private final int[] subtreeDepth;
   private final int[] leavesUnder;
-  private final int[] sourceOffsets;
-  private final int[] sourceLeaves;
+  private final SourceLists sources;
   /** Each node's index by id: a maintenance run builds a tree per run and looks many ids up. */
   private final NodeIds byId;
 
@@ -104,7 +103,7 @@ public final class Tree {
    * {@code leadingLeaves}: null, or a tree whose leaves are this tree's first leaves, at the same indexes with the
    * same ids (a run that kept every old leaf in place, ADR 0034), whose leaf index is then extended by the new
    * leaves instead of every leaf's id being indexed again. {@code shape}: null, or what a freeze knows of the shape
-   * from such a tree ({@link ShapeFrom}), whose child lists and sizes are then copied where they stay.
+   * from such a tree ({@link ShapeFrom}), whose child lists, sizes and quoted leaves are then copied where they stay.
    */
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, InternalRows internalRows,
@@ -151,12 +150,8 @@ public final class Tree {
         loss[v] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
       }
     }
-    if (sourceLeafIndex != null) {
-      TreeChecks.length("sourceLeafIndex", sourceLeafIndex.length, n);
-    }
-    SourceLists sources = SourceLists.of(sourceLeafIndex, n, leafCount, ids);
-    this.sourceOffsets = sources.offsets();
-    this.sourceLeaves = sources.leaves();
+    this.sources = shape == null ? SourceLists.of(sourceLeafIndex, n, leafCount, ids)
+        : SourceLists.derived(shape, sourceLeafIndex, n, leafCount, ids);
   }
 
   /** The empty tree of the given dimension: no leaves, no root. */
@@ -247,6 +242,11 @@ public final class Tree {
   /** The child lists, for a tree derived from this one ({@link ShapeFrom}). */
   ChildLists childLists() {
     return new ChildLists(childOffsets, children);
+  }
+
+  /** The quoted leaves, for a tree derived from this one ({@link ShapeFrom}). */
+  SourceLists sourceLists() {
+    return sources;
   }
 
   /** The leaves under each node and its depth, for a tree derived from this one ({@link ShapeFrom}). */
@@ -340,7 +340,7 @@ public final class Tree {
 
   /** Number of leaves quoted whole in the summary of {@code v}. */
   public int sourceCount(int v) {
-    return sourceOffsets[v + 1] - sourceOffsets[v];
+    return sources.offsets()[v + 1] - sources.offsets()[v];
   }
 
   /** Whether nodes {@code 0..count-1} have the ids {@code ids[0..count-1]}, in that order. */
@@ -350,7 +350,7 @@ public final class Tree {
 
   /** The leaves quoted whole in the summary of {@code v}, in order: a new array (empty when it quotes none). */
   public int[] sources(int v) {
-    return java.util.Arrays.copyOfRange(sourceLeaves, sourceOffsets[v], sourceOffsets[v + 1]);
+    return java.util.Arrays.copyOfRange(sources.leaves(), sources.offsets()[v], sources.offsets()[v + 1]);
   }
 
   /**
@@ -373,7 +373,7 @@ public final class Tree {
 
   /** The {@code i}-th leaf quoted whole in the summary of {@code v}. */
   public int source(int v, int i) {
-    return sourceLeaves[sourceOffsets[v] + i];
+    return sources.leaves()[sources.offsets()[v] + i];
   }
 
   /** The leaves under {@code v}, in tree order. */

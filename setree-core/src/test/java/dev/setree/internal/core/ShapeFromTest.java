@@ -29,6 +29,11 @@ class ShapeFromTest {
   }
 
   private static Tree tree(int leaves, int[] parent, int[] level, Tree before, ShapeFrom shape) {
+    return tree(leaves, parent, level, before, shape, null);
+  }
+
+  /** As above, each node quoting the leaves {@code quoted} gives (null: none quoted). */
+  private static Tree tree(int leaves, int[] parent, int[] level, Tree before, ShapeFrom shape, int[][] quoted) {
     int n = parent.length;
     String[] ids = IntStream.range(0, n).mapToObj(v -> v < leaves ? "leaf" + v : "node" + v).toArray(String[]::new);
     if (before != null) { // the internal nodes keep the ids they had
@@ -39,8 +44,8 @@ class ShapeFromTest {
     }
     int inner = n - leaves;
     return new Tree(DIM, leaves, ids, ids.clone(), null, null, new int[n], level, parent, new float[leaves * DIM],
-        InternalRows.dense(new float[inner * DIM], new float[inner * DIM], inner, DIM), new int[n], null, null, before,
-        shape);
+        InternalRows.dense(new float[inner * DIM], new float[inner * DIM], inner, DIM), new int[n], quoted, null,
+        before, shape);
   }
 
   /** Six leaves under two nodes (6: leaves 0-2, 7: leaves 3-5) under the root (8). */
@@ -113,6 +118,64 @@ class ShapeFromTest {
     assertSameShape(tree(9, parent, null, null), derived);
     assertEquals(5, derived.child(10, 0), "node 11's first leaf, not node 10's");
     assertEquals(2, derived.leavesUnder(10), "node 11's leaves, not node 10's");
+  }
+
+  @Test
+  void quotedLeavesAreCopiedFromTheBaseWhereANodeTakesThem() {
+    // Leaves under 9 (0, 1), 10 (2-4), 11 (5, 6) and 12 (7, 8), under the root 13, each node quoting some of its
+    // leaves (node 11 none). Node 10 is dropped, its leaves moving to node 12 (now 11), as in the test above.
+    int[] level = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2};
+    int[][] quotedBefore = new int[14][];
+    quotedBefore[9] = new int[] {1};
+    quotedBefore[10] = new int[] {2, 4};
+    quotedBefore[12] = new int[] {7, 8};
+    quotedBefore[13] = new int[] {0, 5};
+    Tree before = tree(9, new int[] {9, 9, 10, 10, 10, 11, 11, 12, 12, 13, 13, 13, 13, -1}, level, null, null,
+        quotedBefore);
+    int[] parent = {9, 9, 11, 11, 11, 10, 10, 11, 11, 12, 12, 12, -1};
+    int[] newLevel = Arrays.copyOf(level, 13);
+    newLevel[12] = 2;
+    ShapeFrom shape = new ShapeFrom(before, new int[] {9, 11, 12, 13}, new int[] {9, -1, 10, 11, 12},
+        new int[] {11, 12}, new int[][] {{8, 7, 2, 3, 4}, {11, 9, 10}});
+    int[] base = ShapeFrom.BASE_SOURCES;
+    // Node 11 (12 before) quotes other leaves now; the others take their base node's, in two runs (9, then 10 and 12).
+    int[][] given = {null, null, null, null, null, null, null, null, null, base, base, {2, 7}, base};
+    int[][] expected = {null, null, null, null, null, null, null, null, null, {1}, {}, {2, 7}, {0, 5}};
+    assertSameQuotes(tree(9, parent, newLevel, null, null, expected),
+        tree(9, parent, newLevel, before, shape, given));
+    // Node 11 takes its base node's too: 10 to 12 are one run, the base's nodes 11 to 13.
+    given[11] = base;
+    expected[11] = new int[] {7, 8};
+    assertSameQuotes(tree(9, parent, newLevel, null, null, expected),
+        tree(9, parent, newLevel, before, shape, given));
+  }
+
+  @Test
+  void quotesTakenFromNoBaseNodeAreRefused() {
+    Tree before = base();
+    int[] parent = {7, 7, 7, 8, 8, 8, 8, 9, 9, -1};
+    ShapeFrom shape = new ShapeFrom(before, new int[] {6, 7, 8}, new int[] {7, 8, 9}, new int[] {8, 9},
+        new int[][] {{6, 3, 5, 4}, {8, 7}});
+    int[] level = {0, 0, 0, 0, 0, 0, 0, 1, 1, 2};
+    int[][] quoted = new int[10][];
+    quoted[3] = ShapeFrom.BASE_SOURCES; // a leaf has no base node to take them from
+    IllegalArgumentException leaf = assertThrows(IllegalArgumentException.class,
+        () -> tree(7, parent, level, before, shape, quoted));
+    assertTrue(leaf.getMessage().contains("leaf3"), leaf.getMessage());
+    quoted[3] = null;
+    quoted[8] = ShapeFrom.BASE_SOURCES;
+    assertThrows(IllegalArgumentException.class, () -> tree(7, parent, level, null, null, quoted), "without a base");
+    ShapeFrom made = new ShapeFrom(before, new int[] {6, -1, 8}, new int[] {7, -1, 9}, new int[] {8, 9},
+        new int[][] {{6, 3, 5, 4}, {8, 7}});
+    IllegalArgumentException madeSince = assertThrows(IllegalArgumentException.class,
+        () -> tree(7, parent, level, before, made, quoted));
+    assertTrue(madeSince.getMessage().contains("base node it does not have"), madeSince.getMessage());
+  }
+
+  private static void assertSameQuotes(Tree expected, Tree actual) {
+    for (int v = 0; v < expected.size(); v++) {
+      assertEquals(Arrays.toString(expected.sources(v)), Arrays.toString(actual.sources(v)), "quoted by " + v);
+    }
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.Passes;
+import dev.setree.internal.core.ShapeFrom;
 import dev.setree.internal.core.Tree;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -256,7 +257,8 @@ final class DraftFreeze {
    * The internal nodes' columns (at {@code leafCount..n-1}) from the base's, for those that were the base's
    * ({@code previous}), in runs of nodes that keep their relative places (one bulk copy per column each): parents
    * under their new indexes ({@code now}), and each node's quoted leaves the base's, which are kept leaves at the same
-   * indexes. What {@link Columns} writes for a node the run did not touch; the touched ones, the nodes made since
+   * indexes ({@link ShapeFrom#BASE_SOURCES}: the tree copies them, and no array is made per node). What
+   * {@link Columns} writes for a node the run did not touch; the touched ones, the nodes made since
    * among them, are written over after.
    */
   private void copyKeptInternal(int leafCount, int[] now) {
@@ -280,7 +282,7 @@ final class DraftFreeze {
       if (was >= 0) {
         int p = parent[i];
         parent[i] = p < 0 ? -1 : now[p - baseLeaves];
-        sources[i] = base.sourceCount(was) == 0 ? NO_SOURCES : base.sources(was);
+        sources[i] = ShapeFrom.BASE_SOURCES; // the tree copies them from the base's rows, with the shape
       }
     }
   }
@@ -296,11 +298,12 @@ final class DraftFreeze {
         continue;
       }
       int p = v.parent == null ? -1 : v.parent.index;
+      int[] src = sources[i] == ShapeFrom.BASE_SOURCES ? base.sources(previous[i]) : sources[i];
       boolean same = !v.rowChanged() && !v.childAdded && ids[i] == v.id && texts[i] == v.text
           && kinds[i] == v.kind && tokens[i] == v.tokens && level[i] == v.level && faith[i] == v.faithfulness
-          && parent[i] == p && sources[i].length == v.sources.size();
-      for (int s = 0; same && s < sources[i].length; s++) {
-        same = sources[i][s] == v.sources.get(s).index;
+          && parent[i] == p && src.length == v.sources.size();
+      for (int s = 0; same && s < src.length; s++) {
+        same = src[s] == v.sources.get(s).index;
       }
       if (!same) {
         throw new AssertionError("internal node " + v.id + " is not in the run's log, and its row is not the base's");
