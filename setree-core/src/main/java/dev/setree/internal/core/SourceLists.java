@@ -1,54 +1,72 @@
 package dev.setree.internal.core;
 
 /**
- * The leaves each node's summary quotes whole, as compressed sparse rows (as {@link ChildLists} holds the
- * children).
+ * The leaves each internal node's summary quotes whole, as compressed sparse rows over the internal nodes (as
+ * {@link ChildLists} holds the children); a leaf quotes none, and has no row.
  *
- * @param offsets node {@code v}'s quoted leaves are {@code leaves[offsets[v] .. offsets[v + 1])}
- * @param leaves the quoted leaves of all nodes, row after row
+ * @param leafCount the tree's leaf count: internal node {@code v}'s row is row {@code v - leafCount}
+ * @param offsets row {@code r}'s quoted leaves are {@code leaves[offsets[r] .. offsets[r + 1])}
+ * @param leaves the quoted leaves of all internal nodes, row after row
  */
-record SourceLists(int[] offsets, int[] leaves) {
+record SourceLists(int leafCount, int[] offsets, int[] leaves) {
+
+  /** Number of leaves node {@code v} quotes. */
+  int count(int v) {
+    return v < leafCount ? 0 : offsets[v - leafCount + 1] - offsets[v - leafCount];
+  }
+
+  /** The {@code i}-th leaf node {@code v} quotes. */
+  int get(int v, int i) {
+    return leaves[offsets[v - leafCount] + i];
+  }
+
+  /** The leaves node {@code v} quotes: a new array. */
+  int[] copy(int v) {
+    return v < leafCount ? new int[0]
+        : java.util.Arrays.copyOfRange(leaves, offsets[v - leafCount], offsets[v - leafCount + 1]);
+  }
 
   /**
    * The rows of {@code perNode} (null, or per node its quoted leaves, null for none) for {@code n} nodes.
    *
-   * @throws IllegalArgumentException when a quoted index is not a leaf's ({@code 0..leafCount-1}); the message
-   *     names the node by its id in {@code ids}
+   * @throws IllegalArgumentException when a leaf quotes a leaf, or a quoted index is not a leaf's
+   *     ({@code 0..leafCount-1}); the message names the node by its id in {@code ids}
    */
   static SourceLists of(int[][] perNode, int n, int leafCount, String[] ids) {
-    int[] offsets = new int[n + 1];
+    int inner = Math.max(0, n - leafCount);
+    int[] offsets = new int[inner + 1];
     if (perNode == null) {
-      return new SourceLists(offsets, new int[0]);
+      return new SourceLists(leafCount, offsets, new int[0]);
     }
     TreeChecks.length("sourceLeafIndex", perNode.length, n);
     for (int v = 0; v < n; v++) {
       if (perNode[v] == ShapeFrom.BASE_SOURCES) {
         throw new IllegalArgumentException(ids[v] + " takes its quoted leaves from a base tree, and none is given");
       }
-      offsets[v + 1] = offsets[v] + (perNode[v] == null ? 0 : perNode[v].length);
-    }
-    int[] leaves = new int[offsets[n]];
-    for (int v = 0; v < n; v++) {
-      if (perNode[v] != null) {
-        for (int leaf : perNode[v]) {
-          if (leaf < 0 || leaf >= leafCount) {
-            throw new IllegalArgumentException("summary source " + leaf + " of " + ids[v] + " is not a leaf");
-          }
-        }
-        System.arraycopy(perNode[v], 0, leaves, offsets[v], perNode[v].length);
+      if (v < leafCount && perNode[v] != null && perNode[v].length > 0) {
+        throw new IllegalArgumentException("leaf " + ids[v] + " quotes leaves: only a summary quotes");
       }
     }
-    return new SourceLists(offsets, leaves);
+    for (int r = 0; r < inner; r++) {
+      int[] own = perNode[leafCount + r];
+      offsets[r + 1] = offsets[r] + (own == null ? 0 : own.length);
+    }
+    int[] leaves = new int[offsets[inner]];
+    for (int r = 0; r < inner; r++) {
+      copyChecked(perNode[leafCount + r], leaves, offsets[r], leafCount, ids[leafCount + r]);
+    }
+    return new SourceLists(leafCount, offsets, leaves);
   }
 
   /**
-   * {@link #of} for a tree given its shape from the tree before ({@link ShapeFrom}): an internal node whose entry is
-   * {@link ShapeFrom#BASE_SOURCES} quotes the leaves its base node quotes, copied from the base's rows one run of
-   * such nodes at a time (nodes the base holds one after another), with no per-node array made or read. A maintenance
-   * run's freeze at a million leaves had made an array for each of the base's internal nodes and read each again here.
+   * {@link #of} for a tree given its shape from the tree before ({@link ShapeFrom}), reading the internal nodes'
+   * entries only (a leaf quotes none): an internal node whose entry is {@link ShapeFrom#BASE_SOURCES} quotes the
+   * leaves its base node quotes, copied from the base's rows one run of such nodes at a time (nodes the base holds one
+   * after another), with no per-node array made or read. A maintenance run's freeze at a million leaves had made an
+   * array for each of the base's internal nodes, and read an entry for each of its million leaves, here.
    *
-   * @throws IllegalArgumentException as {@link #of} does, and for {@link ShapeFrom#BASE_SOURCES} given to a leaf or a
-   *     node made since the base
+   * @throws IllegalArgumentException as {@link #of} does, and for {@link ShapeFrom#BASE_SOURCES} given to a node
+   *     made since the base
    */
   static SourceLists derived(ShapeFrom shape, int[][] perNode, int n, int leafCount, String[] ids) {
     if (perNode == null) {
@@ -56,77 +74,89 @@ record SourceLists(int[] offsets, int[] leaves) {
     }
     TreeChecks.length("sourceLeafIndex", perNode.length, n);
     SourceLists base = shape.base().sourceLists();
-    int[] offsets = new int[n + 1];
-    for (int v = 0; v < n; ) {
-      int[] own = perNode[v];
+    int inner = Math.max(0, n - leafCount);
+    int[] offsets = new int[inner + 1];
+    for (int r = 0; r < inner; ) {
+      int[] own = perNode[leafCount + r];
       if (own != ShapeFrom.BASE_SOURCES) {
-        offsets[v + 1] = offsets[v] + (own == null ? 0 : own.length);
-        v++;
+        offsets[r + 1] = offsets[r] + (own == null ? 0 : own.length);
+        r++;
         continue;
       }
-      int end = baseRun(shape, perNode, v, n, leafCount, ids);
-      int o = shape.previous()[v - leafCount] - v;
-      for (int u = v; u < end; u++) {
+      int end = baseRun(shape, perNode, r, inner, leafCount, ids);
+      int o = shape.previous()[r] - base.leafCount - r; // the base's row of row u is o + u within the run
+      for (int u = r; u < end; u++) {
         offsets[u + 1] = offsets[u] + base.offsets[o + u + 1] - base.offsets[o + u];
       }
-      v = end;
+      r = end;
     }
-    int[] leaves = new int[offsets[n]];
-    for (int v = 0; v < n; ) {
-      int[] own = perNode[v];
+    int[] leaves = new int[offsets[inner]];
+    for (int r = 0; r < inner; ) {
+      int[] own = perNode[leafCount + r];
       if (own != ShapeFrom.BASE_SOURCES) {
-        if (own != null) {
-          for (int leaf : own) {
-            if (leaf < 0 || leaf >= leafCount) {
-              throw new IllegalArgumentException("summary source " + leaf + " of " + ids[v] + " is not a leaf");
-            }
-          }
-          System.arraycopy(own, 0, leaves, offsets[v], own.length);
-        }
-        v++;
+        copyChecked(own, leaves, offsets[r], leafCount, ids[leafCount + r]);
+        r++;
         continue;
       }
-      int end = baseRun(shape, perNode, v, n, leafCount, ids);
-      int o = shape.previous()[v - leafCount];
+      int end = baseRun(shape, perNode, r, inner, leafCount, ids);
       // The base's quoted leaves are its first leaves, this tree's too (ShapeFrom): no index to check.
-      System.arraycopy(base.leaves, base.offsets[o], leaves, offsets[v], offsets[end] - offsets[v]);
-      v = end;
+      System.arraycopy(base.leaves, base.offsets[shape.previous()[r] - base.leafCount], leaves, offsets[r],
+          offsets[end] - offsets[r]);
+      r = end;
     }
-    assert new SourceLists(offsets, leaves).sameAs(of(expanded(shape, perNode, leafCount), n, leafCount, ids))
+    SourceLists lists = new SourceLists(leafCount, offsets, leaves);
+    assert lists.sameAs(of(expanded(shape, perNode, leafCount), n, leafCount, ids))
         : "quoted leaves copied from the base differ from the lists given";
-    return new SourceLists(offsets, leaves);
+    return lists;
+  }
+
+  /** Copies {@code own} (null: none) to {@code leaves} at {@code at}, each checked to be a leaf's index. */
+  private static void copyChecked(int[] own, int[] leaves, int at, int leafCount, String id) {
+    if (own == null) {
+      return;
+    }
+    for (int leaf : own) {
+      if (leaf < 0 || leaf >= leafCount) {
+        throw new IllegalArgumentException("summary source " + leaf + " of " + id + " is not a leaf");
+      }
+    }
+    System.arraycopy(own, 0, leaves, at, own.length);
   }
 
   /**
-   * The end of the run of nodes from {@code v} that take the base's quoted leaves from base nodes one after another.
+   * The end of the run of rows from {@code r} that take the base's quoted leaves from base nodes one after another.
    *
-   * @throws IllegalArgumentException when {@code v} is a leaf or a node made since the base
+   * @throws IllegalArgumentException when row {@code r}'s node was made since the base
    */
-  private static int baseRun(ShapeFrom shape, int[][] perNode, int v, int n, int leafCount, String[] ids) {
-    if (v < leafCount || shape.previous()[v - leafCount] < 0) {
-      throw new IllegalArgumentException(ids[v] + " takes its quoted leaves from a base node it does not have");
+  private static int baseRun(ShapeFrom shape, int[][] perNode, int r, int inner, int leafCount, String[] ids) {
+    int o = shape.previous()[r];
+    if (o < 0) {
+      throw new IllegalArgumentException(ids[leafCount + r] + " takes its quoted leaves from a base node it does not"
+          + " have");
     }
-    int o = shape.previous()[v - leafCount];
-    int end = v + 1;
-    while (end < n && perNode[end] == ShapeFrom.BASE_SOURCES && shape.previous()[end - leafCount] == o + end - v) {
+    int end = r + 1;
+    while (end < inner && perNode[leafCount + end] == ShapeFrom.BASE_SOURCES && shape.previous()[end] == o + end - r) {
       end++;
     }
     return end;
   }
 
-  /** The lists given, the base's copied in for each node that takes them from there (for the check under assertions). */
+  /**
+   * The lists given, the base's copied in for each internal node that takes them from there, the leaves' left out
+   * (for the check under assertions).
+   */
   private static int[][] expanded(ShapeFrom shape, int[][] perNode, int leafCount) {
-    int[][] out = perNode.clone();
+    int[][] out = new int[perNode.length][];
     for (int v = leafCount; v < out.length; v++) {
-      if (out[v] == ShapeFrom.BASE_SOURCES) {
-        out[v] = shape.base().sources(shape.previous()[v - leafCount]);
-      }
+      out[v] = perNode[v] == ShapeFrom.BASE_SOURCES ? shape.base().sources(shape.previous()[v - leafCount])
+          : perNode[v];
     }
     return out;
   }
 
   /** Whether these lists hold the same rows as {@code other}'s. */
   boolean sameAs(SourceLists other) {
-    return java.util.Arrays.equals(offsets, other.offsets) && java.util.Arrays.equals(leaves, other.leaves);
+    return leafCount == other.leafCount && java.util.Arrays.equals(offsets, other.offsets)
+        && java.util.Arrays.equals(leaves, other.leaves);
   }
 }

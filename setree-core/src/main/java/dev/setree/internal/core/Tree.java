@@ -340,7 +340,7 @@ public final class Tree {
 
   /** Number of leaves quoted whole in the summary of {@code v}. */
   public int sourceCount(int v) {
-    return sources.offsets()[v + 1] - sources.offsets()[v];
+    return sources.count(v);
   }
 
   /** Whether nodes {@code 0..count-1} have the ids {@code ids[0..count-1]}, in that order. */
@@ -350,7 +350,7 @@ public final class Tree {
 
   /** The leaves quoted whole in the summary of {@code v}, in order: a new array (empty when it quotes none). */
   public int[] sources(int v) {
-    return java.util.Arrays.copyOfRange(sources.leaves(), sources.offsets()[v], sources.offsets()[v + 1]);
+    return sources.copy(v);
   }
 
   /**
@@ -373,7 +373,7 @@ public final class Tree {
 
   /** The {@code i}-th leaf quoted whole in the summary of {@code v}. */
   public int source(int v, int i) {
-    return sources.leaves()[sources.offsets()[v] + i];
+    return sources.get(v, i);
   }
 
   /** The leaves under {@code v}, in tree order. */

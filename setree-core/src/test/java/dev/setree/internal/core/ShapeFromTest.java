@@ -158,10 +158,11 @@ class ShapeFromTest {
         new int[][] {{6, 3, 5, 4}, {8, 7}});
     int[] level = {0, 0, 0, 0, 0, 0, 0, 1, 1, 2};
     int[][] quoted = new int[10][];
-    quoted[3] = ShapeFrom.BASE_SOURCES; // a leaf has no base node to take them from
+    quoted[3] = new int[] {4}; // a leaf quotes none: refused without a shape, not read with one
     IllegalArgumentException leaf = assertThrows(IllegalArgumentException.class,
-        () -> tree(7, parent, level, before, shape, quoted));
-    assertTrue(leaf.getMessage().contains("leaf3"), leaf.getMessage());
+        () -> tree(7, parent, level, null, null, quoted));
+    assertEquals("leaf leaf3 quotes leaves: only a summary quotes", leaf.getMessage());
+    assertEquals(0, tree(7, parent, level, before, shape, quoted).sourceCount(3));
     quoted[3] = null;
     quoted[8] = ShapeFrom.BASE_SOURCES;
     assertThrows(IllegalArgumentException.class, () -> tree(7, parent, level, null, null, quoted), "without a base");
