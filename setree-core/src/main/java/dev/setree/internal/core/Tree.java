@@ -123,7 +123,8 @@ public final class Tree {
     this.faithfulness = faithfulness;
     TreeChecks.columns(n, texts, this.times, this.summarizerKinds, tokens, level, parent, faithfulness);
     TreeChecks.rows(n, leafCount, dim, leafEmbeddings, internalRows);
-    this.byId = NodeIds.of(ids, leafCount, leadingLeaves == null ? null : leadingLeaves.byId);
+    this.byId = NodeIds.of(ids, leafCount, leadingLeaves == null ? null : leadingLeaves.byId,
+        shape != null && shape.base() == leadingLeaves ? shape.previous() : null);
     TreeChecks.textsAndParents(ids, texts, parent, leafCount);
     ChildLists lists = shape == null ? ChildLists.inTreeOrder(parent, leafCount)
         : ChildLists.derived(shape, parent, leafCount);
@@ -301,8 +302,7 @@ public final class Tree {
 
   /** Dot product of {@code q} with the node's leaf-centroid (a retrieve's: {@link SimdDot}). */
   public float centroidDot(int v, float[] q) {
-    return v < leafCount
-        ? SimdDot.dot(leafEmbeddings, v * dim, q, 0, dim)
+    return v < leafCount ? SimdDot.dot(leafEmbeddings, v * dim, q, 0, dim)
         : SimdDot.dot(internal.centroids(), internal.offset(v - leafCount), q, 0, dim);
   }
 

@@ -42,6 +42,34 @@ class NodeIdsTest {
     assertEquals("duplicate node id n1", e.getMessage());
   }
 
+  /**
+   * Told which internal nodes were the leading tree's (a freeze's {@link ShapeFrom#previous}), the index finds every
+   * id, and still refuses a new leaf under an old internal node's id and a new internal node under a leaf's; an id
+   * said to be an old node's but another string is looked for among the leaves.
+   */
+  @Test
+  void internalNodesToldOldAreCheckedOnlyAgainstTheNewLeaves() {
+    String[] before = {"a", "b", "n1", "n2", "root"};
+    NodeIds leading = NodeIds.of(before, 2, null);
+    // Leaf c added; a node m made between n1 and n2 (so the internal nodes' table is made again).
+    String[] after = {"a", "b", "c", before[2], "m", before[3], before[4]};
+    int[] previous = {2, -1, 3, 4};
+    NodeIds index = NodeIds.of(after, 3, leading, previous);
+    for (int v = 0; v < after.length; v++) {
+      assertEquals(v, index.indexOf(after[v]), after[v]);
+    }
+    String[] leafLikeOld = {"a", "b", "n2", before[2], "m", before[3], before[4]};
+    assertEquals("duplicate node id n2", assertThrows(IllegalArgumentException.class,
+        () -> NodeIds.of(leafLikeOld, 3, leading, previous)).getMessage());
+    String[] madeLikeLeaf = {"a", "b", "c", before[2], "b", before[3], before[4]};
+    assertEquals("duplicate node id b", assertThrows(IllegalArgumentException.class,
+        () -> NodeIds.of(madeLikeLeaf, 3, leading, previous)).getMessage());
+    // Node 3 said to be the old n1, but its id is leaf a's (another string): looked for among the leaves, refused.
+    String[] notTheOld = {"a", "b", "c", new String("a"), "m", before[3], before[4]};
+    assertEquals("duplicate node id a", assertThrows(IllegalArgumentException.class,
+        () -> NodeIds.of(notTheOld, 3, leading, previous)).getMessage());
+  }
+
   /** Builds the index of {@code leaves} then {@code internal}, from {@code leading}, and checks every position. */
   private static NodeIds check(List<String> leaves, List<String> internal, NodeIds leading) {
     String[] ids = new String[leaves.size() + internal.size()];
