@@ -161,6 +161,21 @@ class SqliteTreeStoreRefusalTest {
     }
   }
 
+  /** A leaf row that quotes leaves (only a summary quotes) is refused by the load, naming the file and the leaf. */
+  @Test
+  void aLeafThatQuotesLeavesIsRefusedOnLoad() throws Exception {
+    Path file = storeWithNodes(40);
+    exec(file, "UPDATE nodes SET sources = (SELECT sources FROM nodes WHERE sources IS NOT NULL LIMIT 1)"
+        + " WHERE id = (SELECT id FROM nodes WHERE is_leaf = 1 ORDER BY id LIMIT 1)");
+    StoreFormatException e = assertThrows(StoreFormatException.class, () -> {
+      try (SqliteTreeStore store = SqliteTreeStore.openReadOnly(file)) {
+        store.load();
+      }
+    });
+    assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("quotes leaves: only a summary"
+        + " quotes"), e.getMessage());
+  }
+
   @Test
   void readOnlyOpenRefusesMissingAndEmptyFilesWithoutCreatingThem() throws IOException {
     Path missing = dir.resolve("missing.db");
