@@ -17,13 +17,14 @@ final class RunClasses {
   static final String[] NAMES = {
     "AffectedCommunities", "BuildProgress", "Communities", "CommunityParents", "DeferredEmbeddings", "DraftFreeze",
     "DraftFreeze$Columns", "DraftFreeze$Frozen", "DraftFreeze$Renumber", "DraftSums", "DraftSums$ToLook", "EmptyNodes",
-    "ExactKnn", "ExactKnn$TopK", "ExtractiveSummarizer$1", "FrozenShape", "IncrementalRebuild",
+    "EmptyNodes$Gone", "ExactKnn", "ExactKnn$TopK", "ExtractiveSummarizer$1", "FrozenShape", "IncrementalRebuild",
     "IncrementalRebuild$Clustering",
     "IncrementalRebuild$Outcome", "IncrementalRebuild$Progress", "InternalRowStore$Rows", "InternalRowStore$Stale",
     "InternalSplice",
     "KeptDraft$Settle", "KnnGraph", "KnnPatch", "KnnPatch$Rows", "LeafPassages", "LeavesUnder",
     "LeavesUnder$Gathering", "LeavesUnder$Parts", "LeidenClustering", "LeidenClustering$Result",
-    "LevelMatch", "LevelMatch$ByOldIndex", "Maintainer$Result", "MaximalMarginalRelevance", "MaximalMarginalRelevance$Picks",
+    "LevelMatch", "LevelMatch$ByOldIndex", "Maintainer$Result", "MaximalMarginalRelevance",
+    "MaximalMarginalRelevance$Picks",
     "MovedSimilarities", "NearAncestors", "NearestMemberPatch", "NearestMemberPatch$NearRows",
     "NextMembers", "NextMembers$Listed", "OldCommunities", "OldParents",
     "ParentPreservation", "LeftAlone", "RecordedRows", "RecordedRows$Matched",
@@ -32,7 +33,8 @@ final class RunClasses {
     "dev.setree.internal.maintain.llm.TargetLlmSummarizer",
     "dev.setree.internal.core.Indexes", "dev.setree.internal.core.KnnRowChanges", "dev.setree.internal.core.Passes",
     "dev.setree.internal.core.LeafNeighbours$Hits", "dev.setree.internal.core.LeafNeighbours$TopList",
-    "dev.setree.internal.core.ShapeFrom", "dev.setree.internal.core.TreeChanges", "dev.setree.spi.Passage", "dev.setree.spi.Summarizer$Request",
+    "dev.setree.internal.core.ShapeFrom", "dev.setree.internal.core.TreeChanges", "dev.setree.spi.Passage",
+    "dev.setree.spi.Summarizer$Request",
     "dev.setree.spi.Summarizer$Summary",
   };
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +44,37 @@ class DraftTreeTest {
     assertTrue(root.structural, "the root lost a child");
     assertFalse(kept.structural, "nothing under it changed");
     assertSame(root, d.root());
+  }
+
+  /**
+   * Many nodes emptied in one run, more than the pass compares by reference ({@link EmptyNodes}), are dropped the same
+   * way: twenty of thirty nodes lose their one leaf, and the other ten keep their order.
+   */
+  @Test
+  void pruningDropsManyEmptiedNodesAndKeepsTheOthersInOrder() {
+    DraftTree d = new DraftTree(2);
+    DraftNode root = d.addInternal("root", 2);
+    List<DraftNode> expected = new ArrayList<>(List.of(root));
+    for (int i = 0; i < 30; i++) {
+      DraftNode n = d.addInternal("n" + i, 1);
+      DraftNode leaf = d.addLeaf("leaf" + i, "leaf " + i, null, new float[] {1, 0}, 1);
+      DraftTree.attach(n, root);
+      DraftTree.attach(leaf, n);
+      if (i % 3 == 0) {
+        expected.add(n);
+      } else { // as a run's regrouping leaves it
+        n.children.remove(leaf);
+        leaf.parent = null;
+      }
+    }
+
+    d.pruneEmpty();
+
+    assertEquals(expected, d.internal);
+    assertEquals(expected.subList(1, expected.size()), root.children);
+    for (int i = 0; i < 30; i++) {
+      assertEquals(i % 3 == 0, d.byId.containsKey("n" + i), "n" + i);
+    }
   }
 
   /** The root is found from any draft with internal nodes; an empty draft or one of leaves alone has none. */
