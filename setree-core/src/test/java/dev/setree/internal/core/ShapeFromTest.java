@@ -64,13 +64,20 @@ class ShapeFromTest {
     }
   }
 
+  /** The parents after leaf 6 joins {@link #base()}'s node 7, now 8 (leaves 3-6); node 6 is now 7, the root 9. */
+  private static final int[] LEAF_SIX_JOINS = {7, 7, 7, 8, 8, 8, 8, 9, 9, -1};
+
+  /** The shape of {@link #LEAF_SIX_JOINS} from {@code before}: nodes 8 and 9 redone, the root's children unsorted. */
+  private static ShapeFrom leafSixJoins(Tree before) {
+    return new ShapeFrom(before, new int[] {6, 7, 8}, new int[] {7, 8, 9}, new int[] {8, 9},
+        new int[][] {{6, 3, 5, 4}, {8, 7}});
+  }
+
   @Test
   void aNewLeafUnderOneNodeCopiesTheOtherAndSortsTheRootsChildren() {
     Tree before = base();
-    // Leaf 6 joins node 7, now 8 (leaves 3-6); node 6 is now 7; the root is 9. The root's children come unsorted.
-    int[] parent = {7, 7, 7, 8, 8, 8, 8, 9, 9, -1};
-    ShapeFrom shape = new ShapeFrom(before, new int[] {6, 7, 8}, new int[] {7, 8, 9}, new int[] {8, 9},
-        new int[][] {{6, 3, 5, 4}, {8, 7}});
+    int[] parent = LEAF_SIX_JOINS;
+    ShapeFrom shape = leafSixJoins(before);
     Tree derived = tree(7, parent, before, shape);
     assertSameShape(tree(7, parent, null, null), derived);
     assertEquals(7, derived.leavesUnder(9));
@@ -153,9 +160,8 @@ class ShapeFromTest {
   @Test
   void quotesTakenFromNoBaseNodeAreRefused() {
     Tree before = base();
-    int[] parent = {7, 7, 7, 8, 8, 8, 8, 9, 9, -1};
-    ShapeFrom shape = new ShapeFrom(before, new int[] {6, 7, 8}, new int[] {7, 8, 9}, new int[] {8, 9},
-        new int[][] {{6, 3, 5, 4}, {8, 7}});
+    int[] parent = LEAF_SIX_JOINS;
+    ShapeFrom shape = leafSixJoins(before);
     int[] level = {0, 0, 0, 0, 0, 0, 0, 1, 1, 2};
     int[][] quoted = new int[10][];
     quoted[3] = new int[] {4}; // a leaf quotes none: refused without a shape, not read with one
@@ -185,7 +191,7 @@ class ShapeFromTest {
     assert on = true;
     assumeTrue(on, "assertions are off");
     Tree before = base();
-    int[] parent = {7, 7, 7, 8, 8, 8, 8, 9, 9, -1};
+    int[] parent = LEAF_SIX_JOINS;
     // The root is not redone: its leaf count (6) is copied, but 7 leaves are under it now.
     ShapeFrom shape = new ShapeFrom(before, new int[] {6, 7, 8}, new int[] {7, 8, 9}, new int[] {8},
         new int[][] {{3, 4, 5, 6}});
