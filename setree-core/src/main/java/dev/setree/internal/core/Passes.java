@@ -49,26 +49,5 @@ public final class Passes {
       range(0, items.length, ranges.get(round % 3));
       each(items, eaches.get(round % 3));
     }
-    compileCopies();
-  }
-
-  /** Keeps the warm-up's copies reachable, so that no compiler drops them as unused. */
-  private static volatile Object sink;
-
-  /**
-   * Calls {@link java.util.Arrays#copyOf(int[], int)} and {@code copyOf(float[], int)} often enough on tiny arrays to
-   * have C2 compile them. A run copies a few arrays of about n entries whole (level 0's kNN rows, level 1's centroid
-   * rows), each once per run: interpreted or compiled by C1, a copy first clears the new array and then writes it
-   * again; compiled by C2, it only writes it (the allocation the copy fills is not cleared). At a million leaves those
-   * clears were about 455 samples of a 30-run profile (ADR 0045, amendment of 2026-12-07).
-   */
-  private static void compileCopies() {
-    int[] ints = new int[2];
-    float[] floats = new float[2];
-    for (int i = 0; i < 20_000; i++) {
-      ints = java.util.Arrays.copyOf(ints, 2);
-      floats = java.util.Arrays.copyOf(floats, 2);
-    }
-    sink = new Object[] {ints, floats};
   }
 }
