@@ -76,6 +76,8 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
     SourceLists base = shape.base().sourceLists();
     int inner = Math.max(0, n - leafCount);
     int[] offsets = new int[inner + 1];
+    int[] runs = new int[16]; // start and end row of each run of rows copied from the base
+    int count = 0;
     for (int r = 0; r < inner; ) {
       int[] own = perNode[leafCount + r];
       if (own != ShapeFrom.BASE_SOURCES) {
@@ -83,26 +85,41 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
         r++;
         continue;
       }
-      int end = baseRun(shape, perNode, r, inner, leafCount, ids);
-      int o = shape.previous()[r] - base.leafCount - r; // the base's row of row u is o + u within the run
-      for (int u = r; u < end; u++) {
-        offsets[u + 1] = offsets[u] + base.offsets[o + u + 1] - base.offsets[o + u];
+      int stop = r + 1; // the rows up to stop take the base's; runs of them lie one after another there
+      while (stop < inner && perNode[leafCount + stop] == ShapeFrom.BASE_SOURCES) {
+        stop++;
       }
-      r = end;
+      for (int u = r; u < stop; ) {
+        if (shape.previous()[u] < 0) {
+          throw new IllegalArgumentException(ids[leafCount + u] + " takes its quoted leaves from a base node it does"
+              + " not have");
+        }
+        int end = shape.runEnd(leafCount + u, leafCount + stop, leafCount) - leafCount;
+        int o = shape.previous()[u] - base.leafCount - u; // the base's row of row x is o + x within the run
+        for (int x = u; x < end; x++) {
+          offsets[x + 1] = offsets[x] + base.offsets[o + x + 1] - base.offsets[o + x];
+        }
+        if (count == runs.length) {
+          runs = java.util.Arrays.copyOf(runs, 2 * count);
+        }
+        runs[count++] = u;
+        runs[count++] = end;
+        u = end;
+      }
+      r = stop;
     }
     int[] leaves = new int[offsets[inner]];
-    for (int r = 0; r < inner; ) {
+    for (int r = 0; r < inner; r++) {
       int[] own = perNode[leafCount + r];
       if (own != ShapeFrom.BASE_SOURCES) {
         copyChecked(own, leaves, offsets[r], leafCount, ids[leafCount + r]);
-        r++;
-        continue;
       }
-      int end = baseRun(shape, perNode, r, inner, leafCount, ids);
+    }
+    for (int x = 0; x < count; x += 2) { // a run's rows in one copy
+      int u = runs[x];
       // The base's quoted leaves are its first leaves, this tree's too (ShapeFrom): no index to check.
-      System.arraycopy(base.leaves, base.offsets[shape.previous()[r] - base.leafCount], leaves, offsets[r],
-          offsets[end] - offsets[r]);
-      r = end;
+      System.arraycopy(base.leaves, base.offsets[shape.previous()[u] - base.leafCount], leaves, offsets[u],
+          offsets[runs[x + 1]] - offsets[u]);
     }
     SourceLists lists = new SourceLists(leafCount, offsets, leaves);
     assert lists.sameAs(of(expanded(shape, perNode, leafCount), n, leafCount, ids))
@@ -121,24 +138,6 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
       }
     }
     System.arraycopy(own, 0, leaves, at, own.length);
-  }
-
-  /**
-   * The end of the run of rows from {@code r} that take the base's quoted leaves from base nodes one after another.
-   *
-   * @throws IllegalArgumentException when row {@code r}'s node was made since the base
-   */
-  private static int baseRun(ShapeFrom shape, int[][] perNode, int r, int inner, int leafCount, String[] ids) {
-    int o = shape.previous()[r];
-    if (o < 0) {
-      throw new IllegalArgumentException(ids[leafCount + r] + " takes its quoted leaves from a base node it does not"
-          + " have");
-    }
-    int end = r + 1;
-    while (end < inner && perNode[leafCount + end] == ShapeFrom.BASE_SOURCES && shape.previous()[end] == o + end - r) {
-      end++;
-    }
-    return end;
   }
 
   /**
