@@ -15,7 +15,8 @@ import java.util.List;
  *
  * <p>It holds when the draft's internal nodes are the base's still in it, in the base's order, followed by the nodes
  * made since (in creation order; {@link DraftTree#addInternal} appends, and a drop keeps the order of the others), the
- * base's internal nodes are by level with the root last, and the root is the base's. Each node the run made or
+ * base's internal nodes are by level with the root last, and the root is the base's, or a node made since above it
+ * (a run whose top level grew a level: the base's root is then the last of the others). Each node the run made or
  * dropped is in the log. {@link #of} checks what it can without a look at every node, and gives null otherwise.
  */
 final class InternalSplice {
@@ -51,10 +52,20 @@ final class InternalSplice {
     }
     int kept = baseInner - dropped;
     List<DraftNode> internal = d.internal;
-    if (internal.size() != kept + made.size() || kept == 0 || internal.get(kept - 1).parent != null
-        || internal.get(kept - 1).index != base.size() - 1) {
-      return null; // the root is not the base's, or a node was made or dropped that the log does not show
+    if (internal.size() != kept + made.size() || kept == 0 || internal.get(kept - 1).index != base.size() - 1) {
+      return null; // the base's root was dropped, or a node was made or dropped that the log does not show
     }
+    // The root is the base's, or one made above it (the hierarchy grew a level): the base's root is then one of the
+    // others, above every other node of the base, and the nodes made at its level or lower go by level around it.
+    DraftNode root = d.root();
+    boolean newRoot = root != internal.get(kept - 1);
+    if (newRoot && (root.order < firstNew || base.level(base.size() - 1) < base.level(base.size() - 2))) {
+      return null; // a kept node other than the base's root is the root: the freeze moves it last
+    }
+    if (newRoot) {
+      made.remove(root);
+    }
+    int top = newRoot ? baseInner : baseInner - 1; // the places that are by level: all, or all but the root
     droppedAt = Arrays.copyOf(droppedAt, dropped);
     Arrays.sort(droppedAt);
     // The nodes made, by level: in creation order within one, as they come in the draft (a stable insertion sort of
@@ -71,7 +82,7 @@ final class InternalSplice {
     int taken = 0; // the base's nodes still in the draft taken so far
     for (int i = 0; i < made.size(); ) {
       int level = made.get(i).level;
-      int at = keptBefore(firstAbove(base, level), droppedAt); // the first kept node of a higher level, or the root
+      int at = keptBefore(firstAbove(base, level, top), droppedAt); // the first kept node of a higher level, or top
       out.addAll(internal.subList(taken, at));
       taken = at;
       for (; i < made.size() && made.get(i).level == level; i++) {
@@ -79,6 +90,9 @@ final class InternalSplice {
       }
     }
     out.addAll(internal.subList(taken, kept));
+    if (newRoot) {
+      out.add(root);
+    }
     assert out.equals(rootLast(DraftFreeze.byLevel(internal))) : "the spliced order is not the freeze's";
     return out;
   }
@@ -93,10 +107,13 @@ final class InternalSplice {
     return true;
   }
 
-  /** The first of {@code base}'s internal nodes (by place among them) above {@code level}, or the root's place. */
-  private static int firstAbove(Tree base, int level) {
+  /**
+   * The first of {@code base}'s internal nodes (by place among them) above {@code level} among the first {@code top},
+   * which are by level, or {@code top}.
+   */
+  private static int firstAbove(Tree base, int level, int top) {
     int lo = 0;
-    int hi = base.size() - base.leafCount() - 1; // the root's place: the nodes before it are by level
+    int hi = top;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       if (base.level(base.leafCount() + mid) > level) {

@@ -1,0 +1,60 @@
+package dev.setree.internal.maintain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeStore.Mutation;
+import dev.setree.spi.Fact;
+import dev.setree.testing.Corpora;
+import dev.setree.testing.HashEmbedder;
+import dev.setree.testing.SimpleTokenCounter;
+import dev.setree.testing.TreeAssert;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class InternalSpliceTest {
+  final HashEmbedder embedder = new HashEmbedder(48);
+  final SimpleTokenCounter counter = new SimpleTokenCounter();
+
+  /**
+   * A one-fact run whose top level grows a level (a root made above the old one) freezes by splicing the nodes it
+   * made into the base's order, as a run that keeps its root does, and gives the tree and oracle of a run whose passes
+   * look at every node (its freeze sorts every internal node by level).
+   */
+  @Test
+  void aRunThatGrowsALevelIsSplicedAndGivesWhatEveryNodesPassesGive() {
+    List<Fact> facts = Corpora.synthetic(110, 7);
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(facts.subList(0, 12), BuildProgress.NONE);
+    Maintainer continuing = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    Tree tree = built.tree();
+    HierarchyState oracle = built.hierarchy();
+    int grew = 0;
+    for (int i = 12; i < facts.size(); i++) {
+      List<Mutation> batch = List.of(new Mutation(0, Mutation.Kind.INSERT, "x" + i, facts.get(i).text(), null));
+      Maintainer everyNode = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+      everyNode.kept.everyNode();
+      Maintainer.Result expected = everyNode.run(tree, oracle, batch);
+      Maintainer.Result actual = continuing.run(tree, oracle, batch);
+      String ctx = "fact " + i;
+      assertEquals(expected.path(), actual.path(), ctx);
+      try {
+        TreeAssert.assertSameTree(expected.tree(), actual.tree());
+        TreeAssert.assertSameHierarchy(expected.hierarchy(), actual.hierarchy());
+      } catch (AssertionError e) {
+        throw new AssertionError(ctx + ": " + e.getMessage(), e);
+      }
+      Tree after = actual.tree();
+      if (after.level(after.root()) > tree.level(tree.root())) {
+        grew++;
+        assertTrue(!tree.id(tree.root()).equals(after.id(after.root())), ctx + ": a new root");
+        assertTrue(actual.changes().orderKept(), ctx + ": the run that grew a level was frozen by splicing");
+      }
+      tree = after;
+      oracle = actual.hierarchy();
+    }
+    assertTrue(grew >= 2, "the runs grew the tree by a level " + grew + " times");
+  }
+}
