@@ -15,9 +15,10 @@ import java.util.List;
  *
  * <p>It holds when the draft's internal nodes are the base's still in it, in the base's order, followed by the nodes
  * made since (in creation order; {@link DraftTree#addInternal} appends, and a drop keeps the order of the others), the
- * base's internal nodes are by level with the root last, and the root is the base's, or a node made since above it
- * (a run whose top level grew a level: the base's root is then the last of the others). Each node the run made or
- * dropped is in the log. {@link #of} checks what it can without a look at every node, and gives null otherwise.
+ * base's internal nodes are by level with the root last, and the root is the last of the base's nodes still in the
+ * draft (the base's root, or the node left on top when that was dropped) or a node made since above the base's root
+ * (a run whose top level grew a level). Each node the run made or dropped is in the log. {@link #of} checks what it
+ * can without a look at every node, and gives null otherwise.
  */
 final class InternalSplice {
   private InternalSplice() {}
@@ -52,20 +53,24 @@ final class InternalSplice {
     }
     int kept = baseInner - dropped;
     List<DraftNode> internal = d.internal;
-    if (internal.size() != kept + made.size() || kept == 0 || internal.get(kept - 1).index != base.size() - 1) {
-      return null; // the base's root was dropped, or a node was made or dropped that the log does not show
+    if (internal.size() != kept + made.size() || kept == 0) {
+      return null; // a node was made or dropped that the log does not show
     }
-    // The root is the base's, or one made above it (the hierarchy grew a level): the base's root is then one of the
+    // The root is the last of the base's nodes kept (the base's root, or, when that was dropped, the node left on
+    // top), or one made above the base's root (the hierarchy grew a level): the base's root is then one of the
     // others, above every other node of the base, and the nodes made at its level or lower go by level around it.
+    DraftNode last = internal.get(kept - 1);
+    int lastPlace = last.index - baseLeaves;
     DraftNode root = d.root();
-    boolean newRoot = root != internal.get(kept - 1);
-    if (newRoot && (root.order < firstNew || base.level(base.size() - 1) < base.level(base.size() - 2))) {
-      return null; // a kept node other than the base's root is the root: the freeze moves it last
+    boolean newRoot = root != last;
+    if (newRoot && (root.order < firstNew || lastPlace != baseInner - 1
+        || lastPlace > 0 && base.level(last.index) < base.level(last.index - 1))) {
+      return null; // another node is the root: the freeze moves it last
     }
     if (newRoot) {
       made.remove(root);
     }
-    int top = newRoot ? baseInner : baseInner - 1; // the places that are by level: all, or all but the root
+    int top = newRoot ? baseInner : lastPlace; // the places before the root, which are by level
     droppedAt = Arrays.copyOf(droppedAt, dropped);
     Arrays.sort(droppedAt);
     // The nodes made, by level: in creation order within one, as they come in the draft (a stable insertion sort of
