@@ -23,6 +23,20 @@ public final class Vectors {
     return (s0 + s1) + (s2 + s3);
   }
 
+  /**
+   * The Euclidean norm of {@code a[off..off+dim)}, rounded up: never below the exact norm (a bound on products with
+   * the row, {@code |x . y| <= |x| |y|}). NaN or infinite when a component is. The squares are summed as
+   * {@link #dot} sums products (four sums: as fast as a product, where one sum in double would be a chain of
+   * dependent adds), whose rounding, a sum of terms of one sign, is within {@code gamma(dim / 4 + 2)} of it (N. J.
+   * Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., 2002, section 3.1): taken up by far more here.
+   */
+  public static float norm(float[] a, int off, int dim) {
+    double squares = dot(a, off, a, off, dim);
+    double n = Math.sqrt(squares * (1 + 1e-4 + dim * 0x1p-20) + dim * 0x1p-149); // squares lost to underflow too
+    float f = (float) n;
+    return f < n ? Math.nextUp(f) : f;
+  }
+
   /** Dot product of two whole vectors of equal length. */
   public static float dot(float[] a, float[] b) {
     if (a.length != b.length) {

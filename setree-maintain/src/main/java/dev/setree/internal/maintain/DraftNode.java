@@ -65,6 +65,8 @@ final class DraftNode {
    * null ({@link LeavesUnder}).
    */
   LeavesUnder.Parts below;
+  /** What this internal node's last relevance scan found, for its next one ({@link RelevanceMemo}), or null. */
+  RelevanceMemo relevance;
   /** Its index in the snapshot {@link DraftTree#toTree} is freezing (scratch; -1 when not in it). */
   int index = -1;
   /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */
@@ -141,6 +143,11 @@ final class DraftNode {
   /** The dot product of the embedding with {@code q}, a leaf's row read where it is. */
   float dot(float[] q) {
     return rows != null ? Vectors.dot(rows, rowFrom, q, 0, rowDim) : Vectors.dot(embedding, q);
+  }
+
+  /** The norm of the embedding ({@link Vectors#norm}: never below the exact one), a leaf's row read where it is. */
+  float norm() {
+    return rows != null ? Vectors.norm(rows, rowFrom, rowDim) : Vectors.norm(embedding, 0, embedding.length);
   }
 
   /** Where a leaf that reads its row of the tree's leaf rows has it (its first float), else -1. */

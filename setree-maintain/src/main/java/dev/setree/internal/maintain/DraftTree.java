@@ -66,6 +66,12 @@ final class DraftTree {
   final Touched touched = new Touched();
   /** How many leaves a node needs to keep its leaves' parts between summary passes ({@link LeavesUnder}). */
   int partsKeptFrom = LeavesUnder.KEPT_FROM;
+  /** How many offered leaves a node needs to keep what its relevance scan found ({@link RelevanceMemo}). */
+  int relevanceFrom = RelevanceMemo.FROM;
+  /** How many leaves compete in a summary's maximal marginal relevance: for tests, whose trees are small. */
+  int relevanceCandidates = MaximalMarginalRelevance.MAX_CANDIDATES;
+  private float leafNormBound; // see leafNormBound(), once known
+  private boolean leafNormKnown;
 
   DraftTree(int dim) {
     this.dim = dim;
@@ -74,7 +80,31 @@ final class DraftTree {
   }
 
   DraftNode addLeaf(String id, String text, String time, float[] embedding, int tokens) {
-    return addLeaf(id, text, time, embedding, embedding.clone(), tokens);
+    return bounded(addLeaf(id, text, time, embedding, embedding.clone(), tokens));
+  }
+
+  /**
+   * At least the norm of every leaf the draft has or had, which bounds how far a leaf's product with a centroid moves
+   * with it ({@link RelevanceMemo}): a look at every leaf when first asked for, then raised as leaves are added.
+   */
+  synchronized float leafNormBound() {
+    if (!leafNormKnown) {
+      float most = 0;
+      for (DraftNode l : leaves) {
+        most = Math.max(most, l.norm()); // NaN from a row that is not numbers: no bound, no memo
+      }
+      leafNormBound = most;
+      leafNormKnown = true;
+    }
+    return leafNormBound;
+  }
+
+  /** Raises {@link #leafNormBound} to {@code n}'s norm, once it is known; returns {@code n}. */
+  private synchronized DraftNode bounded(DraftNode n) {
+    if (leafNormKnown) {
+      leafNormBound = Math.max(leafNormBound, n.norm());
+    }
+    return n;
   }
 
   /** A leaf whose sum is {@code sum} (the draft's own copy of the embedding; neither is changed in place). */
@@ -97,7 +127,7 @@ final class DraftTree {
   private DraftNode addLeafRow(String id, String text, String time, float[] rows, int row, int tokens) {
     DraftNode n = addLeaf(id, text, time, null, null, tokens);
     n.readsRow(rows, row, dim);
-    return n;
+    return bounded(n);
   }
 
   /**

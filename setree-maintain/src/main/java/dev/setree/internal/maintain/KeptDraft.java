@@ -30,6 +30,8 @@ final class KeptDraft {
   /** Whether the drafts it gives have their passes look at every node ({@link #everyNode}). */
   private boolean everyNode;
   private int partsKeptFrom = LeavesUnder.KEPT_FROM;
+  private int relevanceFrom = RelevanceMemo.FROM;
+  private int relevanceCandidates = MaximalMarginalRelevance.MAX_CANDIDATES;
 
   /**
    * Makes the drafts it gives from now on have their passes look at every internal node rather than read the run's
@@ -47,6 +49,22 @@ final class KeptDraft {
     partsKeptFrom = leaves;
   }
 
+  /**
+   * Makes the drafts it gives from now on have the nodes of at least {@code leaves} offered leaves keep what their
+   * relevance scans found ({@link RelevanceMemo#FROM} by default; {@link Integer#MAX_VALUE}: none): for tests.
+   */
+  synchronized void keepRelevanceFrom(int leaves) {
+    relevanceFrom = leaves;
+  }
+
+  /**
+   * Makes the drafts it gives from now on have the {@code candidates} leaves closest to a node's centroid compete in
+   * its summary ({@link MaximalMarginalRelevance#MAX_CANDIDATES} by default): for tests, whose trees are small.
+   */
+  synchronized void relevanceCandidates(int candidates) {
+    relevanceCandidates = candidates;
+  }
+
   /** A draft of {@code base}: the kept one when it was frozen into {@code base} itself, else a new copy. */
   synchronized DraftTree take(Tree base) {
     DraftTree taken = takeDraft(base);
@@ -54,6 +72,8 @@ final class KeptDraft {
       taken.touched.touchAll();
     }
     taken.partsKeptFrom = partsKeptFrom;
+    taken.relevanceFrom = relevanceFrom;
+    taken.relevanceCandidates = relevanceCandidates;
     return taken;
   }
 

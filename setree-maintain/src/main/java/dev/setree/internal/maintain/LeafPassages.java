@@ -21,16 +21,53 @@ final class LeafPassages extends AbstractList<Passage> implements RandomAccess {
 
   private final DraftNode[] leaves;
   private final Passage[] made;
+  /** The node whose summary request these leaves are, which keeps its {@link RelevanceMemo}; null for none. */
+  private final DraftNode node;
+  /** At least the norm of every leaf of the node's draft, when {@link #node} is not null. */
+  private final float normBound;
+  /** How many of the leaves closest to the centroid compete ({@link MaximalMarginalRelevance#MAX_CANDIDATES}). */
+  private final int candidates;
 
   LeafPassages(List<DraftNode> leaves) {
     this.leaves = leaves.toArray(new DraftNode[0]);
     this.made = new Passage[this.leaves.length];
+    this.node = null;
+    this.normBound = Float.NaN;
+    this.candidates = MaximalMarginalRelevance.MAX_CANDIDATES;
   }
 
-  /** The first {@code n} of {@code leaves}. */
-  LeafPassages(DraftNode[] leaves, int n) {
+  /**
+   * The first {@code n} of {@code leaves}, offered by {@code node}'s summary request: when not null, the node keeps
+   * what its relevance scan found for the next scan ({@link RelevanceMemo}), which needs {@code normBound}, at least
+   * the norm of every leaf of the node's draft ({@link DraftTree#leafNormBound}). The {@code candidates} leaves
+   * closest to the centroid compete ({@link MaximalMarginalRelevance#MAX_CANDIDATES} but in tests).
+   */
+  LeafPassages(DraftNode[] leaves, int n, DraftNode node, float normBound, int candidates) {
     this.leaves = n == leaves.length ? leaves : Arrays.copyOf(leaves, n);
     this.made = new Passage[n];
+    this.node = node;
+    this.normBound = normBound;
+    this.candidates = candidates;
+  }
+
+  /** How many of the leaves closest to the centroid compete. */
+  int candidates() {
+    return candidates;
+  }
+
+  /** At least the norm of every leaf of the draft, for a {@link #node}'s memo. */
+  float normBound() {
+    return normBound;
+  }
+
+  /** The node whose leaves these are, which keeps a {@link RelevanceMemo}, or null. */
+  DraftNode node() {
+    return node;
+  }
+
+  /** The leaves, in order; not to be changed. */
+  DraftNode[] array() {
+    return leaves;
   }
 
   @Override
@@ -87,7 +124,7 @@ final class LeafPassages extends AbstractList<Passage> implements RandomAccess {
    * of 50,000 leaves took. The rows are read four at a time, on vector lanes once a writer has compiled that code
    * ({@link RowDots}, ADR 0046). The products are those of {@link DraftNode#dot}, bit for bit.
    */
-  private float[] dots(float[] q) {
+  float[] dots(float[] q) {
     int n = leaves.length;
     float[] out = new float[n];
     if (n < STORAGE_ORDER_FROM) {

@@ -100,7 +100,17 @@ final class LeavesUnder {
 
   /** The leaves a summary request offers: those no summary below quotes, or all of them when each one is quoted. */
   LeafPassages offered() {
-    return unquoted.length > 0 ? new LeafPassages(unquoted, unquoted.length) : new LeafPassages(leaves, leaves.length);
+    return offered(null, Float.NaN, MaximalMarginalRelevance.MAX_CANDIDATES);
+  }
+
+  /**
+   * {@link #offered()}, for {@code node}'s request, so that the node keeps its {@link RelevanceMemo} (none when
+   * null), whose bound needs {@code normBound}, at least the norm of every leaf of the draft; the {@code candidates}
+   * leaves closest to the centroid compete.
+   */
+  LeafPassages offered(DraftNode node, float normBound, int candidates) {
+    DraftNode[] list = unquoted.length > 0 ? unquoted : leaves;
+    return new LeafPassages(list, list.length, node, normBound, candidates);
   }
 
   /**

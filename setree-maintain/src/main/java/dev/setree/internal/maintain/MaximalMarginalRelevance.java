@@ -30,6 +30,11 @@ final class MaximalMarginalRelevance {
     return () -> new Picks(leaves, centroid, limit, redundancy);
   }
 
+  /** A key that sorts {@code value} descending, then {@code index} ascending, -0 as 0 ({@link Ranking#key}). */
+  static long descending(float value, int index) {
+    return Ranking.key(value + 0f, index);
+  }
+
   /**
    * Puts the {@code k} smallest of {@code keys}, which are distinct, at its start in no particular order: Hoare's
    * selection (C. A. R. Hoare, "Algorithm 65: Find", CACM 4(7), 1961) with median-of-three pivots, linear on
@@ -86,9 +91,10 @@ final class MaximalMarginalRelevance {
    */
   private static final class Picks implements Iterator<Integer> {
     private final List<Passage> leaves;
-    private final float[] rel;
     /** The candidates' leaf indexes by rank: relevance descending, then index ascending. */
     private final int[] cand;
+    /** By rank: the candidate's relevance (its similarity to the centroid). */
+    private final float[] rel;
     /** By rank: the highest similarity to the first {@link #seen} picks, and whether it was picked. */
     private final float[] maxSim;
     private final int[] seen;
@@ -109,25 +115,9 @@ final class MaximalMarginalRelevance {
       this.leaves = leaves;
       this.redundancy = redundancy;
       this.falling = redundancy >= 0;
-      int n = leaves.size();
-      rel = LeafPassages.dots(leaves, centroid); // a draft's leaves without a passage each
-      // Relevance descending, then index ascending, as primitive keys (no boxed sort: a node high in a large
-      // tree has tens of thousands of leaves). -0 counts as 0 and every NaN as one value above all numbers,
-      // as Float.compare after an == test ordered them.
-      long[] keyed = new long[n];
-      for (int i = 0; i < n; i++) {
-        keyed[i] = descending(rel[i], i);
-      }
-      cand = new int[Math.min(n, MAX_CANDIDATES)];
-      if (n > 2 * MAX_CANDIDATES) {
-        selectSmallest(keyed, cand.length); // the candidates first, then sorted: not all of a large node's leaves
-        Arrays.sort(keyed, 0, cand.length);
-      } else {
-        Arrays.sort(keyed);
-      }
-      for (int c = 0; c < cand.length; c++) {
-        cand[c] = Ranking.index(keyed[c]);
-      }
+      RelevanceMemo.Ranked ranked = candidates(leaves, centroid);
+      cand = ranked.cand();
+      rel = ranked.rel();
       maxSim = new float[cand.length];
       Arrays.fill(maxSim, -1f);
       seen = new int[cand.length];
@@ -136,9 +126,37 @@ final class MaximalMarginalRelevance {
       pickedEmbeddings = new float[picks][];
     }
 
-    /** A key that sorts {@code value} descending, then {@code index} ascending, -0 as 0 ({@link Ranking#key}). */
-    private static long descending(float value, int index) {
-      return Ranking.key(value + 0f, index);
+    /**
+     * The candidates and their relevance: from the node's {@link RelevanceMemo} when the leaves are a large node's,
+     * else from a scan of every leaf.
+     */
+    private static RelevanceMemo.Ranked candidates(List<Passage> leaves, float[] centroid) {
+      int n = leaves.size();
+      int max = leaves instanceof LeafPassages draft ? draft.candidates() : MAX_CANDIDATES;
+      if (leaves instanceof LeafPassages draft && draft.node() != null) {
+        return RelevanceMemo.rank(draft, centroid, max);
+      }
+      float[] all = LeafPassages.dots(leaves, centroid); // a draft's leaves without a passage each
+      // Relevance descending, then index ascending, as primitive keys (no boxed sort: a node high in a large
+      // tree has tens of thousands of leaves). -0 counts as 0 and every NaN as one value above all numbers,
+      // as Float.compare after an == test ordered them.
+      long[] keyed = new long[n];
+      for (int i = 0; i < n; i++) {
+        keyed[i] = descending(all[i], i);
+      }
+      int[] cand = new int[Math.min(n, max)];
+      if (n > 2 * max) {
+        selectSmallest(keyed, cand.length); // the candidates first, then sorted: not all of a large node's leaves
+        Arrays.sort(keyed, 0, cand.length);
+      } else {
+        Arrays.sort(keyed);
+      }
+      float[] rel = new float[cand.length];
+      for (int c = 0; c < cand.length; c++) {
+        cand[c] = Ranking.index(keyed[c]);
+        rel[c] = all[cand[c]];
+      }
+      return new RelevanceMemo.Ranked(cand, rel);
     }
 
     @Override
@@ -163,8 +181,8 @@ final class MaximalMarginalRelevance {
       int best = -1;
       float bestScore = Float.NEGATIVE_INFINITY;
       for (int r = 0; r < cand.length; r++) {
-        if (rel[cand[r]] > bestScore) {
-          bestScore = rel[cand[r]];
+        if (rel[r] > bestScore) {
+          bestScore = rel[r];
           best = r;
         }
       }
@@ -229,7 +247,7 @@ final class MaximalMarginalRelevance {
         maxSim[r] = Math.max(maxSim[r], LeafPassages.dot(leaves, leaf, pickedEmbeddings[p]));
       }
       seen[r] = picked;
-      return rel[leaf] - redundancy * maxSim[r];
+      return rel[r] - redundancy * maxSim[r];
     }
   }
 }

@@ -28,7 +28,7 @@ final class RunClasses {
     "MovedSimilarities", "NearAncestors", "NearestMemberPatch", "NearestMemberPatch$NearRows",
     "NextMembers", "NextMembers$Listed", "OldCommunities", "OldParents",
     "ParentPreservation", "LeftAlone", "RecordedRows", "RecordedRows$Matched",
-    "RecordedRows$Matcher", "RunSteps",
+    "RecordedRows$Matcher", "RelevanceMemo", "RelevanceMemo$Joined", "RelevanceMemo$Ranked", "RunSteps",
     "SummaryPass", "SummaryPass$Result", "SummaryWaves$Marked", "SummaryWaves$MarkFlagged", "TextCut", "TopKRows",
     "dev.setree.internal.maintain.llm.TargetLlmSummarizer",
     "dev.setree.internal.core.Indexes", "dev.setree.internal.core.KnnRowChanges", "dev.setree.internal.core.Passes",

@@ -141,7 +141,8 @@ final class SummaryPass {
         for (DraftNode v : nodes) {
           LeavesUnder under = LeavesUnder.of(v, draft.partsKeptFrom);
           leavesOf.add(under);
-          Summarizer.Request req = request(v, v.depth, under, rules);
+          Summarizer.Request req = request(v, v.depth, under, rules,
+              under.size() >= draft.relevanceFrom ? draft.leafNormBound() : Float.NaN, draft.relevanceCandidates);
           Callable<Summarizer.Summary> task = () -> {
             Summarizer.Summary s = summarizeSafely(req, v, fallbacks, extractive);
             progress.update("summaries", summarized.incrementAndGet(), Math.max(total, summarized.get()));
@@ -268,14 +269,19 @@ final class SummaryPass {
     return extractive.forCorpus(corpus);
   }
 
-  /** What the summariser is asked for {@code v}, whose leaves are {@code under}, capped by {@code rules}. */
-  private Summarizer.Request request(DraftNode v, int depth, LeavesUnder under, SummaryRules rules) {
+  /**
+   * What the summariser is asked for {@code v}, whose leaves are {@code under}, capped by {@code rules}; unless
+   * {@code normBound} (at least every leaf's norm) is NaN, {@code v} keeps what its relevance scan found for the next
+   * ({@link RelevanceMemo}); the {@code candidates} leaves closest to its centroid compete.
+   */
+  private Summarizer.Request request(DraftNode v, int depth, LeavesUnder under, SummaryRules rules,
+      float normBound, int candidates) {
     List<Passage> children = new ArrayList<>();
     for (DraftNode c : v.children) {
       children.add(new Passage(c.id, c.text, c.embeddingToRead()));
     }
-    return new Summarizer.Request(v.level, depth, children, under.offered(), v.centroid(), rules.cap(v, depth),
-        counter);
+    LeafPassages offered = under.offered(Float.isNaN(normBound) ? null : v, normBound, candidates);
+    return new Summarizer.Request(v.level, depth, children, offered, v.centroid(), rules.cap(v, depth), counter);
   }
 
   static List<DraftNode> leavesUnder(DraftNode v, List<DraftNode> out) {
