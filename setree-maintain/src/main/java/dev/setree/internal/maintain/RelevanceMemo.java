@@ -26,7 +26,7 @@ import java.util.Map;
  * not joined so is scanned. A memo is the node's, read and replaced by its summary's thread only.
  */
 final class RelevanceMemo {
-  /** A node that offers at least this many leaves keeps a memo. */
+  /** A node of at least this many leaves keeps a memo ({@link DraftTree#relevanceFrom}). */
   static final int FROM = 16_384;
   /** How many of the best leaves a memo keeps per candidate: more, so that a moved centroid keeps them apart. */
   static final int KEPT_PER_CANDIDATE = 2;
