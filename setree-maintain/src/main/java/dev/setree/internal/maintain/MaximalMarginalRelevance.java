@@ -36,6 +36,22 @@ final class MaximalMarginalRelevance {
   }
 
   /**
+   * Every leaf's key by relevance ({@link #descending}), the {@code kept} best first and in order, the others after
+   * them in no order. Primitive keys, no boxed sort: a node high in a large tree has tens of thousands of leaves; and
+   * a selection, then a sort of those it keeps, not a sort of every key. -0 counts as 0 and every NaN as one value
+   * above all numbers, as Float.compare after an == test ordered them.
+   */
+  static long[] closest(float[] rel, int kept) {
+    long[] keyed = new long[rel.length];
+    for (int i = 0; i < rel.length; i++) {
+      keyed[i] = descending(rel[i], i);
+    }
+    selectSmallest(keyed, kept);
+    Arrays.sort(keyed, 0, Math.min(kept, keyed.length));
+    return keyed;
+  }
+
+  /**
    * Puts the {@code k} smallest of {@code keys}, which are distinct, at its start in no particular order: Hoare's
    * selection (C. A. R. Hoare, "Algorithm 65: Find", CACM 4(7), 1961) with median-of-three pivots, linear on
    * average.
@@ -137,26 +153,8 @@ final class MaximalMarginalRelevance {
         return RelevanceMemo.rank(draft, centroid, max);
       }
       float[] all = LeafPassages.dots(leaves, centroid); // a draft's leaves without a passage each
-      // Relevance descending, then index ascending, as primitive keys (no boxed sort: a node high in a large
-      // tree has tens of thousands of leaves). -0 counts as 0 and every NaN as one value above all numbers,
-      // as Float.compare after an == test ordered them.
-      long[] keyed = new long[n];
-      for (int i = 0; i < n; i++) {
-        keyed[i] = descending(all[i], i);
-      }
-      int[] cand = new int[Math.min(n, max)];
-      if (n > 2 * max) {
-        selectSmallest(keyed, cand.length); // the candidates first, then sorted: not all of a large node's leaves
-        Arrays.sort(keyed, 0, cand.length);
-      } else {
-        Arrays.sort(keyed);
-      }
-      float[] rel = new float[cand.length];
-      for (int c = 0; c < cand.length; c++) {
-        cand[c] = Ranking.index(keyed[c]);
-        rel[c] = all[cand[c]];
-      }
-      return new RelevanceMemo.Ranked(cand, rel);
+      int count = Math.min(n, max);
+      return RelevanceMemo.Ranked.first(closest(all, count), count, all);
     }
 
     @Override

@@ -36,7 +36,18 @@ final class RelevanceMemo {
   private static final int NEAR = 8;
 
   /** The candidates a scan found: places in the list, best first, and their products with the centroid. */
-  record Ranked(int[] cand, float[] rel) {}
+  record Ranked(int[] cand, float[] rel) {
+    /** The first {@code count} of {@code keyed} ({@link MaximalMarginalRelevance#closest}), products from {@code rel}. */
+    static Ranked first(long[] keyed, int count, float[] rel) {
+      int[] cand = new int[count];
+      float[] relByRank = new float[count];
+      for (int c = 0; c < count; c++) {
+        cand[c] = Ranking.index(keyed[c]);
+        relByRank[c] = rel[cand[c]];
+      }
+      return new Ranked(cand, relByRank);
+    }
+  }
 
   /** The offered leaves this memo is of, in their order; never changed. */
   private final DraftNode[] offered;
@@ -80,20 +91,8 @@ final class RelevanceMemo {
   private static Ranked whole(LeafPassages leaves, float[] q, int k) {
     int n = leaves.size();
     float[] rel = leaves.dots(q);
-    long[] keyed = new long[n];
-    for (int i = 0; i < n; i++) {
-      keyed[i] = MaximalMarginalRelevance.descending(rel[i], i);
-    }
     int kept = Math.min(n, KEPT_PER_CANDIDATE * k);
-    MaximalMarginalRelevance.selectSmallest(keyed, kept);
-    Arrays.sort(keyed, 0, kept);
-    int count = Math.min(n, k);
-    int[] cand = new int[count];
-    float[] relByRank = new float[count];
-    for (int c = 0; c < count; c++) {
-      cand[c] = Ranking.index(keyed[c]);
-      relByRank[c] = rel[cand[c]];
-    }
+    long[] keyed = MaximalMarginalRelevance.closest(rel, kept);
     double outside = Double.NEGATIVE_INFINITY;
     boolean numbers = true;
     for (int x = kept; x < n; x++) {
@@ -111,7 +110,7 @@ final class RelevanceMemo {
     if (numbers && finite(q) && kept < n) {
       leaves.node().relevance = new RelevanceMemo(leaves.array(), q.clone(), top, topProducts, outside, 0);
     }
-    return new Ranked(cand, relByRank);
+    return Ranked.first(keyed, Math.min(n, k), rel);
   }
 
   /**
