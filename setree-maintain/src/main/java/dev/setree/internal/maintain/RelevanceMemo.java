@@ -37,7 +37,7 @@ final class RelevanceMemo {
 
   /** The candidates a scan found: places in the list, best first, and their products with the centroid. */
   record Ranked(int[] cand, float[] rel) {
-    /** The first {@code count} of {@code keyed} ({@link MaximalMarginalRelevance#closest}), products from {@code rel}. */
+    /** The first {@code count} of {@code keyed} ({@link MaximalMarginalRelevance#closest}), with their {@code rel}. */
     static Ranked first(long[] keyed, int count, float[] rel) {
       int[] cand = new int[count];
       float[] relByRank = new float[count];
