@@ -66,7 +66,7 @@ final class DraftTree {
   final Touched touched = new Touched();
   /** How many leaves a node needs to keep its leaves' parts between summary passes ({@link LeavesUnder}). */
   int partsKeptFrom = LeavesUnder.KEPT_FROM;
-  /** How many offered leaves a node needs to keep what its relevance scan found ({@link RelevanceMemo}). */
+  /** How many leaves a node needs to keep what its relevance scan found ({@link RelevanceMemo}). */
   int relevanceFrom = RelevanceMemo.FROM;
   /** How many leaves compete in a summary's maximal marginal relevance: for tests, whose trees are small. */
   int relevanceCandidates = MaximalMarginalRelevance.MAX_CANDIDATES;

@@ -50,7 +50,7 @@ final class KeptDraft {
   }
 
   /**
-   * Makes the drafts it gives from now on have the nodes of at least {@code leaves} offered leaves keep what their
+   * Makes the drafts it gives from now on have the nodes of at least {@code leaves} leaves keep what their
    * relevance scans found ({@link RelevanceMemo#FROM} by default; {@link Integer#MAX_VALUE}: none): for tests.
    */
   synchronized void keepRelevanceFrom(int leaves) {
