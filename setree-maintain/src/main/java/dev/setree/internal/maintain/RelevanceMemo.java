@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a large node's relevance scan found (the products of its offered leaves with its centroid, of which the
@@ -12,9 +13,9 @@ import java.util.Map;
  * the products that may have changed: those of the leaves it found best, and of the leaves offered since. Any other
  * leaf's product with the new centroid is at most its product with the old one plus its norm (at most
  * {@link DraftTree#leafNormBound}) times how far the centroid moved (Cauchy-Schwarz), plus the rounding of the two
- * float products. When the last candidate's product is
- * above that bound, the candidates are those of a scan of every leaf, bit for bit: the same products, ranked by the
- * same keys (product, then place in the list). Otherwise the node is scanned whole, as before.
+ * float products. When the last candidate's product is above that bound, the candidates are those of a scan of every
+ * leaf, bit for bit: the same products, ranked by the same keys (product, then place in the list). Otherwise the node
+ * is scanned whole, as before.
  *
  * <p>At a million leaves a summary of the root read every leaf's row, and the runs that rewrote summaries near the
  * root took 0.5-1.1 s; 58 of 67 summaries of nodes of 20,000 leaves or more in 30 runs were of nodes summarised
@@ -60,7 +61,7 @@ final class RelevanceMemo {
   /** How many scans in a row this memo spared a scan of every leaf (for tests). */
   final int spared;
   /** How many scans memos spared in this process (for tests). */
-  static final java.util.concurrent.atomic.AtomicLong SPARED = new java.util.concurrent.atomic.AtomicLong();
+  static final AtomicLong SPARED = new AtomicLong();
   /** Every {@value #ANCHOR_EVERY}th offered leaf's place, made when a scan first needs it. */
   private Map<DraftNode, Integer> anchors;
 
@@ -247,8 +248,8 @@ final class RelevanceMemo {
         j++;
         continue;
       }
-      int rejoin = rejoin(now, i, j, most - freshCount);
-      int skipped = rejoin >= 0 ? rejoinSkip : n - i; // none found: the rest is not in the old list
+      long rejoin = rejoin(now, i, j, most - freshCount);
+      int skipped = rejoin >= 0 ? (int) rejoin : n - i; // none found: the rest is not in the old list
       if (freshCount + skipped > most) {
         return null;
       }
@@ -259,31 +260,26 @@ final class RelevanceMemo {
         fresh[freshCount++] = i + x;
       }
       i += skipped;
-      j = rejoin;
+      j = (int) (rejoin >> 32);
     }
     return new Joined(topAt, Arrays.copyOf(fresh, freshCount));
   }
 
-  /** How many leaves of the new list the last {@link #rejoin} skipped (scratch of one comparison). */
-  private int rejoinSkip;
-
   /**
    * A place in the old list at which the new list, from {@code i} on, goes on: a leaf of the old list
    * {@value #NEAR} places or fewer after {@code j}, or {@code j} itself a few leaves of the new list on, else one the
-   * index knows among the next {@code budget} leaves of the new list. Sets {@link #rejoinSkip} to the number of the
-   * new list's leaves before it; -1 when none is found.
+   * index knows among the next {@code budget} leaves of the new list: that place in the high 32 bits, and how many of
+   * the new list's leaves come before it in the low ones ({@link #joinAt}); -1 when none is found.
    */
-  private int rejoin(DraftNode[] now, int i, int j, int budget) {
+  private long rejoin(DraftNode[] now, int i, int j, int budget) {
     int n = now.length;
     int o = offered.length;
     for (int d = 1; d <= NEAR; d++) {
       if (j + d < o && now[i] == offered[j + d]) { // old leaves dropped
-        rejoinSkip = 0;
-        return j + d;
+        return joinAt(j + d, 0);
       }
       if (i + d < n && j < o && now[i + d] == offered[j]) { // new leaves inserted
-        rejoinSkip = d;
-        return j;
+        return joinAt(j, d);
       }
     }
     if (anchors == null) {
@@ -295,11 +291,15 @@ final class RelevanceMemo {
     for (int x = i; x < n && x - i <= budget; x++) {
       Integer p = anchors.get(now[x]);
       if (p != null) {
-        rejoinSkip = x - i;
-        return p;
+        return joinAt(p, x - i);
       }
     }
     return -1;
+  }
+
+  /** Where the comparison goes on: at place {@code j} of the old list, after {@code skipped} new leaves. */
+  private static long joinAt(int j, int skipped) {
+    return (long) j << 32 | skipped;
   }
 
   private static boolean finite(float[] v) {
