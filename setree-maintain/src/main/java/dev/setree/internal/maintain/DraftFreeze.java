@@ -6,6 +6,7 @@ import dev.setree.internal.core.Tree;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 
 /**
@@ -24,6 +25,8 @@ import java.util.function.IntConsumer;
 final class DraftFreeze {
   /** The quoted leaves of a node that quotes none: the tree copies them, so one array serves all. */
   private static final int[] NO_SOURCES = new int[0];
+  /** How many nodes freezes in this process gave an index, each read for it (for tests). */
+  static final AtomicLong RENUMBERED = new AtomicLong();
 
   private final Tree base;
   private final int kept;
@@ -31,6 +34,9 @@ final class DraftFreeze {
   /** The nodes in the new tree's order, and the first index {@link #run}'s passes write (the kept leaves before). */
   private List<DraftNode> order;
   private int from;
+  /** The new tree's leaves, and the base's (0 without a base). */
+  private int leafCount;
+  private int baseLeaves;
   /** Each node's index in the base tree, -1 for a node made since; unset for the leaves before {@link #from}. */
   private int[] previous;
   /** The new tree's columns, written by {@link #run}. */
@@ -75,13 +81,15 @@ final class DraftFreeze {
 
   private Frozen run(DraftTree d) {
     order = new ArrayList<>(d.leaves);
-    int leafCount = d.leaves.size();
+    leafCount = d.leaves.size();
+    baseLeaves = base == null ? 0 : base.leafCount();
     // The internal nodes are the base's, in its order, with the few the run made spliced in and those it dropped
     // left out, when it kept every leaf and its log says which (InternalSplice): then their columns are the base's,
     // except those of the nodes the run touched (Touched).
-    List<DraftNode> inner = base != null && kept == base.leafCount() && base.size() > kept && !d.touched.all()
+    InternalSplice.Spliced splice = base != null && kept == baseLeaves && base.size() > kept && !d.touched.all()
         ? InternalSplice.of(d, base) : null;
-    boolean spliced = inner != null;
+    boolean spliced = splice != null;
+    List<DraftNode> inner = spliced ? splice.order() : null;
     if (!spliced) {
       inner = byLevel(d.internal);
       DraftNode root = d.root();
@@ -95,9 +103,23 @@ final class DraftFreeze {
     int dim = d.dim;
     // The kept leaves' columns come from the base when both trees have internal nodes (a leaf as root is not kept).
     from = base != null && base.size() > base.leafCount() && n > leafCount ? kept : 0;
-    assert keptInPlace(order, from);
+    assert FreezeChecks.keptInPlace(order, from);
     previous = new int[n];
-    Passes.range(from, n, new Renumber(spliced && from > 0 ? leafCount : -1));
+    if (spliced && from > 0) {
+      // The internal nodes before the first made or dropped keep their places, so their indexes, and their orders
+      // (the last settle or spliced freeze set them from their places): only their base indexes are written here.
+      Renumber renumber = new Renumber(leafCount);
+      Passes.range(from, leafCount, renumber); // the new leaves
+      int unmoved = leafCount + splice.unmoved();
+      for (int i = leafCount; i < unmoved; i++) {
+        previous[i] = baseLeaves + (i - leafCount);
+      }
+      Passes.range(unmoved, n, renumber);
+      RENUMBERED.addAndGet(leafCount - from + n - unmoved);
+    } else {
+      Passes.range(from, n, new Renumber(-1));
+      RENUMBERED.addAndGet(n - from);
+    }
     ids = new String[n];
     texts = new String[n];
     times = new String[n];
@@ -119,13 +141,13 @@ final class DraftFreeze {
       Passes.range(from, leafCount, columns); // the new leaves
       touched = d.touchedInternal(); // the internal nodes made since are among them
       for (DraftNode v : touched) {
-        columns.accept(v.index);
+        columns.accept(leafCount + v.index);
       }
       assert untouchedFrozen(d, leafCount);
     } else {
       Passes.range(from, n, new Columns());
     }
-    assert keptLeavesFrozen(order, from, parent);
+    assert FreezeChecks.keptLeavesFrozen(order, from, parent, leafCount);
     Tree tree = new Tree(dim, leafCount, ids, texts, times, kinds, tokens, level, parent, d.leafRows(),
         touched != null ? d.internalRows.freeze(inner, base.internalRows(), previous, base.leafCount(), touched)
             : d.internalRows.freeze(inner),
@@ -135,9 +157,9 @@ final class DraftFreeze {
   }
 
   /**
-   * The freeze's first pass: notes each node's index in the base tree and gives it its index in the new one. The
-   * passes are classes of their own, not lambdas, so that a writer loads them on open, and run a call per node in
-   * the loop {@link Passes} shares (ADR 0045).
+   * The freeze's first pass: notes each node's index in the base tree and gives it its {@link DraftNode#index} in the
+   * new one (an internal node's place among the internal nodes). The passes are classes of their own, not lambdas,
+   * so that a writer loads them on open, and run a call per node in the loop {@link Passes} shares (ADR 0045).
    */
   private final class Renumber implements IntConsumer {
     /**
@@ -153,8 +175,8 @@ final class DraftFreeze {
     @Override
     public void accept(int i) {
       DraftNode v = order.get(i);
-      previous[i] = base == null ? -1 : v.index;
-      v.index = i;
+      previous[i] = base == null || v.index < 0 ? -1 : v.leaf ? v.index : baseLeaves + v.index;
+      v.index = v.leaf ? i : i - leafCount;
       if (orders >= 0 && i >= orders) {
         v.order = DraftTree.INTERNAL_ORDER + (i - orders);
       }
@@ -176,7 +198,7 @@ final class DraftFreeze {
       kinds[i] = v.kind;
       tokens[i] = v.tokens;
       level[i] = v.leaf ? 0 : v.level;
-      parent[i] = v.parent == null ? -1 : v.parent.index;
+      parent[i] = v.parent == null ? -1 : leafCount + v.parent.index;
       if (!v.leaf && from > 0 && (v.childAdded || was < 0)) {
         for (DraftNode c : v.children) {
           if (c.leaf && c.index < from) { // a kept leaf that may have come to v in this run
@@ -297,7 +319,7 @@ final class DraftFreeze {
       if (d.touched.has(v)) {
         continue;
       }
-      int p = v.parent == null ? -1 : v.parent.index;
+      int p = v.parent == null ? -1 : leafCount + v.parent.index;
       int[] src = sources[i] == ShapeFrom.BASE_SOURCES ? base.sources(previous[i]) : sources[i];
       boolean same = !v.rowChanged() && !v.childAdded && ids[i] == v.id && texts[i] == v.text
           && kinds[i] == v.kind && tokens[i] == v.tokens && level[i] == v.level && faith[i] == v.faithfulness
@@ -359,32 +381,5 @@ final class DraftFreeze {
       src[s] = v.sources.get(s).index;
     }
     return src;
-  }
-
-  /** Whether the first {@code count} nodes are leaves whose index is their place (checked under assertions). */
-  private static boolean keptInPlace(List<DraftNode> order, int count) {
-    for (int i = 0; i < count; i++) {
-      DraftNode v = order.get(i);
-      if (!v.leaf || v.index != i) {
-        throw new AssertionError("kept leaf " + v.id + " has index " + v.index + " at " + i);
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Whether the first {@code count} leaves were frozen as a look at each would have frozen them: their parents as
-   * in the draft, and nothing left unlogged (checked under assertions).
-   */
-  private static boolean keptLeavesFrozen(List<DraftNode> order, int count, int[] parent) {
-    for (int i = 0; i < count; i++) {
-      DraftNode v = order.get(i);
-      int p = v.parent == null ? -1 : v.parent.index;
-      if (parent[i] != p || v.rowChanged()) {
-        throw new AssertionError("kept leaf " + v.id + " frozen with parent " + parent[i] + ", its parent is " + p
-            + (v.rowChanged() ? ", and its row change was not logged" : ""));
-      }
-    }
-    return true;
   }
 }

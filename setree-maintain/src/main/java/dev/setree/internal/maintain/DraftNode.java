@@ -67,8 +67,20 @@ final class DraftNode {
   LeavesUnder.Parts below;
   /** What this internal node's last relevance scan found, for its next one ({@link RelevanceMemo}), or null. */
   RelevanceMemo relevance;
-  /** Its index in the snapshot {@link DraftTree#toTree} is freezing (scratch; -1 when not in it). */
+  /**
+   * Where it is in the snapshot {@link DraftTree#toTree} froze last or is freezing (scratch; -1 when not in it): a
+   * leaf's index there; an internal node's place among the internal nodes (its index less the leaf count), so that a
+   * run that adds leaves and splices a few internal nodes in does not change it for the internal nodes before the
+   * first one made or dropped ({@link InternalSplice}). At a million leaves, giving each of 128,000 internal nodes
+   * its index again took a one-fact run's freeze about 10 ms.
+   */
   int index = -1;
+
+  /** Its index in a snapshot of {@code leafCount} leaves that holds it ({@link #index}). */
+  int indexAmong(int leafCount) {
+    return leaf ? index : leafCount + index;
+  }
+
   /** The stamps of the {@link ParentPreservation} call that claimed it as a parent, and that carries it up. */
   long claimedBy;
   long nextBy;

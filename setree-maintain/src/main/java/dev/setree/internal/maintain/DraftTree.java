@@ -364,7 +364,7 @@ final class DraftTree {
         n.sum = new float[t.dimension()];
         n.order = INTERNAL_ORDER + (v - t.leafCount());
       }
-      n.index = v; // its index in the tree the draft is a copy of, as after a freeze
+      n.index = n.leaf ? v : v - t.leafCount(); // where it is in the tree the draft is a copy of, as after a freeze
       nodes[v] = n;
     }
     for (int v = 0; v < t.size(); v++) {

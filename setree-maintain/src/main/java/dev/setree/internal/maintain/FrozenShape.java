@@ -33,12 +33,12 @@ final class FrozenShape {
     int[] redo = new int[Math.max(16, 8 * touched.length)];
     int count = 0;
     for (DraftNode t : touched) {
-      for (DraftNode v = t; v != null && !marked[v.index - leafCount]; v = v.parent) {
-        marked[v.index - leafCount] = true;
+      for (DraftNode v = t; v != null && !marked[v.index]; v = v.parent) {
+        marked[v.index] = true;
         if (count == redo.length) {
           redo = Arrays.copyOf(redo, 2 * count);
         }
-        redo[count++] = v.index;
+        redo[count++] = leafCount + v.index;
       }
     }
     redo = Arrays.copyOf(redo, count);
@@ -48,7 +48,7 @@ final class FrozenShape {
       List<DraftNode> kids = order.get(redo[r]).children;
       children[r] = new int[kids.size()];
       for (int i = 0; i < children[r].length; i++) {
-        children[r][i] = kids.get(i).index;
+        children[r][i] = kids.get(i).indexAmong(leafCount);
       }
     }
     return new ShapeFrom(base, Arrays.copyOfRange(previous, leafCount, n), now, redo, children);

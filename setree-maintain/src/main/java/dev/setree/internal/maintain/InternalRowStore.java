@@ -83,7 +83,7 @@ final class InternalRowStore {
       if (!n.hasRowIn(embeddings)) {
         write(n);
       }
-      row[n.index - leafCount] = n.row();
+      row[n.index] = n.row();
     }
     assert sameRows(inner, row) : "a node not in the run's log has another row than its own";
     return InternalRows.shared(embeddings, centroids, row, dim);

@@ -24,11 +24,17 @@ final class InternalSplice {
   private InternalSplice() {}
 
   /**
+   * The internal nodes in the freeze's order, and how many lead it at their places among the base's internal nodes:
+   * those before the first node made or dropped, which keep their {@link DraftNode#index}.
+   */
+  record Spliced(List<DraftNode> order, int unmoved) {}
+
+  /**
    * The internal nodes of {@code d} in the freeze's order, or null when they cannot be found so.
    *
    * @param base the tree {@code d} last froze or was copied from, whose leaves {@code d} kept in place
    */
-  static List<DraftNode> of(DraftTree d, Tree base) {
+  static Spliced of(DraftTree d, Tree base) {
     int baseLeaves = base.leafCount();
     int baseInner = base.size() - baseLeaves;
     if (baseInner == 0 || !byLevel(base)) {
@@ -48,7 +54,7 @@ final class InternalSplice {
         if (dropped == droppedAt.length) {
           droppedAt = Arrays.copyOf(droppedAt, 2 * dropped);
         }
-        droppedAt[dropped++] = n.index - baseLeaves;
+        droppedAt[dropped++] = n.index;
       }
     }
     int kept = baseInner - dropped;
@@ -60,11 +66,11 @@ final class InternalSplice {
     // top), or one made above the base's root (the hierarchy grew a level): the base's root is then one of the
     // others, above every other node of the base, and the nodes made at its level or lower go by level around it.
     DraftNode last = internal.get(kept - 1);
-    int lastPlace = last.index - baseLeaves;
+    int lastPlace = last.index;
     DraftNode root = d.root();
     boolean newRoot = root != last;
     if (newRoot && (root.order < firstNew || lastPlace != baseInner - 1
-        || lastPlace > 0 && base.level(last.index) < base.level(last.index - 1))) {
+        || lastPlace > 0 && base.level(baseLeaves + lastPlace) < base.level(baseLeaves + lastPlace - 1))) {
       return null; // another node is the root: the freeze moves it last
     }
     if (newRoot) {
@@ -84,10 +90,12 @@ final class InternalSplice {
       made.set(j, n);
     }
     List<DraftNode> out = new ArrayList<>(internal.size());
+    int unmoved = dropped > 0 ? droppedAt[0] : kept; // the base's nodes kept before the first made or dropped
     int taken = 0; // the base's nodes still in the draft taken so far
     for (int i = 0; i < made.size(); ) {
       int level = made.get(i).level;
       int at = keptBefore(firstAbove(base, level, top), droppedAt); // the first kept node of a higher level, or top
+      unmoved = Math.min(unmoved, at);
       out.addAll(internal.subList(taken, at));
       taken = at;
       for (; i < made.size() && made.get(i).level == level; i++) {
@@ -99,7 +107,18 @@ final class InternalSplice {
       out.add(root);
     }
     assert out.equals(rootLast(DraftFreeze.byLevel(internal))) : "the spliced order is not the freeze's";
-    return out;
+    assert unmovedInPlace(out, unmoved) : "a node before the first made or dropped is not at its base place";
+    return new Spliced(out, unmoved);
+  }
+
+  /** Whether each of the first {@code count} nodes is at its place among the base's internal nodes (assertions). */
+  private static boolean unmovedInPlace(List<DraftNode> order, int count) {
+    for (int p = 0; p < count; p++) {
+      if (order.get(p).index != p) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether {@code base}'s internal nodes before the root are in non-decreasing levels (one pass over an array). */

@@ -154,7 +154,7 @@ final class KeptDraft {
     assert inIndexOrder(d.internal) : "the internal nodes are not in the order toTree left them in";
     DraftNode[] look = d.toSettle(); // else every internal node, in the tree's order (toTree left them so)
     Passes.each(look != null ? look : d.internal.toArray(new DraftNode[0]), new Settle(tree.leafCount()));
-    assert d.internal.stream().allMatch(n -> inOrder(n) && settled(n, tree.leafCount()))
+    assert d.internal.stream().allMatch(n -> inOrder(n, tree.leafCount()) && settled(n))
         : "a node is flagged, out of order or has children out of the tree's order";
     if (d.leaves.size() != tree.leafCount() || d.leaves.size() + d.internal.size() != tree.size()) {
       throw new IllegalStateException("the draft does not hold the tree it was frozen into");
@@ -169,11 +169,11 @@ final class KeptDraft {
   private record Settle(int leafCount) implements Consumer<DraftNode> {
     @Override
     public void accept(DraftNode n) {
-      n.order = DraftTree.INTERNAL_ORDER + (n.index - leafCount);
+      n.order = DraftTree.INTERNAL_ORDER + n.index;
       n.structural = false;
       n.centroidChanged = false;
-      if (n.childAdded && !inOrder(n)) {
-        n.children.sort(Comparator.comparingInt(c -> c.index));
+      if (n.childAdded && !inOrder(n, leafCount)) { // a leaf carried forward comes before internal nodes
+        n.children.sort(Comparator.comparingInt(c -> c.indexAmong(leafCount)));
         LeavesUnder.changed(n); // the leaves under it and above it are in another order
       }
       n.childAdded = false;
@@ -181,8 +181,8 @@ final class KeptDraft {
   }
 
   /** Whether {@code n}, internal, has no flag and its order from its index (checked under assertions). */
-  private static boolean settled(DraftNode n, int leafCount) {
-    return n.order == DraftTree.INTERNAL_ORDER + (n.index - leafCount) && !n.structural && !n.centroidChanged
+  private static boolean settled(DraftNode n) {
+    return n.order == DraftTree.INTERNAL_ORDER + n.index && !n.structural && !n.centroidChanged
         && !n.childAdded;
   }
 
@@ -196,14 +196,15 @@ final class KeptDraft {
     return true;
   }
 
-  /** Whether {@code n}'s children are in the order of their indexes. */
-  private static boolean inOrder(DraftNode n) {
+  /** Whether {@code n}'s children are in the order of their indexes in a tree of {@code leafCount} leaves. */
+  private static boolean inOrder(DraftNode n, int leafCount) {
     int last = -1;
     for (DraftNode c : n.children) {
-      if (c.index <= last) {
+      int index = c.indexAmong(leafCount);
+      if (index <= last) {
         return false;
       }
-      last = c.index;
+      last = index;
     }
     return true;
   }

@@ -1,0 +1,38 @@
+package dev.setree.internal.maintain;
+
+import java.util.List;
+
+/**
+ * The checks a {@link DraftFreeze} makes under assertions of the leaves it kept in place: that they are where it
+ * takes them to be, and that copying their columns from the base froze them as a look at each would have.
+ */
+final class FreezeChecks {
+  private FreezeChecks() {}
+
+  /** Whether the first {@code count} nodes are leaves whose index is their place (checked under assertions). */
+  static boolean keptInPlace(List<DraftNode> order, int count) {
+    for (int i = 0; i < count; i++) {
+      DraftNode v = order.get(i);
+      if (!v.leaf || v.index != i) {
+        throw new AssertionError("kept leaf " + v.id + " has index " + v.index + " at " + i);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether the first {@code count} leaves were frozen as a look at each would have frozen them: their parents as
+   * in the draft, and nothing left unlogged (checked under assertions).
+   */
+  static boolean keptLeavesFrozen(List<DraftNode> order, int count, int[] parent, int leafCount) {
+    for (int i = 0; i < count; i++) {
+      DraftNode v = order.get(i);
+      int p = v.parent == null ? -1 : leafCount + v.parent.index;
+      if (parent[i] != p || v.rowChanged()) {
+        throw new AssertionError("kept leaf " + v.id + " frozen with parent " + parent[i] + ", its parent is " + p
+            + (v.rowChanged() ? ", and its row change was not logged" : ""));
+      }
+    }
+    return true;
+  }
+}
