@@ -175,7 +175,7 @@ final class DraftFreeze {
     @Override
     public void accept(int i) {
       DraftNode v = order.get(i);
-      previous[i] = base == null || v.index < 0 ? -1 : v.leaf ? v.index : baseLeaves + v.index;
+      previous[i] = base == null || v.index < 0 ? -1 : v.indexAmong(baseLeaves);
       v.index = v.leaf ? i : i - leafCount;
       if (orders >= 0 && i >= orders) {
         v.order = DraftTree.INTERNAL_ORDER + (i - orders);
