@@ -20,7 +20,7 @@ final class RunClasses {
     "EmptyNodes$Gone", "ExactKnn", "ExactKnn$TopK", "ExtractiveSummarizer$1", "FrozenShape", "IncrementalRebuild",
     "IncrementalRebuild$Clustering",
     "IncrementalRebuild$Outcome", "IncrementalRebuild$Progress", "InternalRowStore$Rows", "InternalRowStore$Stale",
-    "InternalSplice",
+    "InternalSplice", "InternalSplice$Spliced",
     "KeptDraft$Settle", "KnnGraph", "KnnPatch", "KnnPatch$Rows", "LeafPassages", "LeavesUnder",
     "LeavesUnder$Gathering", "LeavesUnder$Parts", "LeidenClustering", "LeidenClustering$Result",
     "LevelMatch", "LevelMatch$ByOldIndex", "Maintainer$Result", "MaximalMarginalRelevance",
