@@ -33,9 +33,8 @@ public record HierarchyState(List<Level> levels) {
     private final float[] centroids;
     private final String[] parentIds;
     private final int[] assignment;
-    private final int[] knnOffsets;
-    private final int[] knnNeighbors;
-    private final float[] knnWeights;
+    /** The kNN rows, flat or paged ({@link KnnRows}); null when the level lacks them (a corrupt store). */
+    private final KnnRows knn;
     private final double resolution;
     /** Built on first use: a run looks up the old level's members, and so does the save that follows. */
     private volatile IdIndex memberIndex;
@@ -67,20 +66,26 @@ public record HierarchyState(List<Level> levels) {
      */
     public Level(String[] memberIds, float[] centroids, String[] parentIds, int[] assignment, int[] knnOffsets,
         int[] knnNeighbors, float[] knnWeights, double resolution) {
-      this(memberIds, centroids, parentIds, assignment, knnOffsets, knnNeighbors, knnWeights, resolution, 0, null,
-          null);
+      this(memberIds, centroids, parentIds, assignment, KnnRows.flat(knnOffsets, knnNeighbors, knnWeights),
+          resolution);
     }
 
-    private Level(String[] memberIds, float[] centroids, String[] parentIds, int[] assignment, int[] knnOffsets,
-        int[] knnNeighbors, float[] knnWeights, double resolution, long loggedSince, int[] centroidRows,
-        int[] knnRows) {
+    /**
+     * A level whose kNN rows are {@code knn} (a maintenance run's, usually paged), the other arrays as for
+     * {@link #Level(String[], float[], String[], int[], int[], int[], float[], double)}.
+     */
+    public Level(String[] memberIds, float[] centroids, String[] parentIds, int[] assignment, KnnRows knn,
+        double resolution) {
+      this(memberIds, centroids, parentIds, assignment, knn, resolution, 0, null, null);
+    }
+
+    private Level(String[] memberIds, float[] centroids, String[] parentIds, int[] assignment, KnnRows knn,
+        double resolution, long loggedSince, int[] centroidRows, int[] knnRows) {
       this.memberIds = memberIds;
       this.centroids = centroids;
       this.parentIds = parentIds;
       this.assignment = assignment;
-      this.knnOffsets = knnOffsets;
-      this.knnNeighbors = knnNeighbors;
-      this.knnWeights = knnWeights;
+      this.knn = knn;
       this.resolution = resolution;
       this.loggedSince = loggedSince;
       this.centroidRowsLogged = centroidRows;
@@ -100,8 +105,8 @@ public record HierarchyState(List<Level> levels) {
      */
     public Level withChangesSince(Level base, int[] centroidRows, int[] knnRows) {
       assert startsWithMembersOf(base) : "a level logged against one whose members are not its first";
-      Level logged = new Level(memberIds, centroids, parentIds, assignment, knnOffsets, knnNeighbors, knnWeights,
-          resolution, base.serial, centroidRows, knnRows);
+      Level logged = new Level(memberIds, centroids, parentIds, assignment, knn, resolution, base.serial,
+          centroidRows, knnRows);
       logged.memberIndex = memberIndex;
       logged.baseIndex = memberIndex == null ? base.memberIndex : null;
       return logged;
@@ -173,16 +178,24 @@ public record HierarchyState(List<Level> levels) {
       return assignment;
     }
 
+    /** The kNN rows, read row by row on a run's path; null when the level lacks them. */
+    public KnnRows knn() {
+      return knn;
+    }
+
+    /** The kNN rows' CSR offsets (made and kept on first use when the rows are paged: {@link KnnRows#offsets}). */
     public int[] knnOffsets() {
-      return knnOffsets;
+      return knn == null ? null : knn.offsets();
     }
 
+    /** Every kNN row's member indexes, row after row ({@link KnnRows#neighbours}). */
     public int[] knnNeighbors() {
-      return knnNeighbors;
+      return knn == null ? null : knn.neighbours();
     }
 
+    /** Every kNN row's weights ({@link KnnRows#weights}). */
     public float[] knnWeights() {
-      return knnWeights;
+      return knn == null ? null : knn.weights();
     }
 
     public double resolution() {

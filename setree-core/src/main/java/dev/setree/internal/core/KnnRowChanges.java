@@ -20,29 +20,31 @@ public final class KnnRowChanges {
    */
   public static boolean[] inPlace(HierarchyState.Level a, HierarchyState.Level b) {
     int m = a.size();
-    int[] offsets = a.knnOffsets();
-    if (b.size() < m || !Arrays.equals(offsets, 0, m + 1, b.knnOffsets(), 0, m + 1)) {
+    if (b.size() < m || !a.knn().sameOffsets(b.knn(), m)) {
       return null;
     }
     int[] logged = b.changesSince(a, true);
     if (logged != null) { // a run's log: only the rows it names are compared
       boolean[] changed = new boolean[m];
       for (int i : logged) {
-        if (i < m && !sameRow(a, b, offsets[i], offsets[i + 1])) {
+        if (i < m && !a.knn().sameRow(i, b.knn(), i)) {
           changed[i] = true;
         }
       }
-      assert Arrays.equals(changed, inBulk(a, b, offsets, m))
-          : "a kNN row changed that the level's log does not name";
+      assert Arrays.equals(changed, rowByRow(a, b, m)) : "a kNN row changed that the level's log does not name";
       return changed;
     }
-    return inBulk(a, b, offsets, m);
+    // Paged rows (a run's) are compared row by row, page by page: their flat arrays are not made.
+    return a.knn().paged() || b.knn().paged() ? rowByRow(a, b, m) : inBulk(a, b, a.knnOffsets(), m);
   }
 
-  /** Whether the kNN edges {@code from..to} are the same in {@code a} and {@code b}. */
-  private static boolean sameRow(HierarchyState.Level a, HierarchyState.Level b, int from, int to) {
-    return Arrays.equals(a.knnNeighbors(), from, to, b.knnNeighbors(), from, to)
-        && Arrays.equals(a.knnWeights(), from, to, b.knnWeights(), from, to);
+  /** {@link #inPlace} row by row, neither level's flat arrays made (a check under assertions). */
+  private static boolean[] rowByRow(HierarchyState.Level a, HierarchyState.Level b, int m) {
+    boolean[] changed = new boolean[m];
+    for (int i = 0; i < m; i++) {
+      changed[i] = !a.knn().sameRow(i, b.knn(), i);
+    }
+    return changed;
   }
 
   /** {@link #inPlace} by one bulk comparison per array. */

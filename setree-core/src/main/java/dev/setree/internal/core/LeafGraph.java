@@ -163,12 +163,11 @@ final class LeafGraph {
       leafOf[i] = v;
       inOrder &= v == i;
     }
-    int[] ko = l0.knnOffsets();
-    int[] kn = l0.knnNeighbors();
-    float[] kw = l0.knnWeights();
+    KnnRows knn = l0.knn(); // read by rows: a run's are paged (KnnRows)
     int[] degree = new int[n];
     for (int i = 0; i < n; i++) {
-      for (int e = ko[i]; e < ko[i + 1]; e++) {
+      int[] kn = knn.neighbourPage(i);
+      for (int e = knn.start(i), end = knn.end(i); e < end; e++) {
         degree[leafOf[i]]++;
         degree[leafOf[kn[e]]]++;
       }
@@ -180,7 +179,9 @@ final class LeafGraph {
     int[] fill = Arrays.copyOf(start, n);
     long[] both = new long[start[n]]; // (weight descending, neighbour) packed to sort
     for (int i = 0; i < n; i++) {
-      for (int e = ko[i]; e < ko[i + 1]; e++) {
+      int[] kn = knn.neighbourPage(i);
+      float[] kw = knn.weightPage(i);
+      for (int e = knn.start(i), end = knn.end(i); e < end; e++) {
         int a = leafOf[i];
         int b = leafOf[kn[e]];
         long w = Ranking.key(kw[e], 0); // the weight's half of both keys; each adds its leaf
@@ -213,11 +214,9 @@ final class LeafGraph {
     if (!tree.startsWithIds(l1.memberIds(), n) || !NodeIds.samePrefix(l1.memberIds(), level.memberIds(), n0)) {
       return of(tree, hierarchy);
     }
-    int[] ko0 = level.knnOffsets();
-    int[] kn0 = level.knnNeighbors();
-    int[] ko1 = l1.knnOffsets();
-    int[] kn1 = l1.knnNeighbors();
-    float[] kw1 = l1.knnWeights();
+    // Rows read through their pages: a run's rows are paged, and their flat arrays are not made (KnnRows).
+    KnnRows k0 = level.knn();
+    KnnRows k1 = l1.knn();
     // Changed rows, and the leaves whose edges they touch.
     boolean[] changed = new boolean[n];
     boolean[] affected = new boolean[n];
@@ -229,11 +228,13 @@ final class LeafGraph {
         changes++;
         affected[i] = true;
         if (i < n0) {
-          for (int e = ko0[i]; e < ko0[i + 1]; e++) {
+          int[] kn0 = k0.neighbourPage(i);
+          for (int e = k0.start(i), end = k0.end(i); e < end; e++) {
             affected[kn0[e]] = true;
           }
         }
-        for (int e = ko1[i]; e < ko1[i + 1]; e++) {
+        int[] kn1 = k1.neighbourPage(i);
+        for (int e = k1.start(i), end = k1.end(i); e < end; e++) {
           affected[kn1[e]] = true;
         }
       }
@@ -244,7 +245,8 @@ final class LeafGraph {
     int[][] fresh = new int[n][];
     for (int i = 0; i < n; i++) {
       if (changed[i]) {
-        for (int e = ko1[i]; e < ko1[i + 1]; e++) {
+        int[] kn1 = k1.neighbourPage(i);
+        for (int e = k1.start(i), end = k1.end(i); e < end; e++) {
           count[kn1[e]]++;
         }
       }
@@ -264,7 +266,8 @@ final class LeafGraph {
     }
     for (int i = 0; i < n; i++) {
       if (changed[i]) {
-        for (int e = ko1[i]; e < ko1[i + 1]; e++) {
+        int[] kn1 = k1.neighbourPage(i);
+        for (int e = k1.start(i), end = k1.end(i); e < end; e++) {
           int v = kn1[e];
           if (count[v] == fresh[v].length) {
             fresh[v] = Arrays.copyOf(fresh[v], Math.max(4, 2 * count[v]));
@@ -288,19 +291,23 @@ final class LeafGraph {
       if (!affected[v]) {
         continue;
       }
-      int edges = (ko1[v + 1] - ko1[v]) + count[v];
+      int edges = (k1.end(v) - k1.start(v)) + count[v];
       if (both.length < edges) {
         both = new long[Math.max(edges, 2 * both.length)];
       }
       int b = 0;
-      for (int e = ko1[v]; e < ko1[v + 1]; e++) {
+      int[] kn1 = k1.neighbourPage(v);
+      float[] kw1 = k1.weightPage(v);
+      for (int e = k1.start(v), end = k1.end(v); e < end; e++) {
         both[b++] = Ranking.key(kw1[e], kn1[e]);
       }
       for (int x = 0; x < count[v]; x++) {
         int u = fresh[v][x];
-        for (int e = ko1[u]; e < ko1[u + 1]; e++) {
-          if (kn1[e] == v) {
-            both[b++] = Ranking.key(kw1[e], u);
+        int[] un = k1.neighbourPage(u);
+        float[] uw = k1.weightPage(u);
+        for (int e = k1.start(u), end = k1.end(u); e < end; e++) {
+          if (un[e] == v) {
+            both[b++] = Ranking.key(uw[e], u);
           }
         }
       }
@@ -338,19 +345,22 @@ final class LeafGraph {
 
   /** Per member, the members whose rows list it. */
   private static int[][] reverse(HierarchyState.Level l, int n) {
-    int[] ko = l.knnOffsets();
-    int[] kn = l.knnNeighbors();
+    KnnRows knn = l.knn();
     int[] off = new int[n + 1];
-    for (int e = 0; e < ko[n]; e++) {
-      off[kn[e] + 1]++;
+    for (int i = 0; i < n; i++) {
+      int[] kn = knn.neighbourPage(i);
+      for (int e = knn.start(i), end = knn.end(i); e < end; e++) {
+        off[kn[e] + 1]++;
+      }
     }
     for (int v = 0; v < n; v++) {
       off[v + 1] += off[v];
     }
     int[] fill = Arrays.copyOf(off, n);
-    int[] src = new int[ko[n]];
+    int[] src = new int[off[n]];
     for (int i = 0; i < n; i++) {
-      for (int e = ko[i]; e < ko[i + 1]; e++) {
+      int[] kn = knn.neighbourPage(i);
+      for (int e = knn.start(i), end = knn.end(i); e < end; e++) {
         src[fill[kn[e]]++] = i;
       }
     }
@@ -358,18 +368,6 @@ final class LeafGraph {
   }
 
   private static boolean sameRow(HierarchyState.Level a, int i, HierarchyState.Level b, int j) {
-    int ao = a.knnOffsets()[i];
-    int an = a.knnOffsets()[i + 1] - ao;
-    int bo = b.knnOffsets()[j];
-    if (b.knnOffsets()[j + 1] - bo != an) {
-      return false;
-    }
-    for (int e = 0; e < an; e++) {
-      if (a.knnNeighbors()[ao + e] != b.knnNeighbors()[bo + e]
-          || Float.floatToRawIntBits(a.knnWeights()[ao + e]) != Float.floatToRawIntBits(b.knnWeights()[bo + e])) {
-        return false;
-      }
-    }
-    return true;
+    return a.knn().sameRow(i, b.knn(), j);
   }
 }

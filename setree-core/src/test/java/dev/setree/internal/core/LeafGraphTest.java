@@ -31,7 +31,7 @@ class LeafGraphTest {
       for (int i = 0; i < n; i++) {
         addRow(r, rows, weights, i, n, k);
       }
-      LeafNeighbours prev = LeafNeighbours.of(tree(n), hierarchy(n, rows, weights));
+      LeafNeighbours prev = LeafNeighbours.of(tree(n), hierarchy(n, rows, weights, r.nextBoolean()));
       for (int version = 0; version < 5; version++) {
         String ctx = "seed=" + seed + " round " + round + " version " + version;
         // A row needs k neighbours other than its leaf: the leaves never shrink below k + 1 (fewer made addRow loop
@@ -67,7 +67,9 @@ class LeafGraphTest {
           addRow(r, rows, weights, i, n, k);
         }
         Tree t = tree(n);
-        HierarchyState h = hierarchy(n, rows, weights);
+        // Paged rows (a run's) half the time: read by rows, their flat arrays never made.
+        HierarchyState h = hierarchy(n, rows, weights, r.nextBoolean());
+        int flattened = KnnRows.FLATTENED.get();
         LeafNeighbours scratch = LeafNeighbours.of(t, h);
         // Now and then another graph derived from the same one first, with one more row changed: it takes the room
         // after the shared rows, and the one kept must copy its rows instead (as one whose rows outgrow the room
@@ -81,11 +83,12 @@ class LeafGraphTest {
           rows2.remove(i);
           weights2.remove(i);
           addRow(r, rows2, weights2, i, n, k);
-          HierarchyState h2 = hierarchy(n, rows2, weights2);
+          HierarchyState h2 = hierarchy(n, rows2, weights2, r.nextBoolean());
           sibling = prev.next(t, h2);
           siblingScratch = LeafNeighbours.of(t, h2);
         }
         LeafNeighbours next = prev.next(t, h);
+        assertEquals(flattened, KnnRows.FLATTENED.get(), ctx + ": paged rows made flat");
         assertNotNull(next.graph, ctx);
         sameRows(scratch.graph, next.graph, n, ctx);
         if (sibling != null) {
@@ -154,7 +157,7 @@ class LeafGraphTest {
     return new Tree(2, n, ids, texts, null, null, tokens, level, parent, emb, new float[] {1f, 0f}, faith, null);
   }
 
-  private static HierarchyState hierarchy(int n, List<int[]> rows, List<float[]> weights) {
+  private static HierarchyState hierarchy(int n, List<int[]> rows, List<float[]> weights, boolean paged) {
     String[] ids = new String[n];
     String[] parents = new String[n];
     int[] offsets = new int[n + 1];
@@ -169,7 +172,12 @@ class LeafGraphTest {
       System.arraycopy(rows.get(i), 0, nb, offsets[i], rows.get(i).length);
       System.arraycopy(weights.get(i), 0, w, offsets[i], rows.get(i).length);
     }
-    return new HierarchyState(List.of(new HierarchyState.Level(ids, new float[n * 2], parents, new int[n], offsets,
-        nb, w, Double.NaN)));
+    KnnRows knn = KnnRows.flat(offsets, nb, w);
+    int k = n == 0 ? 0 : offsets[1];
+    if (paged && knn.uniform(k)) {
+      knn = knn.extend(n, k).rows();
+    }
+    return new HierarchyState(List.of(new HierarchyState.Level(ids, new float[n * 2], parents, new int[n], knn,
+        Double.NaN)));
   }
 }

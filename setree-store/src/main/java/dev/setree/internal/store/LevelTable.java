@@ -42,6 +42,9 @@ final class LevelTable {
     if (l.assignment() != null && l.assignment().length != m) {
       return "has " + l.assignment().length + " assignments for " + m + " members";
     }
+    if (l.knn() != null && l.knn().paged()) { // a run's rows, of one length each: their shape holds by construction
+      return l.knn().size() == m ? null : "has kNN rows for " + l.knn().size() + " members, not " + m;
+    }
     if (l.knnOffsets() != null && l.knnOffsets().length != m + 1 && !(m == 0 && l.knnOffsets().length == 0)) {
       return "has " + l.knnOffsets().length + " kNN offsets for " + m + " members (expected " + (m + 1) + ")";
     }

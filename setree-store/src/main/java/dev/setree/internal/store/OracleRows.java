@@ -2,6 +2,7 @@ package dev.setree.internal.store;
 
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Indexes;
+import dev.setree.internal.core.KnnRows;
 import dev.setree.internal.core.Tree;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -38,12 +39,11 @@ final class OracleRows {
     if (p != null) {
       return p;
     }
-    if (l.centroids() == null || l.parentIds() == null || l.assignment() == null || l.knnOffsets() == null
-        || l.knnNeighbors() == null || l.knnWeights() == null) {
+    if (l.centroids() == null || l.parentIds() == null || l.assignment() == null || l.knn() == null) {
       return "lacks some of its arrays (centroids, parent ids, assignment, kNN)";
     }
     int m = l.size();
-    if (m > 0 && l.knnOffsets()[m] != l.knnNeighbors().length) {
+    if (m > 0 && !l.knn().paged() && l.knnOffsets()[m] != l.knnNeighbors().length) {
       return "has kNN offsets that end at " + l.knnOffsets()[m] + ", not at " + l.knnNeighbors().length;
     }
     String[] members = l.memberIds();
@@ -278,22 +278,25 @@ final class OracleRows {
     if (!a.parentIds()[o].equals(b.parentIds()[i])) {
       return false;
     }
-    int ao = a.knnOffsets()[o];
-    int an = a.knnOffsets()[o + 1] - ao;
-    int bo = b.knnOffsets()[i];
-    int bn = b.knnOffsets()[i + 1] - bo;
-    if (an != bn) {
+    KnnRows ak = a.knn();
+    KnnRows bk = b.knn();
+    if (oldToNew == null) {
+      return ak.sameRow(o, bk, i) && (level == 0 || NodeRows.rowEquals(a.centroids(), o * dim, b.centroids(),
+          i * dim, dim));
+    }
+    int ao = ak.start(o);
+    int an = ak.end(o) - ao;
+    int bo = bk.start(i);
+    if (bk.end(i) - bo != an) {
       return false;
     }
-    if (oldToNew == null) {
-      return Arrays.equals(a.knnNeighbors(), ao, ao + an, b.knnNeighbors(), bo, bo + bn)
-          // by floatToIntBits, not the raw bits: the same for any weight but a NaN, and a weight is a cosine
-          && Arrays.equals(a.knnWeights(), ao, ao + an, b.knnWeights(), bo, bo + bn)
-          && (level == 0 || NodeRows.rowEquals(a.centroids(), o * dim, b.centroids(), i * dim, dim));
-    }
+    int[] aIds = ak.neighbourPage(o);
+    float[] aw = ak.weightPage(o);
+    int[] bIds = bk.neighbourPage(i);
+    float[] bw = bk.weightPage(i);
     for (int e = 0; e < an; e++) {
-      if (Float.floatToRawIntBits(a.knnWeights()[ao + e]) != Float.floatToRawIntBits(b.knnWeights()[bo + e])
-          || oldToNew[a.knnNeighbors()[ao + e]] != b.knnNeighbors()[bo + e]) { // ids are distinct in a level
+      if (Float.floatToRawIntBits(aw[ao + e]) != Float.floatToRawIntBits(bw[bo + e])
+          || oldToNew[aIds[ao + e]] != bIds[bo + e]) { // ids are distinct in a level
         return false;
       }
     }
@@ -352,14 +355,16 @@ final class OracleRows {
       ps.setBytes(4, c);
       bytes += c.length;
     }
-    int from = l.knnOffsets()[i];
-    int to = l.knnOffsets()[i + 1];
+    KnnRows knn = l.knn(); // read by rows: a run's are paged
+    int from = knn.start(i);
+    int to = knn.end(i);
+    int[] page = knn.neighbourPage(i);
     String[] nb = new String[to - from];
     for (int e = from; e < to; e++) {
-      nb[e - from] = l.memberIds()[l.knnNeighbors()[e]];
+      nb[e - from] = l.memberIds()[page[e]];
     }
     byte[] ids = Blobs.strings(nb);
-    byte[] w = Blobs.floats(l.knnWeights(), from, to - from);
+    byte[] w = Blobs.floats(knn.weightPage(i), from, to - from);
     ps.setBytes(5, ids);
     ps.setBytes(6, w);
     return bytes + ids.length + w.length;
