@@ -1,6 +1,7 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.KnnRows;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.TreeSet;
@@ -48,7 +49,7 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
    * @param touched the only rows that may list a moved member or be one's ({@link KnnPatch#touched}), so that
    *     only their edges are read; null: every row's
    */
-  static AffectedCommunities of(HierarchyState.Level old, LevelMatch match, KnnGraph knn, int[] touched) {
+  static AffectedCommunities of(HierarchyState.Level old, LevelMatch match, KnnRows knn, int[] touched) {
     int m = match.newToOld().length;
     int inPlace = match.inPlace(); // in place and not moved: neither moved here nor removed
     boolean[] matchMoved = match.moved();
@@ -92,9 +93,10 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
    * Marks what row {@code i} affects: a moved member's own community and its neighbours', and the community of a
    * member that lists a moved one.
    */
-  private static void affectByRow(int i, KnnGraph knn, boolean[] moved, int[] oldCommunityOf, boolean[] affected) {
-    for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
-      int j = knn.neighbors()[e];
+  private static void affectByRow(int i, KnnRows knn, boolean[] moved, int[] oldCommunityOf, boolean[] affected) {
+    int[] page = knn.neighbourPage(i);
+    for (int e = knn.start(i), end = knn.end(i); e < end; e++) {
+      int j = page[e];
       if (moved[i] && oldCommunityOf[j] >= 0) {
         affected[oldCommunityOf[j]] = true;
       }
@@ -127,22 +129,24 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
    * Whether member {@code i} was there before and its row in the patched graph lists the same set of
    * members as its old row (order aside: the set is what Leiden's graph holds).
    */
-  private static boolean sameNeighbours(HierarchyState.Level old, LevelMatch match, KnnGraph knn,
+  private static boolean sameNeighbours(HierarchyState.Level old, LevelMatch match, KnnRows knn,
       int i) {
     int o = match.newToOld()[i];
     if (o < 0) {
       return false;
     }
-    int from = knn.offsets()[i];
-    int to = knn.offsets()[i + 1];
-    int oldFrom = old.knnOffsets()[o];
-    int oldTo = old.knnOffsets()[o + 1];
+    int from = knn.start(i);
+    int to = knn.end(i);
+    KnnRows before = old.knn();
+    int oldFrom = before.start(o);
+    int oldTo = before.end(o);
     if (to - from != oldTo - oldFrom) {
       return false;
     }
-    int[] oldNeighbors = old.knnNeighbors();
+    int[] oldNeighbors = before.neighbourPage(o);
+    int[] neighbors = knn.neighbourPage(i);
     for (int e = from; e < to; e++) {
-      int was = match.newToOld()[knn.neighbors()[e]];
+      int was = match.newToOld()[neighbors[e]];
       boolean listed = false;
       for (int x = oldFrom; x < oldTo && was >= 0 && !listed; x++) {
         listed = oldNeighbors[x] == was;

@@ -1,6 +1,7 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.KnnRows;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -139,7 +140,7 @@ final class IncrementalRebuild {
               match.oldToNew(), options.k(), exact, near, integers);
       progress.rows += patch.recomputed();
       steps.end("level " + lvl + " kNN");
-      KnnGraph knn = patch.graph();
+      KnnRows knn = patch.rows();
       AffectedCommunities affected = AffectedCommunities.of(old, match, knn, patch.touched());
       Clustering clustering = recluster(old, affected, knn, members.size() <= TreeBuilder.rootArity(options));
       progress.reclustered += clustering.reclustered;
@@ -155,7 +156,7 @@ final class IncrementalRebuild {
       draft.records.keepParents(lvl, made);
       String[] memberIds = LevelMatch.memberIds(old, members, match);
       HierarchyState.Level level = new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),
-          clustering.numbered, knn.offsets(), knn.neighbors(), knn.weights(), clustering.resolution);
+          clustering.numbered, knn, clustering.resolution);
       int[] movedRows = match.movedInPlace(old.size()); // the rows the save's plan compares, when all kept in place
       progress.levels.add(movedRows == null ? level : level.withChangesSince(old, movedRows, patch.touched()));
       draft.records.keepRows(lvl, upper == null ? null : upper.record()); // centroids is the record's array
@@ -229,7 +230,7 @@ final class IncrementalRebuild {
    * search re-forms most of a level for one new member (and rewrites the summaries of its largest nodes).
    * With {@code wrap} (few enough members to be the root's children) the level is one community.
    */
-  private Clustering recluster(HierarchyState.Level old, AffectedCommunities affected, KnnGraph knn,
+  private Clustering recluster(HierarchyState.Level old, AffectedCommunities affected, KnnRows knn,
       boolean wrap) {
     int[] oldCommunityOf = affected.oldCommunityOf();
     boolean[] isAffected = affected.affected(); // read in place: a call per member costs a first run, interpreted
@@ -331,7 +332,7 @@ final class IncrementalRebuild {
     int n = old.size();
     return old.centroids() != null && old.centroids().length >= n * dim && old.assignment() != null
         && old.assignment().length == n && old.parentIds() != null && old.parentIds().length == n
-        && old.knnOffsets() != null && old.knnOffsets().length == n + 1 && old.knnNeighbors() != null;
+        && old.knn() != null && old.knn().size() == n;
   }
 
   private static boolean sameMembers(HierarchyState.Level old, List<DraftNode> members, float[] centroids,
@@ -358,7 +359,7 @@ final class IncrementalRebuild {
    * it only moves what the change makes worth moving; and it moves old members only for a gain above the
    * {@link #margin} ({@link KeptCommunities}, ADR 0047).
    */
-  private LeidenClustering.Result clusterLocal(KnnGraph knn, List<Integer> pool, double resolution,
+  private LeidenClustering.Result clusterLocal(KnnRows knn, List<Integer> pool, double resolution,
       int[] initial, int firstNew) {
     int n = pool.size();
     if (n <= 1) {
@@ -374,11 +375,13 @@ final class IncrementalRebuild {
     List<Float> w = new ArrayList<>();
     for (int p = 0; p < n; p++) {
       int i = pool.get(p);
-      for (int e = knn.offsets()[i]; e < knn.offsets()[i + 1]; e++) {
-        int j = local[knn.neighbors()[e]];
+      int[] neighbours = knn.neighbourPage(i);
+      float[] weights = knn.weightPage(i);
+      for (int e = knn.start(i), end = knn.end(i); e < end; e++) {
+        int j = local[neighbours[e]];
         if (j >= 0) {
           nb.add(j);
-          w.add(knn.weights()[e]);
+          w.add(weights[e]);
         }
       }
       offsets[p + 1] = nb.size();

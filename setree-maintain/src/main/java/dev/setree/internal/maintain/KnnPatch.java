@@ -1,9 +1,9 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.KnnRows;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -15,12 +15,13 @@ import java.util.function.IntFunction;
  * moved members when that provably gives what a scan of the level gives ({@link #narrowRow}), else by the
  * scan.
  *
- * @param graph the patched graph over the level's new members
+ * @param rows the patched graph's rows over the level's new members: flat from {@link #patch}, paged from
+ *     {@link NearestMemberPatch} (which shares the old rows' pages that it does not write)
  * @param recomputed how many rows were recomputed in full
  * @param touched when known, the only rows that may list a moved member or be a moved member's: every other row
  *     is an unmoved member's old row under its old index, listing unmoved members only; null when not known
  */
-record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
+record KnnPatch(KnnRows rows, int recomputed, int[] touched) {
   /** At most this many similarities to moved members are kept for reuse (64 MB). */
   static final long SHARED_SIMILARITIES = 1L << 24;
 
@@ -124,8 +125,9 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
       }
       // Keep the old row (translated to new indexes) and let moved members compete with it.
       int from = oldOffsets[o];
-      if (k > 0 && keepRow(old, from, k, i, oldToNew, movedMembers, simToMoved, centroids, dim, neighbors,
-          weights)) {
+      if (k > 0 && keeps(oldNeighbors, old.knnWeights(), from, k, i, oldToNew, movedMembers, simToMoved, centroids,
+          dim)) {
+        writeKept(oldNeighbors, old.knnWeights(), from, k, oldToNew, neighbors, weights, i * k);
         continue;
       }
       ExactKnn.TopK top = new ExactKnn.TopK(k);
@@ -151,7 +153,12 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
     } else {
       scanRows(scanned, centroids, m, dim, k, neighbors, weights);
     }
-    return new KnnPatch(new KnnGraph(offsets, neighbors, weights), recomputed, null);
+    return new KnnPatch(KnnRows.flat(offsets, neighbors, weights), recomputed, null);
+  }
+
+  /** The patched graph as one CSR graph (its flat arrays: tests, and callers off a run's path). */
+  KnnGraph graph() {
+    return new KnnGraph(rows.offsets(), rows.neighbours(), rows.weights());
   }
 
   /**
@@ -194,16 +201,13 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
   }
 
   /**
-   * Writes kept row {@code i} as the old row translated to new indexes when no moved member enters it and the
-   * translated row is sorted best first: what letting the moved members compete with it and sorting would write,
-   * without doing so (most rows of a level). Returns false, having written nothing, otherwise. Similarities to
-   * the moved members come from {@code simToMoved} where it holds them (it may be null), else are computed.
+   * Whether kept row {@code i}, the old row at {@code from} of {@code nb} and {@code w} translated to new indexes, is
+   * what letting the moved members compete with it and sorting would give: no moved member enters it and the
+   * translated row is sorted best first (most rows of a level). Similarities to the moved members come from
+   * {@code simToMoved} where it holds them (it may be null), else are computed.
    */
-  static boolean keepRow(HierarchyState.Level old, int from, int k, int i, int[] oldToNew,
-      int[] movedIdx, MovedSimilarities simToMoved, float[] centroids, int dim, int[] neighbors,
-      float[] weights) {
-    int[] nb = old.knnNeighbors();
-    float[] w = old.knnWeights();
+  static boolean keeps(int[] nb, float[] w, int from, int k, int i, int[] oldToNew, int[] movedIdx,
+      MovedSimilarities simToMoved, float[] centroids, int dim) {
     if (!ExactKnn.TopK.sortedRow(nb, w, from, k, oldToNew)) {
       return false;
     }
@@ -218,11 +222,16 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
         }
       }
     }
-    for (int e = 0; e < k; e++) {
-      neighbors[i * k + e] = oldToNew[nb[from + e]];
-      weights[i * k + e] = w[from + e];
-    }
     return true;
+  }
+
+  /** Writes the old row at {@code from} ({@code k} entries), translated to new indexes, at {@code at}. */
+  static void writeKept(int[] nb, float[] w, int from, int k, int[] oldToNew, int[] neighbors, float[] weights,
+      int at) {
+    for (int e = 0; e < k; e++) {
+      neighbors[at + e] = oldToNew[nb[from + e]];
+      weights[at + e] = w[from + e];
+    }
   }
 
   /**
@@ -291,26 +300,14 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
     return true;
   }
 
-  /** What both patches start from: the dimension, k, the empty rows (k per member) and the moved members. */
+  /**
+   * What the exact patch starts from: the dimension, k, the empty flat rows (k per member) and the moved members. The
+   * near patch ({@link NearestMemberPatch}) takes its k and moved members, and writes paged rows.
+   */
   record Rows(int dim, int k, int[] offsets, int[] neighbors, float[] weights, List<Integer> movedIdx) {
     static Rows of(int m, int dim, boolean[] moved, int maxK) {
       int k = k(m, maxK);
       return new Rows(dim, k, offsets(m, k), new int[m * k], new float[m * k], movedIdx(moved, m));
-    }
-
-    /**
-     * The rows of a level whose old members kept their indexes, each old row held as it is (k per row, as
-     * {@link NearestMemberPatch#keptInPlace} checked) and the new rows to be written: one copy of each array, instead
-     * of empty arrays (which the JVM clears) with the old rows copied in. At level 0 of a million leaves, making the
-     * empty rows took 250 of the patches' 1,139 samples in a profile of 30 runs, 228 of them clearing memory; level
-     * 0's kNN step was no shorter with the copy, within the spread of eight benches (ADR 0034, amendment of
-     * 2026-12-06, last).
-     */
-    static Rows extending(HierarchyState.Level old, int m, int dim, boolean[] moved, int k) {
-      // Whatever the copy puts after the old rows (nothing, unless the old arrays are longer than their rows) is
-      // written over: a new member's row is always found whole.
-      return new Rows(dim, k, offsets(m, k), Arrays.copyOf(old.knnNeighbors(), m * k),
-          Arrays.copyOf(old.knnWeights(), m * k), movedIdx(moved, m));
     }
 
     /** The neighbours per row of a level of {@code m} members: {@code maxK}, or all the other members. */
@@ -326,7 +323,8 @@ record KnnPatch(KnnGraph graph, int recomputed, int[] touched) {
       return offsets;
     }
 
-    private static List<Integer> movedIdx(boolean[] moved, int m) {
+    /** The indexes of the moved members, in order. */
+    static List<Integer> movedIdx(boolean[] moved, int m) {
       List<Integer> movedIdx = new ArrayList<>();
       for (int i = 0; i < m; i++) {
         if (moved[i]) {

@@ -1,6 +1,7 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.KnnRows;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,14 +53,14 @@ final class NearestMemberPatch {
     boolean inPlaceRows = appendedFirst && k > 0 && keptInPlace(old, m, k, oldToNew, inPlace, sortedRows);
     boolean appended = inPlaceRows && onlyNewMoved(moved, old.size(), m, inPlace);
     boolean keptInPlace = inPlaceRows && !appended;
-    KnnPatch.Rows rows = inPlaceRows ? KnnPatch.Rows.extending(old, m, dim, moved, k)
-        : KnnPatch.Rows.of(m, dim, moved, maxK);
-    int[] neighbors = rows.neighbors();
-    float[] weights = rows.weights();
+    // Kept in place, the next version of the old rows: every page shared until the patch writes to it (KnnRows). At
+    // level 0 of a million leaves, copying every row took 323 of the patches' 702 samples in a profile of 30 runs.
+    KnnRows.Writer rows = inPlaceRows ? old.knn().extend(m, k) : KnnRows.empty(m, k);
+    List<Integer> movedIdx = KnnPatch.Rows.movedIdx(moved, m);
     // Each moved member's near members, and the moved members that may enter each unmoved member's row.
     Map<Integer, int[]> nearOf = new HashMap<>();
     Map<Integer, List<Integer>> entering = new HashMap<>();
-    for (int j : rows.movedIdx()) {
+    for (int j : movedIdx) {
       int[] cand = near.apply(j);
       nearOf.put(j, cand);
       for (int i : cand) {
@@ -72,23 +73,25 @@ final class NearestMemberPatch {
     for (int i : entering.keySet()) {
       enters[i] = true;
     }
-    NearRows patch = new NearRows(old, m, centroids, dim, k, oldToNew, rows, nearOf, entering, enters, near);
+    NearRows patch = new NearRows(old.knn(), m, centroids, dim, k, oldToNew, rows, inPlaceRows, movedIdx,
+        nearOf, entering, enters, near);
     if (appended) {
-      // Every old row stays, translated to itself (copied with the rows), unless a moved (new) member enters it.
-      int[] touched = new int[entering.size() + rows.movedIdx().size()];
+      // Every old row stays, translated to itself (where it is), unless a moved (new) member enters it.
+      int[] touched = new int[entering.size() + movedIdx.size()];
       int t = 0;
       for (Map.Entry<Integer, List<Integer>> e : entering.entrySet()) {
         patch.keptRow(e.getKey(), e.getKey());
         touched[t++] = e.getKey();
       }
-      for (int i : rows.movedIdx()) {
+      for (int i : movedIdx) {
         patch.fullRow(i, -1, true);
         touched[t++] = i;
       }
+      KnnRows patched = rows.rows();
       if (sorted != null) { // the old rows are sorted (onlyAppended): the patched ones are when the written ones are
-        sorted.rowsWritten(rows, touched);
+        sorted.rowsWritten(patched, touched);
       }
-      return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), rows.movedIdx().size(), touched);
+      return new KnnPatch(patched, movedIdx.size(), touched);
     }
     if (keptInPlace) {
       return rowsInPlace(old, m, k, moved, rows, patch, sorted);
@@ -97,11 +100,13 @@ final class NearestMemberPatch {
       sorted.forget();
     }
     int recomputed = 0;
+    KnnRows was = old.knn();
     for (int i = 0; i < m; i++) {
       int o = newToOld[i];
-      boolean full = moved[i] || o < 0 || old.knnOffsets()[o + 1] - old.knnOffsets()[o] < k;
-      for (int e = o < 0 ? 0 : old.knnOffsets()[o]; !full && e < old.knnOffsets()[o + 1]; e++) {
-        int ni = oldToNew[old.knnNeighbors()[e]];
+      boolean full = moved[i] || o < 0 || was.end(o) - was.start(o) < k;
+      int[] page = o < 0 ? null : was.neighbourPage(o);
+      for (int e = o < 0 ? 0 : was.start(o), end = o < 0 ? 0 : was.end(o); !full && e < end; e++) {
+        int ni = oldToNew[page[e]];
         full = ni < 0 || moved[ni]; // a removed or moved neighbour
       }
       if (!full) {
@@ -111,27 +116,28 @@ final class NearestMemberPatch {
       patch.fullRow(i, o, moved[i]);
       recomputed++;
     }
-    return new KnnPatch(new KnnGraph(rows.offsets(), neighbors, weights), recomputed, null);
+    return new KnnPatch(rows.rows(), recomputed, null);
   }
 
   /**
-   * The patch when every old member kept its index ({@link #keptInPlace}) and some moved there: the old rows copied
-   * with {@code rows} ({@link KnnPatch.Rows#extending}); a moved member's row, new or old, and an old row that lists a
-   * moved member, found again ({@link NearRows#fullRow}); a row a moved member may enter and that lists none, kept
-   * with those members competing ({@link NearRows#keptRow}). The row-by-row patch does the same for those rows, and
+   * The patch when every old member kept its index ({@link #keptInPlace}) and some moved there: the old rows kept
+   * where they are by {@code rows} ({@link KnnRows#extend}); a moved member's row, new or old, and an old row that
+   * lists a moved member, found again ({@link NearRows#fullRow}); a row a moved member may enter and that lists none,
+   * kept with those members competing ({@link NearRows#keptRow}). The row-by-row patch does the same for those rows, and
    * writes every other row as it is, sorted and its members in place. One pass over the old rows' neighbour entries
    * (at level 1 of a million leaves about 1.25 million) finds the rows listing a moved member.
    */
-  private static KnnPatch rowsInPlace(HierarchyState.Level old, int m, int k, boolean[] moved, KnnPatch.Rows rows,
+  private static KnnPatch rowsInPlace(HierarchyState.Level old, int m, int k, boolean[] moved, KnnRows.Writer rows,
       NearRows patch, SortedRows sorted) {
     int n = old.size();
-    int[] oldNeighbors = old.knnNeighbors();
+    KnnRows was = old.knn();
     int[] touched = new int[m];
     int t = 0;
     int recomputed = 0;
     for (int i = 0; i < m; i++) {
       boolean full = moved[i] || i >= n; // a new member's row is found, as the row-by-row patch finds it
-      for (int e = i * k, end = i < n ? e + k : e; !full && e < end; e++) {
+      int[] oldNeighbors = i < n ? was.neighbourPage(i) : null;
+      for (int e = i < n ? was.start(i) : 0, end = i < n ? e + k : e; !full && e < end; e++) {
         full = moved[oldNeighbors[e]]; // in place: an old neighbour's index is its index now
       }
       if (full) {
@@ -144,10 +150,11 @@ final class NearestMemberPatch {
       }
     }
     touched = Arrays.copyOf(touched, t);
+    KnnRows patched = rows.rows();
     if (sorted != null) { // the old rows are sorted (keptInPlace): the patched ones are when the written ones are
-      sorted.rowsWritten(rows, touched);
+      sorted.rowsWritten(patched, touched);
     }
-    return new KnnPatch(new KnnGraph(rows.offsets(), rows.neighbors(), rows.weights()), recomputed, touched);
+    return new KnnPatch(patched, recomputed, touched);
   }
 
   /**
@@ -159,7 +166,8 @@ final class NearestMemberPatch {
   static boolean keptInPlace(HierarchyState.Level old, int m, int k, int[] oldToNew, int inPlace,
       boolean rowsSorted) {
     int n = old.size();
-    if (n > m || old.knnOffsets()[n] != n * k) {
+    KnnRows rows = old.knn();
+    if (n > m || (rows.paged() ? rows.rowLength() != k : rows.offsets()[n] != n * k)) {
       return false;
     }
     for (int o = Math.min(inPlace, n); o < n; o++) {
@@ -201,12 +209,13 @@ final class NearestMemberPatch {
   /** Whether each of {@code l}'s rows holds {@code k} neighbours, best first, at its place. One pass over the rows. */
   static boolean rowsSorted(HierarchyState.Level l, int k) {
     int n = l.size();
-    int[] offsets = l.knnOffsets();
-    if (offsets[n] != n * k) {
+    KnnRows rows = l.knn();
+    if (rows.size() != n || !rows.paged() && rows.offsets()[n] != n * k || rows.paged() && rows.rowLength() != k) {
       return false;
     }
     for (int o = 0, row = 0; o < n; o++, row += k) {
-      if (offsets[o] != row || !ExactKnn.TopK.sortedRow(l.knnNeighbors(), l.knnWeights(), row, k, null)) {
+      if (!rows.paged() && rows.offsets()[o] != row
+          || !ExactKnn.TopK.sortedRow(rows.neighbourPage(o), rows.weightPage(o), rows.start(o), k, null)) {
         return false;
       }
     }
@@ -215,73 +224,68 @@ final class NearestMemberPatch {
 
   /**
    * The last kNN graph of a level known to hold {@code k} neighbours per row, each row best first
-   * ({@link #rowsSorted}), by the identity of its arrays, which a level never changes: a draft keeps one per level
+   * ({@link #rowsSorted}), by the identity of its rows, which a level never changes: a draft keeps one per level
    * ({@link LevelRecords#sortedRows}), level 0's checked when the draft is prepared, each carried from a patch to the
    * next, so that {@link #keptInPlace} does not look at every row in every run.
    */
   static final class SortedRows {
-    private int[] offsets;
-    private int[] neighbors;
-    private float[] weights;
+    private KnnRows rows;
     private int k = -1;
 
     /** Whether {@code l}'s graph is the one remembered, with {@code k} neighbours per row. */
     boolean holds(HierarchyState.Level l, int k) {
-      return l.knnOffsets() == offsets && l.knnNeighbors() == neighbors && l.knnWeights() == weights
-          && this.k == k;
+      return rows != null && l.knn() == rows && this.k == k;
     }
 
     /** Remembers {@code l}'s graph when its rows hold {@code k} neighbours best first (looks at every row). */
     void check(HierarchyState.Level l, int k) {
       forget();
-      if (l.knnOffsets() != null && l.knnNeighbors() != null && l.knnWeights() != null && l.size() > 0
-          && rowsSorted(l, k)) {
-        remember(l.knnOffsets(), l.knnNeighbors(), l.knnWeights(), k);
+      if (l.knn() != null && l.size() > 0 && rowsSorted(l, k)) {
+        remember(l.knn(), k);
       }
     }
 
     /**
-     * After the patch wrote {@code touched} of {@code rows} and copied every other row from an old graph whose rows
-     * are sorted: remembers the patched graph when each written row is sorted too; else forgets.
+     * After the patch wrote {@code touched} of {@code rows} and kept every other row of an old graph whose rows are
+     * sorted: remembers the patched graph when each written row is sorted too; else forgets.
      */
-    void rowsWritten(KnnPatch.Rows rows, int[] touched) {
+    void rowsWritten(KnnRows rows, int[] touched) {
       forget();
-      int k = rows.k();
+      int k = rows.rowLength();
       for (int i : touched) {
-        if (!ExactKnn.TopK.sortedRow(rows.neighbors(), rows.weights(), i * k, k, null)) {
+        if (!ExactKnn.TopK.sortedRow(rows.neighbourPage(i), rows.weightPage(i), rows.start(i), k, null)) {
           return;
         }
       }
-      remember(rows.offsets(), rows.neighbors(), rows.weights(), k);
+      remember(rows, k);
     }
 
-    private void remember(int[] offsets, int[] neighbors, float[] weights, int k) {
-      this.offsets = offsets;
-      this.neighbors = neighbors;
-      this.weights = weights;
+    private void remember(KnnRows rows, int k) {
+      this.rows = rows;
       this.k = k;
     }
 
     private void forget() {
-      offsets = null;
-      neighbors = null;
-      weights = null;
+      rows = null;
       k = -1;
     }
   }
 
-  /** The two kinds of row of {@link #patch}, written into its rows. */
-  private record NearRows(HierarchyState.Level old, int m, float[] centroids, int dim, int k, int[] oldToNew,
-      KnnPatch.Rows rows, Map<Integer, int[]> nearOf, Map<Integer, List<Integer>> entering, boolean[] enters,
-      IntFunction<int[]> near) {
+  /**
+   * The two kinds of row of {@link #patch}, written into {@code rows}, which keeps each old row at its index when
+   * {@code inPlace} (every old member kept its index), else holds nothing yet.
+   */
+  private record NearRows(KnnRows was, int m, float[] centroids, int dim, int k,
+      int[] oldToNew, KnnRows.Writer rows, boolean inPlace, List<Integer> movedIdx, Map<Integer, int[]> nearOf,
+      Map<Integer, List<Integer>> entering, boolean[] enters, IntFunction<int[]> near) {
     /** The moved members entering a row that none enters. */
     private static final int[] NONE = new int[0];
 
     /** Row {@code i} (old index {@code o}), whose old neighbours all stay: the moved members near it may enter. */
     void keptRow(int i, int o) {
-      int[] neighbors = rows.neighbors();
-      float[] weights = rows.weights();
-      int from = old.knnOffsets()[o];
+      int from = was.start(o);
+      int[] oldNeighbors = was.neighbourPage(o);
+      float[] oldWeights = was.weightPage(o);
       // A boxed lookup and a stream for each kept row, almost none of which a member enters, took about a tenth of
       // the patches' samples in a profile of 30 runs at a million leaves (about 140 of 1,474).
       int[] in = NONE;
@@ -292,12 +296,16 @@ final class NearestMemberPatch {
           in[x] = entered.get(x);
         }
       }
-      if (k > 0 && KnnPatch.keepRow(old, from, k, i, oldToNew, in, null, centroids, dim, neighbors, weights)) {
+      if (k > 0 && KnnPatch.keeps(oldNeighbors, oldWeights, from, k, i, oldToNew, in, null, centroids, dim)) {
+        if (!inPlace || i != o) { // in place the row is there already (its members kept their indexes): no page copied
+          KnnPatch.writeKept(oldNeighbors, oldWeights, from, k, oldToNew, rows.neighboursToWrite(i),
+              rows.weightsToWrite(i), rows.start(i));
+        }
         return;
       }
       ExactKnn.TopK top = new ExactKnn.TopK(k);
       for (int e = from; e < from + k; e++) {
-        top.insert(old.knnWeights()[e], oldToNew[old.knnNeighbors()[e]]);
+        top.insert(oldWeights[e], oldToNew[oldNeighbors[e]]);
       }
       for (int j : in) {
         float s = Vectors.dot(centroids, i * dim, centroids, j * dim, dim);
@@ -305,7 +313,7 @@ final class NearestMemberPatch {
           top.insert(s, j);
         }
       }
-      top.writeSorted(neighbors, weights, i * k);
+      top.writeSorted(rows.neighboursToWrite(i), rows.weightsToWrite(i), rows.start(i));
     }
 
     /**
@@ -322,15 +330,17 @@ final class NearestMemberPatch {
         }
       }
       if (o >= 0) { // its old neighbours and theirs
-        for (int e = old.knnOffsets()[o]; e < old.knnOffsets()[o + 1]; e++) {
-          int c = old.knnNeighbors()[e];
+        int[] page = was.neighbourPage(o);
+        for (int e = was.start(o), end = was.end(o); e < end; e++) {
+          int c = page[e];
           cand.add(oldToNew[c]);
-          for (int f = old.knnOffsets()[c]; f < old.knnOffsets()[c + 1]; f++) {
-            cand.add(oldToNew[old.knnNeighbors()[f]]);
+          int[] theirs = was.neighbourPage(c);
+          for (int f = was.start(c), to = was.end(c); f < to; f++) {
+            cand.add(oldToNew[theirs[f]]);
           }
         }
       }
-      cand.addAll(rows.movedIdx());
+      cand.addAll(movedIdx);
       cand.addAll(entering.getOrDefault(i, List.of()));
       ExactKnn.TopK top = new ExactKnn.TopK(k);
       for (int c : cand) {
@@ -341,23 +351,26 @@ final class NearestMemberPatch {
           }
         }
       }
+      int[] neighbors = rows.neighboursToWrite(i);
+      float[] weights = rows.weightsToWrite(i);
       if (top.size < k) { // too few candidates (a tiny or disconnected neighbourhood): scan the level
         float[] scores = new float[Math.max(1, k)];
         int[] idx = ExactKnn.query(centroids, m, dim, Vectors.row(centroids, i, dim), k, i, scores);
-        System.arraycopy(idx, 0, rows.neighbors(), i * k, idx.length);
-        System.arraycopy(scores, 0, rows.weights(), i * k, idx.length);
+        System.arraycopy(idx, 0, neighbors, rows.start(i), idx.length);
+        System.arraycopy(scores, 0, weights, rows.start(i), idx.length);
       } else {
-        top.writeSorted(rows.neighbors(), rows.weights(), i * k);
+        top.writeSorted(neighbors, weights, rows.start(i));
       }
     }
 
     /** Whether old row {@code o} (-1: none) lists a member that is no longer one, or holds fewer than k. */
     private boolean lostNeighbour(int o) {
-      if (o < 0 || old.knnOffsets()[o + 1] - old.knnOffsets()[o] < k) {
+      if (o < 0 || was.end(o) - was.start(o) < k) {
         return true;
       }
-      for (int e = old.knnOffsets()[o]; e < old.knnOffsets()[o + 1]; e++) {
-        if (oldToNew[old.knnNeighbors()[e]] < 0) {
+      int[] page = was.neighbourPage(o);
+      for (int e = was.start(o), end = was.end(o); e < end; e++) {
+        if (oldToNew[page[e]] < 0) {
           return true;
         }
       }

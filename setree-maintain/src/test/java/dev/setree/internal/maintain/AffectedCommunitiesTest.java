@@ -3,6 +3,7 @@ package dev.setree.internal.maintain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.KnnRows;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class AffectedCommunitiesTest {
   private static Set<Integer> affected(boolean[] moved, int[] newRows) {
     int[] same = {0, 1, 2, 3, 4, 5};
     LevelMatch match = new LevelMatch(same, same, moved);
-    KnnGraph knn = new KnnGraph(OFFSETS, newRows, new float[newRows.length]);
+    KnnRows knn = KnnRows.flat(OFFSETS, newRows, new float[newRows.length]);
     return new TreeSet<>(AffectedCommunities.of(old(), match, knn, null).ids());
   }
 
@@ -63,7 +64,7 @@ class AffectedCommunitiesTest {
     int[] rows = {1, 2, 0, 2, 3, 1, 2, 4, 3, 2};
     LevelMatch match =
         new LevelMatch(newToOld, oldToNew, new boolean[5]);
-    KnnGraph knn = new KnnGraph(offsets, rows, new float[rows.length]);
+    KnnRows knn = KnnRows.flat(offsets, rows, new float[rows.length]);
     assertEquals(Set.of(2), new TreeSet<>(AffectedCommunities.of(old(), match, knn, null).ids()));
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.KnnRows;
 import dev.setree.internal.core.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -201,8 +202,8 @@ class KnnPatchTest {
       assertTrue(rowByRow.recomputed() == fast.recomputed(), ctx + ": rows recomputed");
       // The rows the copy says it touched are all the affected communities need read.
       LevelMatch match = new LevelMatch(newToOld, oldToNew, moved);
-      AffectedCommunities everyRow = AffectedCommunities.of(old, match, rowByRow.graph(), null);
-      AffectedCommunities touchedRows = AffectedCommunities.of(old, match, fast.graph(), fast.touched());
+      AffectedCommunities everyRow = AffectedCommunities.of(old, match, rowByRow.rows(), null);
+      AffectedCommunities touchedRows = AffectedCommunities.of(old, match, fast.rows(), fast.touched());
       assertArrayEquals(everyRow.affected(), touchedRows.affected(), ctx + ": affected communities");
       boolean appended = NearestMemberPatch.onlyAppended(old, m, k, moved, oldToNew);
       boolean inPlaceCopy = !appended && NearestMemberPatch.keptInPlace(old, m, k, oldToNew, 0, false);
@@ -223,17 +224,125 @@ class KnnPatchTest {
       assertArrayEquals(fast.graph().weights(), known.graph().weights(), ctx + ": weights, known in place");
       assertArrayEquals(fast.touched(), known.touched(), ctx + ": touched, known in place");
       HierarchyState.Level patched = new HierarchyState.Level(new String[m], centroids, new String[m], new int[m],
-          known.graph().offsets(), known.graph().neighbors(), known.graph().weights(), Double.NaN);
+          known.rows(), Double.NaN);
       assertEquals((appended || inPlaceCopy) && NearestMemberPatch.rowsSorted(patched, k), sorted.holds(patched, k),
           ctx + ": the patched graph remembered as sorted exactly when it is, after a copy");
       AffectedCommunities inPlaceKnown = AffectedCommunities.of(old, new LevelMatch(newToOld, oldToNew, moved,
-          inPlace), fast.graph(), fast.touched());
+          inPlace), fast.rows(), fast.touched());
       assertArrayEquals(touchedRows.affected(), inPlaceKnown.affected(), ctx + ": affected, known in place");
       assertArrayEquals(touchedRows.oldCommunityOf(), inPlaceKnown.oldCommunityOf(), ctx + ": old communities");
       assertArrayEquals(touchedRows.order(), inPlaceKnown.order(), ctx + ": order, known in place");
+      patchAgain(r, patched, known, centroids, m, dim, k, ctx);
     }
     assertTrue(copied > 0 && copiedMoved > 0, "seed=" + seed + ": " + copied + " rounds took the copy of appended"
         + " members, " + copiedMoved + " that of members moved in place");
+  }
+
+  /**
+   * A chain of runs, each adding a member to a level of a few pages: each patch gives the row-by-row patch's rows,
+   * leaves the rows before it as they were, and shares every page it wrote no row of.
+   */
+  @Test
+  void aPatchSharesThePagesItDoesNotWrite() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    int k = 8;
+    int dim = 8;
+    int n = 8 * KnnRows.PAGE_ROWS + 17;
+    float[] centroids = randomUnitRows(r, n, dim);
+    KnnGraph g = ExactKnn.allPairs(centroids, n, dim, k);
+    String[] ids = new String[n];
+    Arrays.setAll(ids, i -> "m" + i);
+    HierarchyState.Level old = new HierarchyState.Level(ids, centroids, ids, new int[n], g.offsets(), g.neighbors(),
+        g.weights(), Double.NaN);
+    KnnPatch first = new KnnPatch(old.knn(), 0, null);
+    int m = n;
+    int shared = 0;
+    for (int run = 0; run < 5; run++) {
+      String ctx = "seed=" + seed + " run " + run;
+      int[] made = new int[1];
+      HierarchyState.Level[] next = new HierarchyState.Level[1];
+      float[][] grown = new float[1][];
+      shared += patchAgain(r, old, first, centroids, m, dim, k, ctx, made, next, grown);
+      first = new KnnPatch(next[0].knn(), 0, null);
+      old = next[0];
+      centroids = grown[0];
+      m = made[0];
+    }
+    assertTrue(shared > 0, "seed=" + seed + ": no page shared in five runs");
+  }
+
+  /**
+   * Patches the paged rows of {@code first} (the level {@code old}) again after 1-2 members more, as a next run does:
+   * the same rows as the row-by-row patch; {@code first}'s rows unchanged; every page of them that the patch wrote no
+   * row of shared, not copied. Returns how many pages were shared.
+   */
+  private static int patchAgain(Random r, HierarchyState.Level old, KnnPatch first, float[] centroids, int m, int dim,
+      int k, String ctx) {
+    return patchAgain(r, old, first, centroids, m, dim, k, ctx, new int[1], new HierarchyState.Level[1],
+        new float[1][]);
+  }
+
+  /** {@link #patchAgain}, giving the members now, the patched level and its centroids in the arrays of one. */
+  private static int patchAgain(Random r, HierarchyState.Level old, KnnPatch first, float[] centroids, int m, int dim,
+      int k, String ctx, int[] members, HierarchyState.Level[] patched, float[][] grown) {
+    int[] beforeNeighbors = new int[m * k];
+    float[] beforeWeights = new float[m * k];
+    readRows(first.rows(), beforeNeighbors, beforeWeights, k);
+    int adds = 1 + r.nextInt(2);
+    int m2 = m + adds;
+    float[] centroids2 = Arrays.copyOf(centroids, m2 * dim);
+    System.arraycopy(randomUnitRows(r, adds, dim), 0, centroids2, m * dim, adds * dim);
+    int[] newToOld = new int[m2];
+    int[] oldToNew = new int[m];
+    boolean[] moved = new boolean[m2];
+    for (int i = 0; i < m2; i++) {
+      newToOld[i] = i < m ? i : -1;
+      moved[i] = i >= m;
+    }
+    Arrays.setAll(oldToNew, i -> i);
+    java.util.function.IntFunction<int[]> nearest = j -> ExactKnn.query(centroids2, m2, dim,
+        Vectors.row(centroids2, j, dim), Math.min(2, m2 - 1), j, new float[Math.min(2, m2 - 1)]);
+    KnnPatch again = NearestMemberPatch.patch(old, m2, centroids2, dim, moved, newToOld, oldToNew, k, nearest, true);
+    KnnPatch rowByRow = NearestMemberPatch.patch(old, m2, centroids2, dim, moved, newToOld, oldToNew, k, nearest,
+        false);
+    assertTrue(again.rows().paged(), ctx + ": a patch's rows are paged");
+    assertArrayEquals(rowByRow.graph().neighbors(), again.graph().neighbors(), ctx + ": neighbours, patched again");
+    assertArrayEquals(rowByRow.graph().weights(), again.graph().weights(), ctx + ": weights, patched again");
+    int[] afterNeighbors = new int[m * k];
+    float[] afterWeights = new float[m * k];
+    readRows(first.rows(), afterNeighbors, afterWeights, k); // through the pages: flat arrays made are kept as made
+    assertArrayEquals(beforeNeighbors, afterNeighbors, ctx + ": the first patch's rows written over");
+    assertArrayEquals(beforeWeights, afterWeights, ctx + ": the first patch's weights written over");
+    members[0] = m2;
+    grown[0] = centroids2;
+    String[] ids = new String[m2];
+    Arrays.setAll(ids, i -> "m" + i);
+    patched[0] = new HierarchyState.Level(ids, centroids2, ids, new int[m2], again.rows(), Double.NaN);
+    if (again.touched() == null || !first.rows().paged()) {
+      return 0;
+    }
+    boolean[] written = new boolean[(m2 + KnnRows.PAGE_ROWS - 1) / KnnRows.PAGE_ROWS];
+    for (int i : again.touched()) {
+      written[i / KnnRows.PAGE_ROWS] = true;
+    }
+    int shared = 0;
+    for (int i = 0; i < m; i += KnnRows.PAGE_ROWS) {
+      boolean same = again.rows().neighbourPage(i) == first.rows().neighbourPage(i);
+      if (!written[i / KnnRows.PAGE_ROWS]) {
+        assertTrue(same, ctx + ": the page of row " + i + ", which the patch did not write, copied");
+        shared++;
+      }
+    }
+    return shared;
+  }
+
+  /** Reads each row of {@code rows} ({@code k} entries) through its pages into the two arrays. */
+  private static void readRows(KnnRows rows, int[] neighbors, float[] weights, int k) {
+    for (int i = 0; i < rows.size(); i++) {
+      System.arraycopy(rows.neighbourPage(i), rows.start(i), neighbors, i * k, k);
+      System.arraycopy(rows.weightPage(i), rows.start(i), weights, i * k, k);
+    }
   }
 
   /** {@code n} rows, each a copy of a random row of {@code pool}. */
