@@ -307,7 +307,7 @@ record KnnPatch(KnnRows rows, int recomputed, int[] touched) {
   record Rows(int dim, int k, int[] offsets, int[] neighbors, float[] weights, List<Integer> movedIdx) {
     static Rows of(int m, int dim, boolean[] moved, int maxK) {
       int k = k(m, maxK);
-      return new Rows(dim, k, offsets(m, k), new int[m * k], new float[m * k], movedIdx(moved, m));
+      return new Rows(dim, k, offsets(m, k), new int[m * k], new float[m * k], movedIdx(moved, 0, m));
     }
 
     /** The neighbours per row of a level of {@code m} members: {@code maxK}, or all the other members. */
@@ -323,15 +323,28 @@ record KnnPatch(KnnRows rows, int recomputed, int[] touched) {
       return offsets;
     }
 
-    /** The indexes of the moved members, in order. */
-    static List<Integer> movedIdx(boolean[] moved, int m) {
+    /**
+     * The indexes of the moved members, in order, none of the first {@code inPlace} having moved (they are not
+     * looked at: at level 0 of a million leaves, every old member).
+     */
+    static List<Integer> movedIdx(boolean[] moved, int inPlace, int m) {
+      assert noneMoved(moved, inPlace) : "a member among the first " + inPlace + " moved";
       List<Integer> movedIdx = new ArrayList<>();
-      for (int i = 0; i < m; i++) {
+      for (int i = inPlace; i < m; i++) {
         if (moved[i]) {
           movedIdx.add(i);
         }
       }
       return movedIdx;
+    }
+
+    private static boolean noneMoved(boolean[] moved, int count) {
+      for (int i = 0; i < count; i++) {
+        if (moved[i]) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 }

@@ -56,7 +56,7 @@ final class NearestMemberPatch {
     // Kept in place, the next version of the old rows: every page shared until the patch writes to it (KnnRows). At
     // level 0 of a million leaves, copying every row took 323 of the patches' 702 samples in a profile of 30 runs.
     KnnRows.Writer rows = inPlaceRows ? old.knn().extend(m, k) : KnnRows.empty(m, k);
-    List<Integer> movedIdx = KnnPatch.Rows.movedIdx(moved, m);
+    List<Integer> movedIdx = KnnPatch.Rows.movedIdx(moved, Math.min(inPlace, m), m);
     // Each moved member's near members, and the moved members that may enter each unmoved member's row.
     Map<Integer, int[]> nearOf = new HashMap<>();
     Map<Integer, List<Integer>> entering = new HashMap<>();
