@@ -371,27 +371,23 @@ final class IncrementalRebuild {
       local[pool.get(p)] = p;
     }
     int[] offsets = new int[n + 1];
-    List<Integer> nb = new ArrayList<>();
-    List<Float> w = new ArrayList<>();
-    for (int p = 0; p < n; p++) {
+    int edges = 0;
+    for (int i : pool) {
+      edges += knn.end(i) - knn.start(i);
+    }
+    int[] nb = new int[edges]; // the pool's edges within the pool, row after row
+    float[] w = new float[edges];
+    for (int p = 0, kept = 0; p < n; offsets[++p] = kept) {
       int i = pool.get(p);
-      int[] neighbours = knn.neighbourPage(i);
-      float[] weights = knn.weightPage(i);
       for (int e = knn.start(i), end = knn.end(i); e < end; e++) {
-        int j = local[neighbours[e]];
+        int j = local[knn.neighbourPage(i)[e]];
         if (j >= 0) {
-          nb.add(j);
-          w.add(weights[e]);
+          nb[kept] = j;
+          w[kept++] = knn.weightPage(i)[e];
         }
       }
-      offsets[p + 1] = nb.size();
     }
-    int[] nbs = nb.stream().mapToInt(Integer::intValue).toArray();
-    float[] ws = new float[w.size()];
-    for (int e = 0; e < ws.length; e++) {
-      ws[e] = w.get(e);
-    }
-    KnnGraph sub = new KnnGraph(offsets, nbs, ws);
+    KnnGraph sub = new KnnGraph(offsets, Arrays.copyOf(nb, offsets[n]), Arrays.copyOf(w, offsets[n]));
     if (Double.isNaN(resolution)) {
       return leiden.cluster(sub);
     }
