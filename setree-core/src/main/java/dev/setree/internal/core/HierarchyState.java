@@ -36,6 +36,8 @@ public record HierarchyState(List<Level> levels) {
     /** The kNN rows, flat or paged ({@link KnnRows}); null when the level lacks them (a corrupt store). */
     private final KnnRows knn;
     private final double resolution;
+    /** One more than the largest community number of {@link #assignment}; -1 until counted or told. */
+    private volatile int communityCount = -1;
     /** Built on first use: a run looks up the old level's members, and so does the save that follows. */
     private volatile IdIndex memberIndex;
     /**
@@ -108,6 +110,7 @@ public record HierarchyState(List<Level> levels) {
       Level logged = new Level(memberIds, centroids, parentIds, assignment, knn, resolution, base.serial,
           centroidRows, knnRows);
       logged.memberIndex = memberIndex;
+      logged.communityCount = communityCount;
       logged.baseIndex = memberIndex == null ? base.memberIndex : null;
       return logged;
     }
@@ -176,6 +179,36 @@ public record HierarchyState(List<Level> levels) {
 
     public int[] assignment() {
       return assignment;
+    }
+
+    /**
+     * How many communities the assignment numbers: one more than its largest number (0 for none). Counted on first
+     * use and kept, unless the run that made the level told it ({@link #rememberCommunityCount}): a run asks it of
+     * the old level twice, and at level 0 of a million leaves each count was a pass over every member.
+     */
+    public int communityCount() {
+      int count = communityCount;
+      if (count < 0) { // two threads may both count: the same number
+        count = count(assignment);
+        communityCount = count;
+      }
+      return count;
+    }
+
+    /** Keeps {@code count} as {@link #communityCount()}, which the caller knows (checked under assertions). */
+    public void rememberCommunityCount(int count) {
+      assert count == count(assignment) : "told " + count + " communities, the assignment numbers " + count(assignment);
+      communityCount = count;
+    }
+
+    private static int count(int[] assignment) {
+      int count = 0;
+      for (int c : assignment) {
+        if (c >= count) {
+          count = c + 1;
+        }
+      }
+      return count;
     }
 
     /** The kNN rows, read row by row on a run's path; null when the level lacks them. */

@@ -58,7 +58,7 @@ record AffectedCommunities(int[] oldCommunityOf, int[] order, boolean[] affected
       moved[i] = matchMoved[i] && !sameNeighbours(old, match, knn, i);
     }
     int[] oldCommunityOf = oldCommunityOf(old, match.newToOld(), inPlace);
-    int communities = Communities.count(old.assignment());
+    int communities = old.communityCount();
     boolean[] seen = new boolean[communities];
     int[] order = new int[communities];
     int count = 0;

@@ -41,7 +41,7 @@ final class OldParents {
     this.byId = byId;
     this.of = new DraftNode[mem.size()];
     this.asked = new boolean[mem.size()];
-    int communities = Communities.count(oldCommunity);
+    int communities = old.communityCount();
     this.resolvedId = new String[communities];
     this.resolved = new DraftNode[communities];
   }
