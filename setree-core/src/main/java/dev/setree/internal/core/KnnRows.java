@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * length), or <em>paged</em>: rows of {@code k} entries each, {@value #PAGE_ROWS} rows to a page, pages shared
  * between the versions of a level and never written once a version is made. A run makes the next version with a
  * {@link Writer}, which copies the table of pages and copies a page only when it writes to it: at level 0 of a
- * million leaves and ten neighbours, one new fact wrote a few tens of rows, and copying every row (80 MB) took
+ * million leaves and ten neighbours, one new fact touched a few tens of rows, and copying every row (80 MB) took
  * about a tenth of the run.
  *
  * <p>Row {@code i} is {@code neighbourPage(i)[start(i) .. end(i))} with its weights at the same places of
