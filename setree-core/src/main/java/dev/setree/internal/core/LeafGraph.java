@@ -18,30 +18,10 @@ import java.util.Arrays;
  * share that array: a derived graph writes its new rows into the room after the rows written before, which the
  * graphs before never read, and copies only the two arrays of ranges. Copying every edge for each snapshot took about
  * 24 ms of a one-fact run at a million leaves, beside the save. Only one graph derived from a given one extends the
- * shared array (a {@link Room} claimed by compare-and-set); another, or one whose new rows do not fit, copies the rows
- * into new arrays with room to spare. The reverse edges are kept the same way.
+ * shared array (a {@link RangeRows.Room} claimed by compare-and-set); another, or one whose new rows do not fit, copies
+ * the rows into new arrays with room to spare ({@link RangeRows}). The reverse edges are kept the same way.
  */
 final class LeafGraph {
-  /** The room kept after the rows of new arrays: this share of the rows' entries, and at least 1,024 entries. */
-  static final int ROOM_SHARE = 4;
-
-  /**
-   * How much of an array shared by derived graphs is written: a graph extends the array only from the end it saw,
-   * and only if no other graph extended it since.
-   */
-  static final class Room {
-    private final java.util.concurrent.atomic.AtomicInteger used;
-
-    Room(int used) {
-      this.used = new java.util.concurrent.atomic.AtomicInteger(used);
-    }
-
-    /** Claims {@code [from, from + count)} of an array of {@code capacity} entries, if {@code from} is its end. */
-    boolean claim(int from, int count, int capacity) {
-      return from + (long) count <= capacity && used.compareAndSet(from, from + count);
-    }
-  }
-
   /**
    * Undirected adjacency over leaf indexes: leaf v's neighbours are {@code neighbours[start[v], end[v])}, strongest
    * first; the array may hold rows of other graphs and room: read no further.
@@ -49,7 +29,7 @@ final class LeafGraph {
   final int[] start;
   final int[] end;
   final int[] neighbours;
-  private final Room room;
+  private final RangeRows.Room room;
   /** The end of the entries of {@link #neighbours} written when this graph was made. */
   private final int used;
   /** The kNN rows this graph was made from (level 0 of the oracle). */
@@ -61,23 +41,23 @@ final class LeafGraph {
   private final int[] inStart;
   private final int[] inEnd;
   private final int[] inSources;
-  private final Room inRoom;
+  private final RangeRows.Room inRoom;
   private final int inUsed;
   /** Whether {@link #next} derived this graph from the previous one (for tests). */
   final boolean derived;
 
-  private LeafGraph(Rows out, Rows in, HierarchyState.Level level, boolean derived) {
-    this.start = out.start;
-    this.end = out.end;
-    this.neighbours = out.entries;
-    this.room = out.room;
-    this.used = out.used;
+  private LeafGraph(RangeRows out, RangeRows in, HierarchyState.Level level, boolean derived) {
+    this.start = out.start();
+    this.end = out.end();
+    this.neighbours = out.entries();
+    this.room = out.room();
+    this.used = out.used();
     this.level = level;
-    this.inStart = in == null ? null : in.start;
-    this.inEnd = in == null ? null : in.end;
-    this.inSources = in == null ? null : in.entries;
-    this.inRoom = in == null ? null : in.room;
-    this.inUsed = in == null ? 0 : in.used;
+    this.inStart = in == null ? null : in.start();
+    this.inEnd = in == null ? null : in.end();
+    this.inSources = in == null ? null : in.entries();
+    this.inRoom = in == null ? null : in.room();
+    this.inUsed = in == null ? 0 : in.used();
     this.derived = derived;
   }
 
@@ -91,60 +71,6 @@ final class LeafGraph {
     return out;
   }
 
-  /** Rows of a graph: each row's range in {@code entries}, the room shared with other graphs, and its end. */
-  private record Rows(int[] start, int[] end, int[] entries, Room room, int used) {
-    /** Rows given as compressed sparse rows, copied into an array with room after them. */
-    static Rows of(int[] offsets, int[] entries) {
-      int n = offsets.length - 1;
-      int m = offsets[n];
-      return new Rows(Arrays.copyOf(offsets, n), Arrays.copyOfRange(offsets, 1, n + 1),
-          Arrays.copyOf(entries, m + Math.max(1024, m / ROOM_SHARE)), new Room(m), m);
-    }
-
-    /**
-     * These rows for {@code n} leaves, the rows of {@code changed} leaves replaced by {@code rows} (null: an empty
-     * row): written after this graph's entries when it can claim the room there, else all rows copied into a new
-     * array with room.
-     */
-    Rows with(int n, int[] changed, int[][] rows, int changedCount) {
-      int[] s = Arrays.copyOf(start, n);
-      int[] e = Arrays.copyOf(end, n);
-      int need = 0;
-      for (int x = 0; x < changedCount; x++) {
-        need += rows[x] == null ? 0 : rows[x].length;
-      }
-      int[] into = entries;
-      int at = used;
-      Room r = room;
-      if (!room.claim(used, need, entries.length)) {
-        int live = 0;
-        for (int v = 0; v < Math.min(n, start.length); v++) {
-          live += end[v] - start[v];
-        }
-        into = new int[live + need + Math.max(1024, (live + need) / ROOM_SHARE)];
-        at = 0;
-        for (int v = 0; v < Math.min(n, start.length); v++) { // every row, changed ones too: overwritten below
-          int len = end[v] - start[v];
-          System.arraycopy(entries, start[v], into, at, len);
-          s[v] = at;
-          e[v] = at + len;
-          at += len;
-        }
-        r = new Room(at + need);
-      }
-      for (int x = 0; x < changedCount; x++) {
-        int v = changed[x];
-        int len = rows[x] == null ? 0 : rows[x].length;
-        if (len > 0) {
-          System.arraycopy(rows[x], 0, into, at, len);
-        }
-        s[v] = at;
-        e[v] = at + len;
-        at += len;
-      }
-      return new Rows(s, e, into, r, at);
-    }
-  }
 
   /** The graph of {@code tree}'s leaves from level 0 of {@code hierarchy}, or null when it has none that fits. */
   static LeafGraph of(Tree tree, HierarchyState hierarchy) {
@@ -197,7 +123,7 @@ final class LeafGraph {
       offsets[v + 1] = m;
     }
     int[][] in = inOrder ? reverse(l0, n) : null;
-    return new LeafGraph(Rows.of(offsets, adj), in == null ? null : Rows.of(in[0], in[1]), l0, false);
+    return new LeafGraph(RangeRows.of(offsets, adj), in == null ? null : RangeRows.of(in[0], in[1]), l0, false);
   }
 
   /**
@@ -217,81 +143,64 @@ final class LeafGraph {
     // Rows read through their pages: a run's rows are paged, and their flat arrays are not made (KnnRows).
     KnnRows k0 = level.knn();
     KnnRows k1 = l1.knn();
-    // Changed rows, and the leaves whose edges they touch.
+    // Changed rows, and the leaves whose edges they touch, as lists: a one-fact run changes tens of rows, and passes
+    // over every leaf took about 15 ms of each run at a million leaves (ADR 0048).
     boolean[] changed = new boolean[n];
     boolean[] affected = new boolean[n];
-    int changes = 0;
-    boolean[] inPlace = KnnRowChanges.inPlace(level, l1); // the old rows' changes, in bulk; null: row by row
-    for (int i = 0; i < n; i++) {
-      if (i >= n0 || (inPlace != null ? inPlace[i] : !sameRow(level, i, l1, i))) {
-        changed[i] = true;
-        changes++;
-        affected[i] = true;
-        if (i < n0) {
-          int[] kn0 = k0.neighbourPage(i);
-          for (int e = k0.start(i), end = k0.end(i); e < end; e++) {
-            affected[kn0[e]] = true;
-          }
-        }
-        int[] kn1 = k1.neighbourPage(i);
-        for (int e = k1.start(i), end = k1.end(i); e < end; e++) {
-          affected[kn1[e]] = true;
+    int[] changedRows = changedRows(l1, n0, n, changed);
+    Ints affectedList = new Ints();
+    for (int i : changedRows) {
+      mark(i, affected, affectedList);
+      if (i < n0) {
+        int[] kn0 = k0.neighbourPage(i);
+        for (int e = k0.start(i), end = k0.end(i); e < end; e++) {
+          mark(kn0[e], affected, affectedList);
         }
       }
+      int[] kn1 = k1.neighbourPage(i);
+      for (int e = k1.start(i), end = k1.end(i); e < end; e++) {
+        mark(kn1[e], affected, affectedList);
+      }
     }
+    int[] rewritten = affectedList.sorted(); // ascending, as a pass over the leaves would list them
+    int affectedCount = rewritten.length;
     // Reverse edges: an affected member's sources are its old ones whose rows did not change and the changed
-    // rows that list it now; every other member's are the old ones.
-    int[] count = new int[n];
-    int[][] fresh = new int[n][];
-    for (int i = 0; i < n; i++) {
-      if (changed[i]) {
-        int[] kn1 = k1.neighbourPage(i);
-        for (int e = k1.start(i), end = k1.end(i); e < end; e++) {
-          count[kn1[e]]++;
-        }
+    // rows that list it now; every other member's are the old ones. Counted per affected member (by its place).
+    int[] count = new int[affectedCount];
+    for (int i : changedRows) {
+      int[] kn1 = k1.neighbourPage(i);
+      for (int e = k1.start(i), end = k1.end(i); e < end; e++) {
+        count[Arrays.binarySearch(rewritten, kn1[e])]++;
       }
     }
-    for (int v = 0; v < n; v++) {
-      if (affected[v]) {
-        int[] src = new int[count[v] + (v < n0 ? inEnd[v] - inStart[v] : 0)];
-        int s = 0;
-        for (int x = v < n0 ? inStart[v] : 0; v < n0 && x < inEnd[v]; x++) {
-          if (!changed[inSources[x]]) {
-            src[s++] = inSources[x];
-          }
+    int[][] fresh = new int[affectedCount][];
+    for (int a = 0; a < affectedCount; a++) {
+      int v = rewritten[a];
+      int[] src = new int[count[a] + (v < n0 ? inEnd[v] - inStart[v] : 0)];
+      int s = 0;
+      for (int x = v < n0 ? inStart[v] : 0; v < n0 && x < inEnd[v]; x++) {
+        if (!changed[inSources[x]]) {
+          src[s++] = inSources[x];
         }
-        fresh[v] = Arrays.copyOf(src, s); // changed sources appended below
-        count[v] = s;
       }
+      fresh[a] = src; // changed sources appended below
+      count[a] = s;
     }
-    for (int i = 0; i < n; i++) {
-      if (changed[i]) {
-        int[] kn1 = k1.neighbourPage(i);
-        for (int e = k1.start(i), end = k1.end(i); e < end; e++) {
-          int v = kn1[e];
-          if (count[v] == fresh[v].length) {
-            fresh[v] = Arrays.copyOf(fresh[v], Math.max(4, 2 * count[v]));
-          }
-          fresh[v][count[v]++] = i;
-        }
+    for (int i : changedRows) {
+      int[] kn1 = k1.neighbourPage(i);
+      for (int e = k1.start(i), end = k1.end(i); e < end; e++) {
+        int a = Arrays.binarySearch(rewritten, kn1[e]);
+        fresh[a][count[a]++] = i;
       }
     }
     // The affected leaves' new rows; every other leaf keeps its rows where they are.
-    int affectedCount = 0;
-    for (int v = 0; v < n; v++) {
-      affectedCount += affected[v] ? 1 : 0;
-    }
-    int[] rewritten = new int[affectedCount];
     int[][] outRows = new int[affectedCount][];
     int[][] inRows = new int[affectedCount][];
     int[] row = new int[LeafNeighbours.MAX_DEGREE];
     long[] both = new long[64];
-    int a = 0;
-    for (int v = 0; v < n; v++) {
-      if (!affected[v]) {
-        continue;
-      }
-      int edges = (k1.end(v) - k1.start(v)) + count[v];
+    for (int a = 0; a < affectedCount; a++) {
+      int v = rewritten[a];
+      int edges = (k1.end(v) - k1.start(v)) + count[a];
       if (both.length < edges) {
         both = new long[Math.max(edges, 2 * both.length)];
       }
@@ -301,8 +210,8 @@ final class LeafGraph {
       for (int e = k1.start(v), end = k1.end(v); e < end; e++) {
         both[b++] = Ranking.key(kw1[e], kn1[e]);
       }
-      for (int x = 0; x < count[v]; x++) {
-        int u = fresh[v][x];
+      for (int x = 0; x < count[a]; x++) {
+        int u = fresh[a][x];
         int[] un = k1.neighbourPage(u);
         float[] uw = k1.weightPage(u);
         for (int e = k1.start(u), end = k1.end(u); e < end; e++) {
@@ -311,14 +220,71 @@ final class LeafGraph {
           }
         }
       }
-      rewritten[a] = v;
       outRows[a] = Arrays.copyOf(row, keep(both, 0, b, row, 0));
-      inRows[a] = Arrays.copyOf(fresh[v], count[v]);
-      a++;
+      inRows[a] = Arrays.copyOf(fresh[a], count[a]);
     }
-    Rows out = new Rows(start, end, neighbours, room, used).with(n, rewritten, outRows, affectedCount);
-    Rows in = new Rows(inStart, inEnd, inSources, inRoom, inUsed).with(n, rewritten, inRows, affectedCount);
+    RangeRows out = new RangeRows(start, end, neighbours, room, used).with(n, rewritten, outRows, affectedCount);
+    RangeRows in = new RangeRows(inStart, inEnd, inSources, inRoom, inUsed).with(n, rewritten, inRows, affectedCount);
     return new LeafGraph(out, in, l1, true);
+  }
+
+  /**
+   * The rows of {@code l1} that differ from this graph's level's ({@link #level}), ascending, each marked in
+   * {@code changed}: the rows after the old ones, and among the old ones those that {@code l1}'s log since the level
+   * names and that differ ({@link HierarchyState.Level#changesSince}), or, without a log, every row that differs.
+   */
+  private int[] changedRows(HierarchyState.Level l1, int n0, int n, boolean[] changed) {
+    Ints rows = new Ints();
+    int[] logged = l1.changesSince(level, true);
+    if (logged != null) {
+      for (int i : logged) {
+        if (i < n0 && !changed[i] && !sameRow(level, i, l1, i)) {
+          changed[i] = true;
+          rows.add(i);
+        }
+      }
+    } else {
+      boolean[] inPlace = KnnRowChanges.inPlace(level, l1); // the old rows' changes, in bulk; null: row by row
+      for (int i = 0; i < n0; i++) {
+        if (inPlace != null ? inPlace[i] : !sameRow(level, i, l1, i)) {
+          changed[i] = true;
+          rows.add(i);
+        }
+      }
+    }
+    for (int i = n0; i < n; i++) {
+      changed[i] = true;
+      rows.add(i);
+    }
+    return rows.sorted();
+  }
+
+  /** Marks leaf {@code v} affected, listing it the first time. */
+  private static void mark(int v, boolean[] affected, Ints list) {
+    if (!affected[v]) {
+      affected[v] = true;
+      list.add(v);
+    }
+  }
+
+  /** A growing list of ints. */
+  private static final class Ints {
+    private int[] values = new int[16];
+    private int size;
+
+    void add(int v) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, 2 * size);
+      }
+      values[size++] = v;
+    }
+
+    /** The values, ascending, in a new array. */
+    int[] sorted() {
+      int[] out = Arrays.copyOf(values, size);
+      Arrays.sort(out);
+      return out;
+    }
   }
 
   /**

@@ -23,6 +23,7 @@ class LeafGraphTest {
     long seed = Long.getLong("tests.seed", System.nanoTime());
     Random r = new Random(seed);
     int derivedCount = 0;
+    int logged = 0;
     for (int round = 0; round < 20; round++) {
       int k = 2 + r.nextInt(10);
       int n = k + 2 + r.nextInt(300);
@@ -31,7 +32,8 @@ class LeafGraphTest {
       for (int i = 0; i < n; i++) {
         addRow(r, rows, weights, i, n, k);
       }
-      LeafNeighbours prev = LeafNeighbours.of(tree(n), hierarchy(n, rows, weights, r.nextBoolean()));
+      HierarchyState prevH = hierarchy(n, rows, weights, r.nextBoolean());
+      LeafNeighbours prev = LeafNeighbours.of(tree(n), prevH);
       for (int version = 0; version < 5; version++) {
         String ctx = "seed=" + seed + " round " + round + " version " + version;
         // A row needs k neighbours other than its leaf: the leaves never shrink below k + 1 (fewer made addRow loop
@@ -60,8 +62,10 @@ class LeafGraphTest {
           addRow(r, rows, weights, n, n + 1, k);
           n++;
         }
+        List<Integer> rewrittenRows = new ArrayList<>();
         for (int c = r.nextInt(6); c > 0; c--) { // some old rows change
           int i = r.nextInt(n);
+          rewrittenRows.add(i);
           rows.remove(i);
           weights.remove(i);
           addRow(r, rows, weights, i, n, k);
@@ -69,6 +73,14 @@ class LeafGraphTest {
         Tree t = tree(n);
         // Paged rows (a run's) half the time: read by rows, their flat arrays never made.
         HierarchyState h = hierarchy(n, rows, weights, r.nextBoolean());
+        if (!shrink && r.nextBoolean()) {
+          // With a run's log of the rows it may have changed (those rewritten, and one that was not): only those are
+          // compared with the old rows.
+          rewrittenRows.add(r.nextInt(n));
+          h = new HierarchyState(List.of(h.levels().get(0).withChangesSince(prevH.levels().get(0), null,
+              rewrittenRows.stream().mapToInt(Integer::intValue).toArray())));
+          logged++;
+        }
         int flattened = KnnRows.FLATTENED.get();
         LeafNeighbours scratch = LeafNeighbours.of(t, h);
         // Now and then another graph derived from the same one first, with one more row changed: it takes the room
@@ -97,9 +109,11 @@ class LeafGraphTest {
         assertEquals(!shrink, next.graph.derived, ctx + ": derived only when the leaves grew");
         derivedCount += next.graph.derived ? 1 : 0;
         prev = next;
+        prevH = h;
       }
     }
     assertTrue(derivedCount > 50, "seed=" + seed + ": derived " + derivedCount);
+    assertTrue(logged > 10, "seed=" + seed + ": derived from a log " + logged);
   }
 
   private static void sameRows(LeafGraph expected, LeafGraph actual, int n, String ctx) {
