@@ -36,6 +36,11 @@ public record HierarchyState(List<Level> levels) {
     /** The kNN rows, flat or paged ({@link KnnRows}); null when the level lacks them (a corrupt store). */
     private final KnnRows knn;
     private final double resolution;
+    /**
+     * Whether the assignment is the one derived from the parent ids, which a store may then leave out: 0 not known yet,
+     * 1 yes, 2 no ({@link #assignmentDerived}).
+     */
+    private volatile byte assignmentDerived;
     /** One more than the largest community number of {@link #assignment}; -1 until counted or told. */
     private volatile int communityCount = -1;
     /** Built on first use: a run looks up the old level's members, and so does the save that follows. */
@@ -111,6 +116,7 @@ public record HierarchyState(List<Level> levels) {
           centroidRows, knnRows);
       logged.memberIndex = memberIndex;
       logged.communityCount = communityCount;
+      logged.assignmentDerived = assignmentDerived;
       logged.baseIndex = memberIndex == null ? base.memberIndex : null;
       return logged;
     }
@@ -209,6 +215,21 @@ public record HierarchyState(List<Level> levels) {
         }
       }
       return count;
+    }
+
+    /**
+     * A store's memo: whether the assignment is the one derived from the parent ids (so that the store leaves it out),
+     * or null when not known yet. A level is saved, and compared with the next one, once each: the check is a pass
+     * over every member, made once per level instead of three times per run.
+     */
+    public Boolean assignmentDerived() {
+      byte known = assignmentDerived;
+      return known == 0 ? null : known == 1;
+    }
+
+    /** Keeps what {@link #assignmentDerived()} says from now on. */
+    public void rememberAssignmentDerived(boolean derived) {
+      assignmentDerived = (byte) (derived ? 1 : 2);
     }
 
     /** The kNN rows, read row by row on a run's path; null when the level lacks them. */

@@ -11,6 +11,9 @@ import java.util.Map;
  * ({@link #holds}), so that the save can leave it out (docs/store-format.md).
  */
 final class DerivedAssignment {
+  /** How many levels {@link #stored} checked (tests: a level is checked once). */
+  static final java.util.concurrent.atomic.AtomicInteger CHECKED = new java.util.concurrent.atomic.AtomicInteger();
+
   private DerivedAssignment() {}
 
   /**
@@ -19,7 +22,17 @@ final class DerivedAssignment {
    * @param tree the tree saved with it, whose nodes the parent ids name, or null
    */
   static int[] stored(HierarchyState.Level l, Tree tree) {
-    return holds(l.parentIds(), l.assignment(), tree) ? null : l.assignment();
+    Boolean known = l.assignmentDerived(); // the level's memo: it is checked once
+    boolean derived;
+    if (known != null) {
+      derived = known;
+      assert derived == holds(l.parentIds(), l.assignment(), tree) : "a level's memo of its assignment is wrong";
+    } else {
+      CHECKED.incrementAndGet();
+      derived = holds(l.parentIds(), l.assignment(), tree);
+      l.rememberAssignmentDerived(derived);
+    }
+    return derived ? null : l.assignment();
   }
 
   /**

@@ -187,8 +187,12 @@ final class OracleRowReader {
       if (assignment.length != r.count) {
         throw bad(file, level, "has " + assignment.length + " assignments for " + r.count + " members");
       }
-      out.add(new HierarchyState.Level(r.ids, centroids[level], parents[level], assignment, offsets, neighbors,
-          weights, r.resolution));
+      HierarchyState.Level l = new HierarchyState.Level(r.ids, centroids[level], parents[level], assignment, offsets,
+          neighbors, weights, r.resolution);
+      if (r.assignment == null) { // left out because derived (a stored one is checked when compared or saved)
+        l.rememberAssignmentDerived(true);
+      }
+      out.add(l);
     }
     return new HierarchyState(List.copyOf(out));
   }

@@ -107,7 +107,7 @@ final class OracleRows {
       if (old == l) {
         continue; // the very level the tables hold (a maintenance run keeps the levels above a clean one)
       }
-      int row = old == null ? 1 : sameLevel(old, l, level) ? 0 : 2;
+      int row = old == null ? 1 : sameLevel(old, l, afterTree) ? 0 : 2;
       int kept = old == null ? 0 : old.size();
       int size = l.size();
       String[] ids = l.memberIds();
@@ -263,10 +263,11 @@ final class OracleRows {
     }
   }
 
-  private static boolean sameLevel(HierarchyState.Level a, HierarchyState.Level b, int level) {
+  /** Whether the two levels' rows are the same; {@code bTree} is the tree saved with {@code b}. */
+  private static boolean sameLevel(HierarchyState.Level a, HierarchyState.Level b, Tree bTree) {
     return Double.doubleToLongBits(a.resolution()) == Double.doubleToLongBits(b.resolution())
         && Arrays.equals(a.memberIds(), b.memberIds())
-        && Arrays.equals(DerivedAssignment.stored(a, null), DerivedAssignment.stored(b, null));
+        && Arrays.equals(DerivedAssignment.stored(a, null), DerivedAssignment.stored(b, bTree));
   }
 
   /**

@@ -1,15 +1,39 @@
 package dev.setree.internal.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.setree.internal.core.HierarchyState;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** Whether a level's assignment is stored: the check without a map agrees with numbering the parent ids. */
+/**
+ * Whether a level's assignment is stored: the check without a map agrees with numbering the parent ids; a level is
+ * checked once, its answer kept with it.
+ */
 class DerivedAssignmentTest {
+
+  @Test
+  void aLevelIsCheckedOnce() {
+    String[] ids = {"a", "b", "c"};
+    String[] parents = {"p", "p", "q"};
+    HierarchyState.Level derived = new HierarchyState.Level(ids, new float[3], parents, new int[] {0, 0, 1},
+        new int[4], new int[0], new float[0], Double.NaN);
+    HierarchyState.Level other = new HierarchyState.Level(ids, new float[3], parents, new int[] {0, 1, 1},
+        new int[4], new int[0], new float[0], Double.NaN);
+    int before = DerivedAssignment.CHECKED.get();
+    assertNull(DerivedAssignment.stored(derived, null));
+    assertNull(DerivedAssignment.stored(derived, null));
+    assertArrayEquals(new int[] {0, 1, 1}, DerivedAssignment.stored(other, null));
+    assertArrayEquals(new int[] {0, 1, 1}, DerivedAssignment.stored(other, null));
+    assertEquals(before + 2, DerivedAssignment.CHECKED.get(), "each level checked once");
+    assertEquals(Boolean.TRUE, derived.assignmentDerived());
+    assertEquals(Boolean.FALSE, other.assignmentDerived());
+  }
 
   @Test
   void theCheckAgreesWithTheNumberingOnRandomLevels() {
