@@ -28,7 +28,7 @@ public final class KnnRows {
   private final int size;
   /** Paged: the entries of each row; flat: -1. */
   private final int k;
-  /** Flat: the CSR offsets, {@code size + 1} of them; paged: null until {@link #flat} made them. */
+  /** Flat: the CSR offsets, {@code size + 1} of them; paged: null (the rows start at multiples of {@code k}). */
   private final int[] csr;
   private final int[][] neighbourPages;
   private final float[][] weightPages;
