@@ -23,22 +23,56 @@ public final class KnnRowChanges {
     if (b.size() < m || !a.knn().sameOffsets(b.knn(), m)) {
       return null;
     }
-    int[] logged = b.changesSince(a, true);
+    int[] logged = logged(a, b);
     if (logged != null) { // a run's log: only the rows it names are compared
       boolean[] changed = new boolean[m];
       for (int i : logged) {
-        if (i < m && !a.knn().sameRow(i, b.knn(), i)) {
-          changed[i] = true;
-        }
+        changed[i] = true;
       }
-      assert Arrays.equals(changed, rowByRow(a, b, m)) : "a kNN row changed that the level's log does not name";
       return changed;
     }
     // Paged rows (a run's) are compared row by row, page by page: their flat arrays are not made.
     return a.knn().paged() || b.knn().paged() ? rowByRow(a, b, m) : inBulk(a, b, a.knnOffsets(), m);
   }
 
-  /** {@link #inPlace} row by row, neither level's flat arrays made (a check under assertions). */
+  /**
+   * The rows among {@code a}'s members that {@code b}'s log of its kNN rows since {@code a} names
+   * ({@link HierarchyState.Level#changesSince}) and that differ in {@code b}, ascending, each once: every row of
+   * {@code a}'s that changed (checked under assertions). Null when {@code b} keeps no such log.
+   */
+  public static int[] logged(HierarchyState.Level a, HierarchyState.Level b) {
+    int[] log = b.changesSince(a, true);
+    if (log == null) {
+      return null;
+    }
+    int m = a.size();
+    int[] rows = log.clone();
+    Arrays.sort(rows);
+    int count = 0;
+    for (int x = 0; x < rows.length; x++) {
+      int i = rows[x];
+      if (i < m && (count == 0 || rows[count - 1] != i) && !a.knn().sameRow(i, b.knn(), i)) {
+        rows[count++] = i;
+      }
+    }
+    int[] changed = Arrays.copyOf(rows, count);
+    assert Arrays.equals(changed, changedRows(rowByRow(a, b, m)))
+        : "a kNN row changed that the level's log does not name";
+    return changed;
+  }
+
+  private static int[] changedRows(boolean[] changed) {
+    int[] rows = new int[changed.length];
+    int count = 0;
+    for (int i = 0; i < changed.length; i++) {
+      if (changed[i]) {
+        rows[count++] = i;
+      }
+    }
+    return Arrays.copyOf(rows, count);
+  }
+
+  /** {@link #inPlace} row by row, neither level's flat arrays made. */
   private static boolean[] rowByRow(HierarchyState.Level a, HierarchyState.Level b, int m) {
     boolean[] changed = new boolean[m];
     for (int i = 0; i < m; i++) {

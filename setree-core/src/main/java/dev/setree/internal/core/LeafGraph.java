@@ -235,13 +235,11 @@ final class LeafGraph {
    */
   private int[] changedRows(HierarchyState.Level l1, int n0, int n, boolean[] changed) {
     Ints rows = new Ints();
-    int[] logged = l1.changesSince(level, true);
+    int[] logged = KnnRowChanges.logged(level, l1);
     if (logged != null) {
       for (int i : logged) {
-        if (i < n0 && !changed[i] && !sameRow(level, i, l1, i)) {
-          changed[i] = true;
-          rows.add(i);
-        }
+        changed[i] = true;
+        rows.add(i);
       }
     } else {
       boolean[] inPlace = KnnRowChanges.inPlace(level, l1); // the old rows' changes, in bulk; null: row by row

@@ -4,6 +4,7 @@ import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Tree;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A level's assignment when it is left out of the {@code levels} row: dense community numbers in order of first
@@ -12,7 +13,7 @@ import java.util.Map;
  */
 final class DerivedAssignment {
   /** How many levels {@link #stored} checked (tests: a level is checked once). */
-  static final java.util.concurrent.atomic.AtomicInteger CHECKED = new java.util.concurrent.atomic.AtomicInteger();
+  static final AtomicInteger CHECKED = new AtomicInteger();
 
   private DerivedAssignment() {}
 
