@@ -263,29 +263,9 @@ public final class KnnRows {
       owned[p] = true;
     }
 
-    /** Number of rows. */
-    public int size() {
-      return size;
-    }
-
-    /** The entries of each row. */
-    public int k() {
-      return k;
-    }
-
     /** Where row {@code i} starts in its pages. */
     public int start(int i) {
       return (i & MASK) * k;
-    }
-
-    /** The page of row {@code i}'s member indexes, to read (not written: it may be shared). */
-    public int[] neighbours(int i) {
-      return neighbourPages[i >>> SHIFT];
-    }
-
-    /** The page of row {@code i}'s weights, to read. */
-    public float[] weights(int i) {
-      return weightPages[i >>> SHIFT];
     }
 
     /** The page of row {@code i}'s member indexes, to write (and its weights' page made writable too). */
