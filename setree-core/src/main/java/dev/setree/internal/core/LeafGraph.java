@@ -14,61 +14,44 @@ import java.util.Arrays;
  * their neighbours computed again, from their rows and the rows that list them (the reverse edges kept
  * here); every other leaf keeps its row where it is. The result equals {@link #of} of the new snapshot, row by row.
  *
- * <p>Each leaf's row is a range of one array ({@code start}, {@code end}), and the graphs derived one from another
- * share that array: a derived graph writes its new rows into the room after the rows written before, which the
- * graphs before never read, and copies only the two arrays of ranges. Copying every edge for each snapshot took about
- * 24 ms of a one-fact run at a million leaves, beside the save. Only one graph derived from a given one extends the
+ * <p>Each leaf's row is a range of one array, and the graphs derived one from another share that array: a derived
+ * graph writes its new rows into the room after the rows written before, which the graphs before never read, and
+ * copies only the pages of ranges of the rows it writes ({@link RangeRows}). Copying every edge for each snapshot took
+ * about 24 ms of a one-fact run at a million leaves, beside the save; copying every range, about 5 ms. Only one graph derived from a given one extends the
  * shared array (a {@link RangeRows.Room} claimed by compare-and-set); another, or one whose new rows do not fit, copies
  * the rows into new arrays with room to spare ({@link RangeRows}). The reverse edges are kept the same way.
  */
 final class LeafGraph {
   /**
-   * Undirected adjacency over leaf indexes: leaf v's neighbours are {@code neighbours[start[v], end[v])}, strongest
-   * first; the array may hold rows of other graphs and room: read no further.
+   * Undirected adjacency over leaf indexes: leaf v's neighbours are row v of these ranges, strongest first; the array
+   * of entries may hold rows of other graphs and room: read no further.
    */
-  final int[] start;
-  final int[] end;
-  final int[] neighbours;
-  private final RangeRows.Room room;
-  /** The end of the entries of {@link #neighbours} written when this graph was made. */
-  private final int used;
+  final RangeRows out;
   /** The kNN rows this graph was made from (level 0 of the oracle). */
   private final HierarchyState.Level level;
   /**
-   * Per member, the members whose rows list it ({@code inSources[inStart[v], inEnd[v])}, in no particular order),
-   * when the members are the tree's leaves in order; else null.
+   * Per member, the members whose rows list it (row v of these ranges, in no particular order), when the members are
+   * the tree's leaves in order; else null.
    */
-  private final int[] inStart;
-  private final int[] inEnd;
-  private final int[] inSources;
-  private final RangeRows.Room inRoom;
-  private final int inUsed;
+  private final RangeRows in;
   /** Whether {@link #next} derived this graph from the previous one (for tests). */
   final boolean derived;
 
   private LeafGraph(RangeRows out, RangeRows in, HierarchyState.Level level, boolean derived) {
-    this.start = out.start();
-    this.end = out.end();
-    this.neighbours = out.entries();
-    this.room = out.room();
-    this.used = out.used();
+    this.out = out;
+    this.in = in;
     this.level = level;
-    this.inStart = in == null ? null : in.start();
-    this.inEnd = in == null ? null : in.end();
-    this.inSources = in == null ? null : in.entries();
-    this.inRoom = in == null ? null : in.room();
-    this.inUsed = in == null ? 0 : in.used();
     this.derived = derived;
   }
 
   /** The members whose rows list leaf {@code v}, sorted (a new array; for tests), or null without reverse edges. */
   int[] sources(int v) {
-    if (inStart == null) {
+    if (in == null) {
       return null;
     }
-    int[] out = Arrays.copyOfRange(inSources, inStart[v], inEnd[v]);
-    Arrays.sort(out);
-    return out;
+    int[] sources = Arrays.copyOfRange(in.entries(), in.start(v), in.end(v));
+    Arrays.sort(sources);
+    return sources;
   }
 
 
@@ -133,7 +116,7 @@ final class LeafGraph {
   LeafGraph next(Tree tree, HierarchyState hierarchy) {
     int n = tree.leafCount();
     int n0 = level.size();
-    if (inStart == null || hierarchy.isEmpty() || hierarchy.levels().get(0).size() != n || n < n0) {
+    if (in == null || hierarchy.isEmpty() || hierarchy.levels().get(0).size() != n || n < n0) {
       return of(tree, hierarchy);
     }
     HierarchyState.Level l1 = hierarchy.levels().get(0);
@@ -176,11 +159,14 @@ final class LeafGraph {
     int[][] fresh = new int[affectedCount][];
     for (int a = 0; a < affectedCount; a++) {
       int v = rewritten[a];
-      int[] src = new int[count[a] + (v < n0 ? inEnd[v] - inStart[v] : 0)];
+      int from = v < n0 ? in.start(v) : 0;
+      int to = v < n0 ? in.end(v) : 0;
+      int[] sources = in.entries();
+      int[] src = new int[count[a] + (to - from)];
       int s = 0;
-      for (int x = v < n0 ? inStart[v] : 0; v < n0 && x < inEnd[v]; x++) {
-        if (!changed[inSources[x]]) {
-          src[s++] = inSources[x];
+      for (int x = from; x < to; x++) {
+        if (!changed[sources[x]]) {
+          src[s++] = sources[x];
         }
       }
       fresh[a] = src; // changed sources appended below
@@ -223,9 +209,8 @@ final class LeafGraph {
       outRows[a] = Arrays.copyOf(row, keep(both, 0, b, row, 0));
       inRows[a] = Arrays.copyOf(fresh[a], count[a]);
     }
-    RangeRows out = new RangeRows(start, end, neighbours, room, used).with(n, rewritten, outRows, affectedCount);
-    RangeRows in = new RangeRows(inStart, inEnd, inSources, inRoom, inUsed).with(n, rewritten, inRows, affectedCount);
-    return new LeafGraph(out, in, l1, true);
+    return new LeafGraph(out.with(n, rewritten, outRows, affectedCount), in.with(n, rewritten, inRows, affectedCount),
+        l1, true);
   }
 
   /**

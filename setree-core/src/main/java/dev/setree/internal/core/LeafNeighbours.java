@@ -29,9 +29,11 @@ public final class LeafNeighbours {
   private final float[] emb;
   /** The undirected kNN graph, or null without one. */
   final LeafGraph graph;
-  /** Its adjacency over leaf indexes (leaf v's row: {@code neighbours[start[v], end[v])}), or null without a graph. */
-  private final int[] start;
-  private final int[] end;
+  /**
+   * Its adjacency over leaf indexes, or null without a graph: leaf v's row is {@code neighbours[s, e)}, with {@code s}
+   * and {@code e} at {@link RangeRows#at}{@code (v)} of page {@code v >>> RangeRows.SHIFT} ({@link RangeRows}).
+   */
+  private final int[][] ranges;
   private final int[] neighbours;
   /** Per thread, shared by every index (it grows to the largest knowledge base searched). */
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -41,9 +43,8 @@ public final class LeafNeighbours {
     this.dim = tree.dimension();
     this.emb = tree.leafEmbeddings();
     this.graph = graph;
-    this.start = graph == null ? null : graph.start;
-    this.end = graph == null ? null : graph.end;
-    this.neighbours = graph == null ? null : graph.neighbours;
+    this.ranges = graph == null ? null : graph.out.pages();
+    this.neighbours = graph == null ? null : graph.out.entries();
   }
 
   /** The index of {@code tree}'s leaves, with the level-0 kNN graph of {@code hierarchy} when it has one. */
@@ -66,7 +67,7 @@ public final class LeafNeighbours {
 
   /** True when a kNN graph refines the descent. */
   public boolean hasGraph() {
-    return start != null;
+    return ranges != null;
   }
 
   /**
@@ -139,7 +140,9 @@ public final class LeafNeighbours {
       if (best.isFull() && sv < best.worst()) {
         break;
       }
-      for (int e = start[v], to = end[v]; e < to; e++) {
+      int[] range = ranges[v >>> RangeRows.SHIFT];
+      int at = RangeRows.at(v);
+      for (int e = range[at], to = range[at + 1]; e < to; e++) {
         int u = neighbours[e];
         if (s.visited[u] == s.stamp) {
           continue;
