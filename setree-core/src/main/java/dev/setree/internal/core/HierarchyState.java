@@ -135,6 +135,14 @@ public record HierarchyState(List<Level> levels) {
       return base == null || loggedSince != base.serial ? null : knn ? knnRowsLogged : centroidRowsLogged;
     }
 
+    /**
+     * Whether this level keeps a log relative to {@code base}, the very object ({@link #withChangesSince}): then
+     * {@code base}'s members are this level's first ones, at the same indexes, without a look at their ids.
+     */
+    public boolean loggedAgainst(Level base) {
+      return base != null && loggedSince == base.serial;
+    }
+
     /** Number of members. */
     public int size() {
       return memberIds.length;

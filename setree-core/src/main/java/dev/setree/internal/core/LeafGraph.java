@@ -120,7 +120,9 @@ final class LeafGraph {
       return of(tree, hierarchy);
     }
     HierarchyState.Level l1 = hierarchy.levels().get(0);
-    if (!tree.startsWithIds(l1.memberIds(), n) || !NodeIds.samePrefix(l1.memberIds(), level.memberIds(), n0)) {
+    // A level logged against this graph's starts with its members (a run's usual level 0): their ids are not compared.
+    if (!tree.startsWithIds(l1.memberIds(), n)
+        || !l1.loggedAgainst(level) && !NodeIds.samePrefix(l1.memberIds(), level.memberIds(), n0)) {
       return of(tree, hierarchy);
     }
     // Rows read through their pages: a run's rows are paged, and their flat arrays are not made (KnnRows).

@@ -117,6 +117,33 @@ class LeafGraphTest {
     assertTrue(logged > 10, "seed=" + seed + ": derived from a log " + logged);
   }
 
+  /**
+   * A level whose members are not the old level's first ones (here renamed) gives a graph built from scratch, unless it
+   * is logged against the old level; one logged against it is derived without its ids compared.
+   */
+  @Test
+  void onlyALevelThatStartsWithTheOldMembersIsDerivedFrom() {
+    Random r = new Random(Long.getLong("tests.seed", 5L));
+    int n = 40;
+    List<int[]> rows = new ArrayList<>();
+    List<float[]> weights = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      addRow(r, rows, weights, i, n, 4);
+    }
+    HierarchyState old = hierarchy(n, rows, weights, false);
+    LeafNeighbours prev = LeafNeighbours.of(tree(n), old);
+    HierarchyState renamed = hierarchy(n, rows, weights, false, "m");
+    LeafNeighbours next = prev.next(tree(n, "m"), renamed);
+    assertTrue(!next.graph.derived, "derived from a level of other members");
+    sameRows(LeafNeighbours.of(tree(n, "m"), renamed).graph, next.graph, n, "renamed");
+    HierarchyState.Level l0 = old.levels().get(0);
+    HierarchyState.Level logged = hierarchy(n, rows, weights, false).levels().get(0).withChangesSince(l0, null,
+        new int[0]);
+    assertTrue(logged.loggedAgainst(l0) && !logged.loggedAgainst(renamed.levels().get(0)) && !l0.loggedAgainst(l0),
+        "logged against the level it was logged against only");
+    assertTrue(prev.next(tree(n), new HierarchyState(List.of(logged))).graph.derived, "a logged level not derived from");
+  }
+
   private static void sameRows(LeafGraph expected, LeafGraph actual, int n, String ctx) {
     assertEquals(expected.out.size(), actual.out.size(), ctx + ": leaves");
     for (int v = 0; v < n; v++) {
@@ -152,6 +179,11 @@ class LeafGraphTest {
 
   /** n leaves under a root, leaf i with id "l" + i. */
   private static Tree tree(int n) {
+    return tree(n, "l");
+  }
+
+  /** n leaves under a root, leaf i with id {@code prefix + i}. */
+  private static Tree tree(int n, String prefix) {
     int size = n + 1;
     String[] ids = new String[size];
     String[] texts = new String[size];
@@ -161,7 +193,7 @@ class LeafGraphTest {
     float[] emb = new float[size * 2];
     int[] faith = new int[size];
     for (int v = 0; v < size; v++) {
-      ids[v] = v < n ? "l" + v : "root";
+      ids[v] = v < n ? prefix + v : "root";
       texts[v] = ids[v];
       tokens[v] = 1;
       level[v] = v < n ? 0 : 1;
@@ -173,11 +205,16 @@ class LeafGraphTest {
   }
 
   private static HierarchyState hierarchy(int n, List<int[]> rows, List<float[]> weights, boolean paged) {
+    return hierarchy(n, rows, weights, paged, "l");
+  }
+
+  private static HierarchyState hierarchy(int n, List<int[]> rows, List<float[]> weights, boolean paged,
+      String prefix) {
     String[] ids = new String[n];
     String[] parents = new String[n];
     int[] offsets = new int[n + 1];
     for (int i = 0; i < n; i++) {
-      ids[i] = "l" + i;
+      ids[i] = prefix + i;
       parents[i] = "root";
       offsets[i + 1] = offsets[i] + rows.get(i).length;
     }
