@@ -30,18 +30,16 @@ public final class Tree {
   private final String[] ids;
   private final String[] texts;
   private final String[] times;
-  private final String[] summarizerKinds;
   private final int[] tokens;
-  private final int[] level;
   private final int[] parent;
+  /** Summariser kinds, levels, faithfulness and losses: per node, or per internal node when every leaf is plain. */
+  private final InternalColumns columns;
   private final int[] childOffsets;
   private final int[] children;
   /** {@code leafCount * dim}: row v is leaf v's embedding (shared with the oracle's level 0 where it can be). */
   private final float[] leafEmbeddings;
   /** The internal nodes' summary embeddings and centroids: internal node v's at offset v - leafCount. */
   private final InternalRows internal;
-  private final float[] loss;
-  private final int[] faithfulness;
   private final int[] subtreeDepth;
   private final int[] leavesUnder;
   private final SourceLists sources;
@@ -57,15 +55,11 @@ public final class Tree {
       int[] tokens, int[] level, int[] parent, float[] embeddings, float[] internalCentroids, int[] faithfulness,
       int[][] sourceLeafIndex) {
     this(dim, leafCount, ids, texts, times, summarizerKinds, tokens, level, parent,
-        leafRows(embeddings, leafCount, ids.length, dim),
+        TreeChecks.leafRows(embeddings, leafCount, ids.length, dim),
         java.util.Arrays.copyOfRange(embeddings, Math.min(embeddings.length, leafCount * dim), embeddings.length),
         internalCentroids, faithfulness, sourceLeafIndex);
   }
 
-  private static float[] leafRows(float[] embeddings, int leafCount, int n, int dim) {
-    TreeChecks.length("embeddings", embeddings.length, n * dim);
-    return java.util.Arrays.copyOf(embeddings, Math.max(0, Math.min(leafCount, n)) * dim);
-  }
 
   /**
    * Creates a snapshot from its arrays (taken over, not copied) and checks its structural invariants.
@@ -104,6 +98,9 @@ public final class Tree {
    * same ids (a run that kept every old leaf in place, ADR 0034), whose leaf index is then extended by the new
    * leaves instead of every leaf's id being indexed again. {@code shape}: null, or what a freeze knows of the shape
    * from such a tree ({@link ShapeFrom}), whose child lists, sizes and quoted leaves are then copied where they stay.
+   * {@code summarizerKinds}, {@code level}, {@code faithfulness} and {@code knownLoss} are per node, or all per
+   * internal node ({@code size - leafCount} long), every leaf then plain: no summariser kind, level 0, faithfulness
+   * 100, loss 0 ({@link InternalColumns}).
    */
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, InternalRows internalRows,
@@ -114,15 +111,13 @@ public final class Tree {
     this.ids = ids;
     this.texts = texts;
     this.times = times == null ? new String[n] : times;
-    this.summarizerKinds = summarizerKinds == null ? new String[n] : summarizerKinds;
     this.tokens = tokens;
-    this.level = level;
     this.parent = parent;
     this.leafEmbeddings = leafEmbeddings;
     this.internal = internalRows;
-    this.faithfulness = faithfulness;
-    TreeChecks.columns(n, texts, this.times, this.summarizerKinds, tokens, level, parent, faithfulness);
+    TreeChecks.columns(n, texts, this.times, tokens, parent);
     TreeChecks.rows(n, leafCount, dim, leafEmbeddings, internalRows);
+    this.columns = new InternalColumns(n, leafCount, summarizerKinds, level, faithfulness, knownLoss);
     this.byId = NodeIds.of(ids, leafCount, leadingLeaves == null ? null : leadingLeaves.byId,
         shape != null && shape.base() == leadingLeaves ? shape.previous() : null);
     TreeChecks.textsAndParents(ids, texts, parent, leafCount);
@@ -139,16 +134,14 @@ public final class Tree {
         : SubtreeSizes.derived(shape, lists, leafCount, n);
     this.leavesUnder = sizes.leaves();
     this.subtreeDepth = sizes.depths();
-    if (knownLoss != null) {
-      TreeChecks.length("knownLoss", knownLoss.length, n);
-    }
-    this.loss = knownLoss != null ? knownLoss : new float[n];
-    java.util.Arrays.fill(loss, 0, leafCount, 0f);
+    float[] loss = columns.lossArray(); // node v's at v - from
+    int from = columns.from();
+    java.util.Arrays.fill(loss, 0, leafCount - from, 0f);
     for (int v = leafCount; v < n; v++) {
-      if (knownLoss == null || Float.isNaN(knownLoss[v])) {
+      if (knownLoss == null || Float.isNaN(loss[v - from])) {
         int row = internal.offset(v - leafCount);
         float c = Vectors.dot(internal.embeddings(), row, internal.centroids(), row, dim);
-        loss[v] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
+        loss[v - from] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
       }
     }
     this.sources = shape == null ? SourceLists.of(sourceLeafIndex, n, leafCount, ids)
@@ -222,7 +215,7 @@ public final class Tree {
 
   /** The summariser kind that wrote an internal node's summary (null for leaves). */
   public String summarizerKind(int v) {
-    return summarizerKinds[v];
+    return columns.kind(v);
   }
 
   /** Token count of {@link #text(int)}. */
@@ -232,7 +225,7 @@ public final class Tree {
 
   /** 0 for leaves; the clustering level at which an internal node was created. */
   public int level(int v) {
-    return level[v];
+    return columns.level(v);
   }
 
   /** Parent index, -1 for the root. */
@@ -319,23 +312,20 @@ public final class Tree {
    */
   public float[] fidelity(int v) {
     float[] f = new float[dim];
-    if (v >= leafCount) {
-      int at = internal.offset(v - leafCount);
-      for (int i = 0; i < dim; i++) {
-        f[i] = internal.centroids()[at + i] - internal.embeddings()[at + i];
-      }
+    for (int i = 0, at = v < leafCount ? 0 : internal.offset(v - leafCount); v >= leafCount && i < dim; i++) {
+      f[i] = internal.centroids()[at + i] - internal.embeddings()[at + i];
     }
     return f;
   }
 
   /** Loss: the length of the fidelity vector, {@code sqrt(2 - 2 cos(summary, centroid))}, in [0, 2]. */
   public float loss(int v) {
-    return loss[v];
+    return columns.loss(v);
   }
 
   /** Faithfulness: {@code round(100 * cos(summary, centroid))} in [-100, 100], or {@link #UNKNOWN_FAITHFULNESS}. */
   public int faithfulness(int v) {
-    return faithfulness[v];
+    return columns.faithfulness(v);
   }
 
   /** Number of leaves quoted whole in the summary of {@code v}. */
@@ -355,20 +345,29 @@ public final class Tree {
 
   /**
    * Copies the columns of nodes {@code from..from+count-1} into the arrays given, from their index {@code at}: ids,
-   * texts, time stamps, summariser kinds, token counts, levels, faithfulness, parents (indexes in this tree) and
-   * losses. One bulk copy per column, for a maintenance run's freeze, whose nodes are mostly this tree's.
+   * texts, time stamps, token counts and parents (indexes in this tree), and, into arrays that hold the nodes from
+   * {@code into} on (0, or the new tree's leaf count when they are per internal node: {@link InternalColumns}),
+   * summariser kinds, levels, faithfulness and losses. One bulk copy per column, for a maintenance run's freeze,
+   * whose nodes are mostly this tree's.
    */
-  public void copyColumns(int from, int count, int at, String[] ids, String[] texts, String[] times,
-      String[] summarizerKinds, int[] tokens, int[] level, int[] faithfulness, int[] parent, float[] loss) {
+  public void copyColumns(int from, int count, int at, String[] ids, String[] texts, String[] times, int[] tokens,
+      int[] parent, int into, String[] summarizerKinds, int[] level, int[] faithfulness, float[] loss) {
     System.arraycopy(this.ids, from, ids, at, count);
     System.arraycopy(this.texts, from, texts, at, count);
     System.arraycopy(this.times, from, times, at, count);
-    System.arraycopy(this.summarizerKinds, from, summarizerKinds, at, count);
     System.arraycopy(this.tokens, from, tokens, at, count);
-    System.arraycopy(this.level, from, level, at, count);
-    System.arraycopy(this.faithfulness, from, faithfulness, at, count);
     System.arraycopy(this.parent, from, parent, at, count);
-    System.arraycopy(this.loss, from, loss, at, count);
+    columns.copyTo(from, count, at, into, summarizerKinds, level, faithfulness, loss);
+  }
+
+  /** Whether every leaf has no summariser kind, level 0 and faithfulness 100 ({@link InternalColumns}). */
+  public boolean leavesPlain() {
+    return columns.leavesPlain(leafCount);
+  }
+
+  /** Whether summariser kinds, levels, faithfulness and losses are kept per internal node only (a run's freeze). */
+  public boolean leafColumnsOmitted() {
+    return columns.from() > 0;
   }
 
   /** The {@code i}-th leaf quoted whole in the summary of {@code v}. */

@@ -15,16 +15,21 @@ final class TreeChecks {
     }
   }
 
-  /** Fails unless each per-node column has {@code n} entries. */
-  static void columns(int n, String[] texts, String[] times, String[] summarizerKinds, int[] tokens, int[] level,
-      int[] parent, int[] faithfulness) {
+  /**
+   * Fails unless each per-node column has {@code n} entries (the columns that may be per internal node are checked
+   * by {@link InternalColumns}).
+   */
+  static void columns(int n, String[] texts, String[] times, int[] tokens, int[] parent) {
     length("texts", texts.length, n);
     length("times", times.length, n);
-    length("summarizerKinds", summarizerKinds.length, n);
     length("tokens", tokens.length, n);
-    length("level", level.length, n);
     length("parent", parent.length, n);
-    length("faithfulness", faithfulness.length, n);
+  }
+
+  /** The leaves' rows of {@code embeddings}, every node's row ({@code n * dim}, checked), in a new array. */
+  static float[] leafRows(float[] embeddings, int leafCount, int n, int dim) {
+    length("embeddings", embeddings.length, n * dim);
+    return java.util.Arrays.copyOf(embeddings, Math.max(0, Math.min(leafCount, n)) * dim);
   }
 
   /** Fails unless the leaf count fits {@code n} nodes, and the leaf and internal rows are there for them. */

@@ -39,6 +39,11 @@ final class DraftFreeze {
   private int baseLeaves;
   /** Each node's index in the base tree, -1 for a node made since; unset for the leaves before {@link #from}. */
   private int[] previous;
+  /**
+   * The first node {@link #kinds}, {@link #level}, {@link #faith} and {@link #loss} hold: the leaf count when every
+   * leaf is plain (no summariser kind, faithfulness 100: the tree's {@code InternalColumns}), else 0.
+   */
+  private int columnsFrom;
   /** The new tree's columns, written by {@link #run}. */
   private String[] ids;
   private String[] texts;
@@ -120,16 +125,18 @@ final class DraftFreeze {
       Passes.range(from, n, new Renumber(-1));
       RENUMBERED.addAndGet(n - from);
     }
+    // Four columns per internal node when every leaf is plain: four arrays as long as the leaves are not made.
+    columnsFrom = FreezeChecks.leavesPlain(d.leaves, from, leafCount, base) ? leafCount : 0;
     ids = new String[n];
     texts = new String[n];
     times = new String[n];
-    kinds = new String[n];
+    kinds = new String[n - columnsFrom];
     tokens = new int[n];
-    level = new int[n];
+    level = new int[n - columnsFrom];
     parent = new int[n];
-    faith = new int[n];
+    faith = new int[n - columnsFrom];
     sources = new int[n][]; // null: quotes no leaf (every leaf's)
-    loss = new float[n]; // NaN: the tree computes it
+    loss = new float[n - columnsFrom]; // NaN: the tree computes it
     int[] now = from > 0 ? baseToNew(leafCount) : null;
     if (from > 0) {
       copyKeptLeaves(from, now);
@@ -190,15 +197,19 @@ final class DraftFreeze {
       DraftNode v = order.get(i);
       int was = previous[i]; // -1 for a node made since the base tree
       boolean rowChanged = logRow(v);
-      // Same summary embedding and sum arrays as in the base tree: the same loss (the tree needs no dot product)
-      loss[i] = v.leaf ? 0f : rowChanged || was < 0 ? Float.NaN : base.loss(was);
       ids[i] = v.id;
       texts[i] = v.text;
       times[i] = v.time;
-      kinds[i] = v.kind;
       tokens[i] = v.tokens;
-      level[i] = v.leaf ? 0 : v.level;
       parent[i] = v.parent == null ? -1 : leafCount + v.parent.index;
+      int col = i - columnsFrom; // a plain leaf's columns are not kept
+      if (col >= 0) {
+        // Same summary embedding and sum arrays as in the base tree: the same loss (the tree needs no dot product)
+        loss[col] = v.leaf ? 0f : rowChanged || was < 0 ? Float.NaN : base.loss(was);
+        kinds[col] = v.kind;
+        level[col] = v.leaf ? 0 : v.level;
+        faith[col] = v.faithfulness;
+      }
       if (!v.leaf && from > 0 && (v.childAdded || was < 0)) {
         for (DraftNode c : v.children) {
           if (c.leaf && c.index < from) { // a kept leaf that may have come to v in this run
@@ -207,7 +218,6 @@ final class DraftFreeze {
           }
         }
       }
-      faith[i] = v.faithfulness;
       sources[i] = sourceIndexes(v, rowChanged ? -1 : was);
     }
   }
@@ -268,7 +278,7 @@ final class DraftFreeze {
    */
   private void copyKeptLeaves(int count, int[] now) {
     int baseLeaves = base.leafCount();
-    base.copyColumns(0, count, 0, ids, texts, times, kinds, tokens, level, faith, parent, loss); // bulk
+    base.copyColumns(0, count, 0, ids, texts, times, tokens, parent, columnsFrom, kinds, level, faith, loss); // bulk
     for (int i = 0; i < count; i++) {
       int p = parent[i];
       parent[i] = p < baseLeaves ? -1 : now[p - baseLeaves];
@@ -296,7 +306,7 @@ final class DraftFreeze {
       while (i + run < n && previous[i + run] == was + run) {
         run++;
       }
-      base.copyColumns(was, run, i, ids, texts, times, kinds, tokens, level, faith, parent, loss);
+      base.copyColumns(was, run, i, ids, texts, times, tokens, parent, columnsFrom, kinds, level, faith, loss);
       i += run;
     }
     for (int i = leafCount; i < n; i++) {
@@ -321,8 +331,9 @@ final class DraftFreeze {
       }
       int p = v.parent == null ? -1 : leafCount + v.parent.index;
       int[] src = sources[i] == ShapeFrom.BASE_SOURCES ? base.sources(previous[i]) : sources[i];
+      int c = i - columnsFrom;
       boolean same = !v.rowChanged() && !v.childAdded && ids[i] == v.id && texts[i] == v.text
-          && kinds[i] == v.kind && tokens[i] == v.tokens && level[i] == v.level && faith[i] == v.faithfulness
+          && kinds[c] == v.kind && tokens[i] == v.tokens && level[c] == v.level && faith[c] == v.faithfulness
           && parent[i] == p && src.length == v.sources.size();
       for (int s = 0; same && s < src.length; s++) {
         same = src[s] == v.sources.get(s).index;

@@ -1,10 +1,12 @@
 package dev.setree.internal.maintain;
 
+import dev.setree.internal.core.Tree;
 import java.util.List;
 
 /**
- * The checks a {@link DraftFreeze} makes under assertions of the leaves it kept in place: that they are where it
- * takes them to be, and that copying their columns from the base froze them as a look at each would have.
+ * The checks a {@link DraftFreeze} makes of its leaves: under assertions, of the leaves it kept in place, that they are
+ * where it takes them to be and that copying their columns from the base froze them as a look at each would have;
+ * and whether every leaf is plain, so that four columns are kept per internal node.
  */
 final class FreezeChecks {
   private FreezeChecks() {}
@@ -31,6 +33,24 @@ final class FreezeChecks {
       if (parent[i] != p || v.rowChanged()) {
         throw new AssertionError("kept leaf " + v.id + " frozen with parent " + parent[i] + ", its parent is " + p
             + (v.rowChanged() ? ", and its row change was not logged" : ""));
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether every leaf of the new tree is plain (no summariser kind, faithfulness 100; a leaf's level and loss are 0):
+   * the {@code from} leaves kept from {@code base} when the base's are ({@link Tree#leavesPlain}, known at once for a
+   * tree a run froze), and each leaf after them, written from its node (a one-fact run has one).
+   */
+  static boolean leavesPlain(List<DraftNode> leaves, int from, int leafCount, Tree base) {
+    if (from > 0 && !base.leavesPlain()) {
+      return false;
+    }
+    for (int i = from; i < leafCount; i++) {
+      DraftNode v = leaves.get(i);
+      if (v.kind != null || v.faithfulness != 100) {
+        return false;
       }
     }
     return true;
