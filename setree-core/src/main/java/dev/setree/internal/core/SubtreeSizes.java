@@ -3,13 +3,14 @@ package dev.setree.internal.core;
 import java.util.Arrays;
 
 /**
- * The leaves under each node of a tree and its subtree depth, summed over its child lists ({@link ChildLists}),
- * children before parents (every node's parent has a larger index). Leaves count 1 and have depth 0; the leaves'
- * entries are not read, only written once: a pass in which each node added itself into its parent's entries wrote
- * to every leaf's parent, all over the arrays, in each maintenance run's freeze.
+ * The leaves under each internal node of a tree and its subtree depth, summed over its child lists ({@link ChildLists}),
+ * children before parents (every node's parent has a larger index). A leaf counts 1 and has depth 0, and is not kept:
+ * node v's entries are at {@code v - leafCount}. A pass in which each node added itself into its parent's entries
+ * wrote to every leaf's parent, all over the arrays, in each maintenance run's freeze; arrays with an entry per leaf
+ * were made and filled in each one.
  *
- * @param leaves per node, the leaves under it
- * @param depths per node, the longest path down to a leaf
+ * @param leaves per internal node, the leaves under it
+ * @param depths per internal node, the longest path down to a leaf
  */
 record SubtreeSizes(int[] leaves, int[] depths) {
 
@@ -17,9 +18,8 @@ record SubtreeSizes(int[] leaves, int[] depths) {
   static SubtreeSizes of(ChildLists lists, int leafCount, int n) {
     int[] offsets = lists.offsets();
     int[] children = lists.children();
-    int[] leaves = new int[n];
-    int[] depths = new int[n];
-    Arrays.fill(leaves, 0, leafCount, 1);
+    int[] leaves = new int[n - leafCount];
+    int[] depths = new int[n - leafCount];
     for (int v = leafCount; v < n; v++) {
       int under = 0;
       int depth = 0;
@@ -29,12 +29,12 @@ record SubtreeSizes(int[] leaves, int[] depths) {
           under++;
           depth = Math.max(depth, 1);
         } else {
-          under += leaves[c];
-          depth = Math.max(depth, depths[c] + 1);
+          under += leaves[c - leafCount];
+          depth = Math.max(depth, depths[c - leafCount] + 1);
         }
       }
-      leaves[v] = under;
-      depths[v] = depth;
+      leaves[v - leafCount] = under;
+      depths[v - leafCount] = depth;
     }
     return new SubtreeSizes(leaves, depths);
   }
@@ -48,9 +48,9 @@ record SubtreeSizes(int[] leaves, int[] depths) {
     Tree base = shape.base();
     int[] previous = shape.previous();
     int[] redo = shape.redo();
-    int[] leaves = new int[n];
-    int[] depths = new int[n];
-    Arrays.fill(leaves, 0, leafCount, 1);
+    int[] leaves = new int[n - leafCount];
+    int[] depths = new int[n - leafCount];
+    int baseLeaves = base.leafCount();
     SubtreeSizes old = base.sizes();
     for (int v = leafCount, r = 0; v < n; ) {
       if (r < redo.length && redo[r] == v) {
@@ -58,10 +58,10 @@ record SubtreeSizes(int[] leaves, int[] depths) {
         v++;
         continue;
       }
-      int o = previous[v - leafCount];
+      int o = previous[v - leafCount] - baseLeaves;
       int end = shape.runEnd(v, r < redo.length ? redo[r] : n, leafCount);
-      System.arraycopy(old.leaves, o, leaves, v, end - v);
-      System.arraycopy(old.depths, o, depths, v, end - v);
+      System.arraycopy(old.leaves, o, leaves, v - leafCount, end - v);
+      System.arraycopy(old.depths, o, depths, v - leafCount, end - v);
       v = end;
     }
     int[] offsets = lists.offsets();
@@ -71,11 +71,11 @@ record SubtreeSizes(int[] leaves, int[] depths) {
       int depth = 0;
       for (int e = offsets[v]; e < offsets[v + 1]; e++) {
         int c = children[e];
-        under += c < leafCount ? 1 : leaves[c];
-        depth = Math.max(depth, c < leafCount ? 1 : depths[c] + 1);
+        under += c < leafCount ? 1 : leaves[c - leafCount];
+        depth = Math.max(depth, c < leafCount ? 1 : depths[c - leafCount] + 1);
       }
-      leaves[v] = under;
-      depths[v] = depth;
+      leaves[v - leafCount] = under;
+      depths[v - leafCount] = depth;
     }
     SubtreeSizes sizes = new SubtreeSizes(leaves, depths);
     assert sizes.same(of(lists, leafCount, n)) : "the sizes copied from the base are not the tree's";

@@ -260,12 +260,12 @@ public final class Tree {
 
   /** Longest path from {@code v} down to a leaf (0 for leaves). */
   public int subtreeDepth(int v) {
-    return subtreeDepth[v];
+    return v < leafCount ? 0 : subtreeDepth[v - leafCount];
   }
 
   /** Number of leaves under {@code v} (1 for a leaf). */
   public int leavesUnder(int v) {
-    return leavesUnder[v];
+    return v < leafCount ? 1 : leavesUnder[v - leafCount];
   }
 
   /**
@@ -377,7 +377,7 @@ public final class Tree {
 
   /** The leaves under {@code v}, in tree order. */
   public List<Integer> leavesOf(int v) {
-    List<Integer> out = new ArrayList<>(leavesUnder[v]);
+    List<Integer> out = new ArrayList<>(leavesUnder(v));
     collectLeaves(v, out);
     return out;
   }
@@ -394,6 +394,6 @@ public final class Tree {
 
   /** Depth of the tree: the root's subtree depth (0 for an empty tree). */
   public int depth() {
-    return isEmpty() ? 0 : subtreeDepth[root()];
+    return isEmpty() ? 0 : subtreeDepth(root());
   }
 }
