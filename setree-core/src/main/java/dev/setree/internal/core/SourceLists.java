@@ -27,7 +27,8 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
   }
 
   /**
-   * The rows of {@code perNode} (null, or per node its quoted leaves, null for none) for {@code n} nodes.
+   * The rows of {@code perNode} (null, or per node its quoted leaves, null for none; or the same per internal node,
+   * {@code n - leafCount} entries, which says that no leaf quotes) for {@code n} nodes.
    *
    * @throws IllegalArgumentException when a leaf quotes a leaf, or a quoted index is not a leaf's
    *     ({@code 0..leafCount-1}); the message names the node by its id in {@code ids}
@@ -38,24 +39,36 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
     if (perNode == null) {
       return new SourceLists(leafCount, offsets, new int[0]);
     }
-    TreeChecks.length("sourceLeafIndex", perNode.length, n);
-    for (int v = 0; v < n; v++) {
-      if (perNode[v] == ShapeFrom.BASE_SOURCES) {
+    int at = first(perNode, n, leafCount); // node v's entry at v - at
+    for (int v = at; v < n; v++) {
+      if (perNode[v - at] == ShapeFrom.BASE_SOURCES) {
         throw new IllegalArgumentException(ids[v] + " takes its quoted leaves from a base tree, and none is given");
       }
-      if (v < leafCount && perNode[v] != null && perNode[v].length > 0) {
+      if (v < leafCount && perNode[v - at] != null && perNode[v - at].length > 0) {
         throw new IllegalArgumentException("leaf " + ids[v] + " quotes leaves: only a summary quotes");
       }
     }
     for (int r = 0; r < inner; r++) {
-      int[] own = perNode[leafCount + r];
+      int[] own = perNode[leafCount + r - at];
       offsets[r + 1] = offsets[r] + (own == null ? 0 : own.length);
     }
     int[] leaves = new int[offsets[inner]];
     for (int r = 0; r < inner; r++) {
-      copyChecked(perNode[leafCount + r], leaves, offsets[r], leafCount, ids[leafCount + r]);
+      copyChecked(perNode[leafCount + r - at], leaves, offsets[r], leafCount, ids[leafCount + r]);
     }
     return new SourceLists(leafCount, offsets, leaves);
+  }
+
+  /**
+   * The first node {@code perNode} has an entry for: 0 when it has one per node, the leaf count when it has one per
+   * internal node.
+   */
+  private static int first(int[][] perNode, int n, int leafCount) {
+    if (perNode.length != n && perNode.length != n - leafCount) {
+      throw new IllegalArgumentException("sourceLeafIndex has length " + perNode.length + ", expected " + n
+          + " (per node) or " + (n - leafCount) + " (per internal node)");
+    }
+    return n - perNode.length;
   }
 
   /**
@@ -72,21 +85,21 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
     if (perNode == null) {
       return of(null, n, leafCount, ids);
     }
-    TreeChecks.length("sourceLeafIndex", perNode.length, n);
+    int at = first(perNode, n, leafCount); // node v's entry at v - at; a leaf's is not read
     SourceLists base = shape.base().sourceLists();
     int inner = Math.max(0, n - leafCount);
     int[] offsets = new int[inner + 1];
     int[] runs = new int[16]; // start and end row of each run of rows copied from the base
     int count = 0;
     for (int r = 0; r < inner; ) {
-      int[] own = perNode[leafCount + r];
+      int[] own = perNode[leafCount + r - at];
       if (own != ShapeFrom.BASE_SOURCES) {
         offsets[r + 1] = offsets[r] + (own == null ? 0 : own.length);
         r++;
         continue;
       }
       int stop = r + 1; // the rows up to stop take the base's; runs of them lie one after another there
-      while (stop < inner && perNode[leafCount + stop] == ShapeFrom.BASE_SOURCES) {
+      while (stop < inner && perNode[leafCount + stop - at] == ShapeFrom.BASE_SOURCES) {
         stop++;
       }
       for (int u = r; u < stop; ) {
@@ -110,7 +123,7 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
     }
     int[] leaves = new int[offsets[inner]];
     for (int r = 0; r < inner; r++) {
-      int[] own = perNode[leafCount + r];
+      int[] own = perNode[leafCount + r - at];
       if (own != ShapeFrom.BASE_SOURCES) {
         copyChecked(own, leaves, offsets[r], leafCount, ids[leafCount + r]);
       }
@@ -122,7 +135,7 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
           offsets[runs[x + 1]] - offsets[u]);
     }
     SourceLists lists = new SourceLists(leafCount, offsets, leaves);
-    assert lists.sameAs(of(expanded(shape, perNode, leafCount), n, leafCount, ids))
+    assert lists.sameAs(of(expanded(shape, perNode, n, leafCount), n, leafCount, ids))
         : "quoted leaves copied from the base differ from the lists given";
     return lists;
   }
@@ -144,11 +157,12 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
    * The lists given, the base's copied in for each internal node that takes them from there, the leaves' left out
    * (for the check under assertions).
    */
-  private static int[][] expanded(ShapeFrom shape, int[][] perNode, int leafCount) {
-    int[][] out = new int[perNode.length][];
-    for (int v = leafCount; v < out.length; v++) {
-      out[v] = perNode[v] == ShapeFrom.BASE_SOURCES ? shape.base().sources(shape.previous()[v - leafCount])
-          : perNode[v];
+  private static int[][] expanded(ShapeFrom shape, int[][] perNode, int n, int leafCount) {
+    int[][] out = new int[n][];
+    int at = n - perNode.length;
+    for (int v = leafCount; v < n; v++) {
+      out[v] = perNode[v - at] == ShapeFrom.BASE_SOURCES ? shape.base().sources(shape.previous()[v - leafCount])
+          : perNode[v - at];
     }
     return out;
   }

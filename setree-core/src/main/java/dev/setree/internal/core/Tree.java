@@ -79,7 +79,7 @@ public final class Tree {
    * @param internalEmbeddings {@code (size - leafCount) * dim}: the internal nodes' summary embeddings
    * @param internalCentroids {@code (size - leafCount) * dim}: leaf-centroids of internal nodes
    * @param faithfulness per node; {@link #UNKNOWN_FAITHFULNESS} when unknown (leaves: 100)
-   * @param sourceLeafIndex per internal node, the leaves quoted whole in its summary (may be null)
+   * @param sourceLeafIndex per node (or per internal node), the leaves quoted whole in its summary (may be null)
    */
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, float[] internalEmbeddings,

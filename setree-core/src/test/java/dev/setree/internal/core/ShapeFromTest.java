@@ -155,6 +155,21 @@ class ShapeFromTest {
     expected[11] = new int[] {7, 8};
     assertSameQuotes(tree(9, parent, newLevel, null, null, expected),
         tree(9, parent, newLevel, before, shape, given));
+    // The same lists given per internal node (a freeze's: no leaf quotes), with a shape and without; node 11 quoting
+    // other leaves again.
+    int[][] givenInner = Arrays.copyOfRange(given, 9, 13);
+    givenInner[2] = new int[] {2, 7};
+    int[][] expectedInner = Arrays.copyOfRange(expected, 9, 13);
+    expectedInner[2] = new int[] {2, 7};
+    int[][] expectedAll = Arrays.copyOf(expected, 13);
+    expectedAll[11] = new int[] {2, 7};
+    assertSameQuotes(tree(9, parent, newLevel, null, null, expectedAll),
+        tree(9, parent, newLevel, before, shape, givenInner));
+    assertSameQuotes(tree(9, parent, newLevel, null, null, expectedAll),
+        tree(9, parent, newLevel, null, null, expectedInner));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> tree(9, parent, newLevel, before, shape, Arrays.copyOf(given, 5)));
+    assertEquals("sourceLeafIndex has length 5, expected 13 (per node) or 4 (per internal node)", e.getMessage());
   }
 
   @Test

@@ -37,7 +37,7 @@ final class DraftFreeze {
   /** The new tree's leaves, and the base's (0 without a base). */
   private int leafCount;
   private int baseLeaves;
-  /** Each node's index in the base tree, -1 for a node made since; unset for the leaves before {@link #from}. */
+  /** Each internal node's index in the base tree (node i's at {@code i - leafCount}); -1 for a node made since. */
   private int[] previous;
   /**
    * The first node {@link #kinds}, {@link #level}, {@link #faith} and {@link #loss} hold: the leaf count when every
@@ -85,7 +85,6 @@ final class DraftFreeze {
   }
 
   private Frozen run(DraftTree d) {
-    order = new ArrayList<>(d.leaves);
     leafCount = d.leaves.size();
     baseLeaves = base == null ? 0 : base.leafCount();
     // The internal nodes are the base's, in its order, with the few the run made spliced in and those it dropped
@@ -103,13 +102,13 @@ final class DraftFreeze {
         inner.add(root);
       }
     }
-    order.addAll(inner);
+    order = new FrozenOrder(d.leaves, inner);
     int n = order.size();
     int dim = d.dim;
     // The kept leaves' columns come from the base when both trees have internal nodes (a leaf as root is not kept).
     from = base != null && base.size() > base.leafCount() && n > leafCount ? kept : 0;
     assert FreezeChecks.keptInPlace(order, from);
-    previous = new int[n];
+    previous = new int[n - leafCount];
     if (spliced && from > 0) {
       // The internal nodes before the first made or dropped keep their places, so their indexes, and their orders
       // (the last settle or spliced freeze set them from their places): only their base indexes are written here.
@@ -117,7 +116,7 @@ final class DraftFreeze {
       Passes.range(from, leafCount, renumber); // the new leaves
       int unmoved = leafCount + splice.unmoved();
       for (int i = leafCount; i < unmoved; i++) {
-        previous[i] = baseLeaves + (i - leafCount);
+        previous[i - leafCount] = baseLeaves + (i - leafCount);
       }
       Passes.range(unmoved, n, renumber);
       RENUMBERED.addAndGet(leafCount - from + n - unmoved);
@@ -135,7 +134,7 @@ final class DraftFreeze {
     level = new int[n - columnsFrom];
     parent = new int[n];
     faith = new int[n - columnsFrom];
-    sources = new int[n][]; // null: quotes no leaf (every leaf's)
+    sources = new int[n - leafCount][]; // per internal node (a leaf quotes none); null: quotes none
     loss = new float[n - columnsFrom]; // NaN: the tree computes it
     int[] now = from > 0 ? baseToNew(leafCount) : null;
     if (from > 0) {
@@ -182,7 +181,9 @@ final class DraftFreeze {
     @Override
     public void accept(int i) {
       DraftNode v = order.get(i);
-      previous[i] = base == null || v.index < 0 ? -1 : v.indexAmong(baseLeaves);
+      if (i >= leafCount) {
+        previous[i - leafCount] = base == null || v.index < 0 ? -1 : v.indexAmong(baseLeaves);
+      }
       v.index = v.leaf ? i : i - leafCount;
       if (orders >= 0 && i >= orders) {
         v.order = DraftTree.INTERNAL_ORDER + (i - orders);
@@ -195,7 +196,7 @@ final class DraftFreeze {
     @Override
     public void accept(int i) {
       DraftNode v = order.get(i);
-      int was = previous[i]; // -1 for a node made since the base tree
+      int was = i < leafCount ? -1 : previous[i - leafCount]; // -1 for a node made since the base tree, and a leaf
       boolean rowChanged = logRow(v);
       ids[i] = v.id;
       texts[i] = v.text;
@@ -210,23 +211,24 @@ final class DraftFreeze {
         level[col] = v.leaf ? 0 : v.level;
         faith[col] = v.faithfulness;
       }
-      if (!v.leaf && from > 0 && (v.childAdded || was < 0)) {
-        for (DraftNode c : v.children) {
-          if (c.leaf && c.index < from) { // a kept leaf that may have come to v in this run
-            parent[c.index] = i;
-            logRow(c);
-          }
+      if (v.leaf) {
+        return; // it quotes no leaf
+      }
+      sources[i - leafCount] = sourceIndexes(v, rowChanged ? -1 : was);
+      for (int x = 0; from > 0 && (v.childAdded || was < 0) && x < v.children.size(); x++) {
+        DraftNode c = v.children.get(x);
+        if (c.leaf && c.index < from) { // a kept leaf that may have come to v in this run
+          parent[c.index] = i;
+          logRow(c);
         }
       }
-      sources[i] = sourceIndexes(v, rowChanged ? -1 : was);
     }
   }
 
   /**
-   * The internal nodes in {@link DraftNode#BY_LEVEL} order: one stable pass that buckets them by level, which is
-   * that order when each level's nodes come in creation order (a kept draft's are in the tree's order, with the
-   * run's new nodes after them), else a sort. Comparator calls for each of 7,000 nodes took a freeze at 50,000
-   * leaves about 0.4 ms, and more before the sort was compiled.
+   * The internal nodes in {@link DraftNode#BY_LEVEL} order: a stable pass that buckets them by level, which is that
+   * order when each level's nodes come in creation order (a kept draft's), else a sort (comparator calls took a
+   * freeze at 50,000 leaves about 0.4 ms).
    */
   static List<DraftNode> byLevel(List<DraftNode> internal) {
     DraftNode[] nodes = internal.toArray(new DraftNode[0]);
@@ -263,9 +265,9 @@ final class DraftFreeze {
     int baseLeaves = base.leafCount();
     int[] now = new int[base.size() - baseLeaves];
     Arrays.fill(now, -1);
-    for (int i = leafCount; i < previous.length; i++) {
-      if (previous[i] >= baseLeaves) {
-        now[previous[i] - baseLeaves] = i;
+    for (int x = 0; x < previous.length; x++) {
+      if (previous[x] >= baseLeaves) {
+        now[previous[x] - baseLeaves] = leafCount + x;
       }
     }
     return now;
@@ -294,27 +296,27 @@ final class DraftFreeze {
    * among them, are written over after.
    */
   private void copyKeptInternal(int leafCount, int[] now) {
-    int n = previous.length;
+    int n = leafCount + previous.length;
     int baseLeaves = base.leafCount();
     for (int i = leafCount; i < n; ) {
-      int was = previous[i];
+      int was = previous[i - leafCount];
       if (was < 0) {
         i++;
         continue;
       }
       int run = 1;
-      while (i + run < n && previous[i + run] == was + run) {
+      while (i + run < n && previous[i - leafCount + run] == was + run) {
         run++;
       }
       base.copyColumns(was, run, i, ids, texts, times, tokens, parent, columnsFrom, kinds, level, faith, loss);
       i += run;
     }
     for (int i = leafCount; i < n; i++) {
-      int was = previous[i];
+      int was = previous[i - leafCount];
       if (was >= 0) {
         int p = parent[i];
         parent[i] = p < 0 ? -1 : now[p - baseLeaves];
-        sources[i] = ShapeFrom.BASE_SOURCES; // the tree copies them from the base's rows, with the shape
+        sources[i - leafCount] = ShapeFrom.BASE_SOURCES; // the tree copies them from the base's rows, with the shape
       }
     }
   }
@@ -330,7 +332,8 @@ final class DraftFreeze {
         continue;
       }
       int p = v.parent == null ? -1 : leafCount + v.parent.index;
-      int[] src = sources[i] == ShapeFrom.BASE_SOURCES ? base.sources(previous[i]) : sources[i];
+      int[] src = sources[i - leafCount] == ShapeFrom.BASE_SOURCES ? base.sources(previous[i - leafCount])
+          : sources[i - leafCount];
       int c = i - columnsFrom;
       boolean same = !v.rowChanged() && !v.childAdded && ids[i] == v.id && texts[i] == v.text
           && kinds[c] == v.kind && tokens[i] == v.tokens && level[c] == v.level && faith[c] == v.faithfulness

@@ -23,7 +23,7 @@ final class FrozenShape {
    * @param touched the internal nodes the run touched, the nodes it made among them
    * @param leafCount the new tree's leaves
    * @param base the tree the draft last froze, whose leaves are the new tree's first ones
-   * @param previous per node of the new tree from the kept leaves on, its index in {@code base} (-1: made since)
+   * @param previous per internal node of the new tree, its index in {@code base} (-1: made since), taken over
    * @param now per internal node of {@code base}, its index in the new tree (-1: gone)
    */
   static ShapeFrom of(List<DraftNode> order, DraftNode[] touched, int leafCount, Tree base, int[] previous,
@@ -51,6 +51,6 @@ final class FrozenShape {
         children[r][i] = kids.get(i).indexAmong(leafCount);
       }
     }
-    return new ShapeFrom(base, Arrays.copyOfRange(previous, leafCount, n), now, redo, children);
+    return new ShapeFrom(base, previous, now, redo, children);
   }
 }

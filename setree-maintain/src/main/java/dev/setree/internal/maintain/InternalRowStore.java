@@ -51,11 +51,11 @@ final class InternalRowStore {
 
   /**
    * The rows of {@code inner} when each of them that was an internal node of {@code last}, the rows of the tree frozen
-   * before (of {@code lastLeaves} leaves), has its index there in {@code previous} (by its index in the new tree; -1
-   * for a node made since), and only {@code touched} (indexes set by the freeze; every node made since among them)
-   * may have vectors replaced since: each other node keeps its row in {@code last}, read from its row map, and is not
-   * looked at. Writes as {@link #freeze(List)} does when {@code last} does not read this store's current arrays or the
-   * touched nodes' rows do not fit.
+   * before (of {@code lastLeaves} leaves), has its index there in {@code previous} (by its place among the new tree's
+   * internal nodes; -1 for a node made since), and only {@code touched} (indexes set by the freeze; every node made
+   * since among them) may have vectors replaced since: each other node keeps its row in {@code last}, read from its
+   * row map, and is not looked at. Writes as {@link #freeze(List)} does when {@code last} does not read this store's
+   * current arrays or the touched nodes' rows do not fit.
    */
   InternalRows freeze(List<DraftNode> inner, InternalRows last, int[] previous, int lastLeaves,
       DraftNode[] touched) {
@@ -72,9 +72,8 @@ final class InternalRowStore {
       return freeze(inner);
     }
     int[] row = new int[inner.size()];
-    int leafCount = previous.length - row.length;
     for (int i = 0; i < row.length; i++) {
-      int was = previous[leafCount + i];
+      int was = previous[i];
       if (was >= 0) {
         row[i] = last.row(was - lastLeaves);
       }

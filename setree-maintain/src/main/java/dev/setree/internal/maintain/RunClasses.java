@@ -17,8 +17,8 @@ final class RunClasses {
   static final String[] NAMES = {
     "AffectedCommunities", "BuildProgress", "Communities", "CommunityParents", "DeferredEmbeddings", "DraftFreeze",
     "DraftFreeze$Columns", "DraftFreeze$Frozen", "DraftFreeze$Renumber", "DraftSums", "DraftSums$ToLook", "EmptyNodes",
-    "EmptyNodes$Gone", "FreezeChecks", "ExactKnn", "ExactKnn$TopK", "ExtractiveSummarizer$1", "FrozenShape",
-    "IncrementalRebuild", "IncrementalRebuild$Clustering",
+    "EmptyNodes$Gone", "FreezeChecks", "FrozenOrder", "ExactKnn", "ExactKnn$TopK", "ExtractiveSummarizer$1",
+    "FrozenShape", "IncrementalRebuild", "IncrementalRebuild$Clustering",
     "IncrementalRebuild$Outcome", "IncrementalRebuild$Progress", "InternalRowStore$Rows", "InternalRowStore$Stale",
     "InternalSplice", "InternalSplice$Spliced",
     "KeptDraft$Settle", "KnnGraph", "KnnPatch", "KnnPatch$Rows", "LeafPassages", "LeavesUnder",
