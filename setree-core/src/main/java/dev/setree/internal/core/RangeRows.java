@@ -95,7 +95,7 @@ final class RangeRows {
     return entries;
   }
 
-  /** The pages of ranges, for a search's loop: row {@code v}'s range at {@link #at}{@code (v)} of page {@code v >>> SHIFT}. */
+  /** The pages of ranges, for a search: row {@code v}'s at {@link #at}{@code (v)} of page {@code v >>> SHIFT}. */
   int[][] pages() {
     return pages;
   }

@@ -3,11 +3,11 @@ package dev.setree.internal.core;
 import java.util.Arrays;
 
 /**
- * The leaves under each internal node of a tree and its subtree depth, summed over its child lists ({@link ChildLists}),
- * children before parents (every node's parent has a larger index). A leaf counts 1 and has depth 0, and is not kept:
- * node v's entries are at {@code v - leafCount}. A pass in which each node added itself into its parent's entries
- * wrote to every leaf's parent, all over the arrays, in each maintenance run's freeze; arrays with an entry per leaf
- * were made and filled in each one.
+ * The leaves under each internal node of a tree and its subtree depth, summed over its child lists
+ * ({@link ChildLists}), children before parents (every node's parent has a larger index). A leaf counts 1 and has
+ * depth 0, and is not kept: node v's entries are at {@code v - leafCount}. A pass in which each node added itself into
+ * its parent's entries wrote to every leaf's parent, all over the arrays, in each maintenance run's freeze; arrays
+ * with an entry per leaf were made and filled in each one.
  *
  * @param leaves per internal node, the leaves under it
  * @param depths per internal node, the longest path down to a leaf

@@ -60,7 +60,6 @@ public final class Tree {
         internalCentroids, faithfulness, sourceLeafIndex);
   }
 
-
   /**
    * Creates a snapshot from its arrays (taken over, not copied) and checks its structural invariants.
    *

@@ -141,7 +141,8 @@ class LeafGraphTest {
         new int[0]);
     assertTrue(logged.loggedAgainst(l0) && !logged.loggedAgainst(renamed.levels().get(0)) && !l0.loggedAgainst(l0),
         "logged against the level it was logged against only");
-    assertTrue(prev.next(tree(n), new HierarchyState(List.of(logged))).graph.derived, "a logged level not derived from");
+    assertTrue(prev.next(tree(n), new HierarchyState(List.of(logged))).graph.derived,
+        "a logged level not derived from");
   }
 
   private static void sameRows(LeafGraph expected, LeafGraph actual, int n, String ctx) {
