@@ -2,16 +2,13 @@ package dev.setree.internal.core;
 
 /**
  * The columns of a {@link Tree} in which a plain leaf has a fixed value, held per node or per internal node: the
- * summariser kind (none), the level (0), the faithfulness ({@value #LEAF_FAITHFULNESS}) and the loss (0). A tree made
- * from per-node arrays (a build, a load) keeps them as they are; a maintenance run's freeze, whose leaves are all
+ * summariser kind (none), the level (0), the faithfulness ({@link Tree#LEAF_FAITHFULNESS}) and the loss (0). A tree
+ * made from per-node arrays (a build, a load) keeps them as they are; a maintenance run's freeze, whose leaves are all
  * plain, gives arrays per internal node, so that a run neither makes nor fills four arrays as long as the knowledge
  * base has leaves (ADR 0034, the freeze's columns: at a million leaves, the freeze's arrays and their copies had been
  * most of its time).
  */
 final class InternalColumns {
-  /** A plain leaf's faithfulness: its text is itself. */
-  static final int LEAF_FAITHFULNESS = 100;
-
   /** The first node the arrays hold: 0 (per node) or the leaf count (per internal node, every leaf plain). */
   private final int from;
   private final String[] kinds;
@@ -63,7 +60,7 @@ final class InternalColumns {
 
   int faithfulness(int v) {
     int i = v - from;
-    return i < 0 ? LEAF_FAITHFULNESS : faithfulness[i];
+    return i < 0 ? Tree.LEAF_FAITHFULNESS : faithfulness[i];
   }
 
   float loss(int v) {
@@ -78,7 +75,7 @@ final class InternalColumns {
 
   /**
    * Whether each of the first {@code leafCount} nodes has no summariser kind, level 0 and faithfulness
-   * {@value #LEAF_FAITHFULNESS} (its loss is 0: the tree sets it). Known at once for arrays per internal node; per
+   * {@link Tree#LEAF_FAITHFULNESS} (its loss is 0: the tree sets it). Known at once for arrays per internal node; per
    * node, looked at once and kept.
    */
   boolean leavesPlain(int leafCount) {
@@ -86,7 +83,7 @@ final class InternalColumns {
     if (known == 0) { // two threads may both look: the same answer
       boolean all = true;
       for (int v = 0; v < leafCount && all; v++) {
-        all = kinds[v] == null && level[v] == 0 && faithfulness[v] == LEAF_FAITHFULNESS;
+        all = kinds[v] == null && level[v] == 0 && faithfulness[v] == Tree.LEAF_FAITHFULNESS;
       }
       known = (byte) (all ? 1 : 2);
       plain = known;
@@ -112,7 +109,7 @@ final class InternalColumns {
         int length = Math.min(count - x, from - s);
         java.util.Arrays.fill(kinds, d - into, d - into + length, null);
         java.util.Arrays.fill(level, d - into, d - into + length, 0);
-        java.util.Arrays.fill(faithfulness, d - into, d - into + length, LEAF_FAITHFULNESS);
+        java.util.Arrays.fill(faithfulness, d - into, d - into + length, Tree.LEAF_FAITHFULNESS);
         java.util.Arrays.fill(loss, d - into, d - into + length, 0f);
         x += length;
         continue;

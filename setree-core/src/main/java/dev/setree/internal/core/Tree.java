@@ -24,6 +24,8 @@ import java.util.List;
 public final class Tree {
   /** Marker for an unknown faithfulness. */
   public static final int UNKNOWN_FAITHFULNESS = Integer.MIN_VALUE;
+  /** A leaf's faithfulness as a build or a run gives it: its text is itself (a plain leaf, {@link #leavesPlain}). */
+  public static final int LEAF_FAITHFULNESS = 100;
 
   private final int dim;
   private final int leafCount;
@@ -345,9 +347,8 @@ public final class Tree {
   /**
    * Copies the columns of nodes {@code from..from+count-1} into the arrays given, from their index {@code at}: ids,
    * texts, time stamps, token counts and parents (indexes in this tree), and, into arrays that hold the nodes from
-   * {@code into} on (0, or the new tree's leaf count when they are per internal node: {@link InternalColumns}),
-   * summariser kinds, levels, faithfulness and losses. One bulk copy per column, for a maintenance run's freeze,
-   * whose nodes are mostly this tree's.
+   * {@code into} on (0, or the new tree's leaf count: {@link InternalColumns}), summariser kinds, levels,
+   * faithfulness and losses. One bulk copy per column, for a run's freeze, whose nodes are mostly this tree's.
    */
   public void copyColumns(int from, int count, int at, String[] ids, String[] texts, String[] times, int[] tokens,
       int[] parent, int into, String[] summarizerKinds, int[] level, int[] faithfulness, float[] loss) {
@@ -359,7 +360,7 @@ public final class Tree {
     columns.copyTo(from, count, at, into, summarizerKinds, level, faithfulness, loss);
   }
 
-  /** Whether every leaf has no summariser kind, level 0 and faithfulness 100 ({@link InternalColumns}). */
+  /** Whether every leaf has no summariser kind, level 0 and {@link #LEAF_FAITHFULNESS} ({@link InternalColumns}). */
   public boolean leavesPlain() {
     return columns.leavesPlain(leafCount);
   }

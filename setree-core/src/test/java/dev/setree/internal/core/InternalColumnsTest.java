@@ -89,7 +89,7 @@ class InternalColumnsTest {
         boolean leaf = v < leaves;
         m.kinds[v] = leaf || r.nextInt(4) == 0 ? null : "k" + r.nextInt(3);
         m.level[v] = leaf ? 0 : 1 + r.nextInt(5);
-        m.faith[v] = leaf ? InternalColumns.LEAF_FAITHFULNESS : r.nextInt(201) - 100;
+        m.faith[v] = leaf ? Tree.LEAF_FAITHFULNESS : r.nextInt(201) - 100;
         m.loss[v] = leaf ? 0f : r.nextFloat() * 2;
       }
       return m;

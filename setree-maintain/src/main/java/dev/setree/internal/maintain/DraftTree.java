@@ -116,7 +116,7 @@ final class DraftTree {
     n.embedding = embedding;
     n.sum = sum;
     n.tokens = tokens;
-    n.faithfulness = 100;
+    n.faithfulness = Tree.LEAF_FAITHFULNESS;
     n.order = nextOrder++;
     leaves.add(n);
     byId.put(id, n);

@@ -39,9 +39,9 @@ final class FreezeChecks {
   }
 
   /**
-   * Whether every leaf of the new tree is plain (no summariser kind, faithfulness 100; a leaf's level and loss are 0):
-   * the {@code from} leaves kept from {@code base} when the base's are ({@link Tree#leavesPlain}, known at once for a
-   * tree a run froze), and each leaf after them, written from its node (a one-fact run has one).
+   * Whether every leaf of the new tree is plain (no summariser kind, {@link Tree#LEAF_FAITHFULNESS}; a leaf's level
+   * and loss are 0): the {@code from} leaves kept from {@code base} when the base's are ({@link Tree#leavesPlain},
+   * known at once for a tree a run froze), and each leaf after them, written from its node (a one-fact run has one).
    */
   static boolean leavesPlain(List<DraftNode> leaves, int from, int leafCount, Tree base) {
     if (from > 0 && !base.leavesPlain()) {
@@ -49,7 +49,7 @@ final class FreezeChecks {
     }
     for (int i = from; i < leafCount; i++) {
       DraftNode v = leaves.get(i);
-      if (v.kind != null || v.faithfulness != 100) {
+      if (v.kind != null || v.faithfulness != Tree.LEAF_FAITHFULNESS) {
         return false;
       }
     }
