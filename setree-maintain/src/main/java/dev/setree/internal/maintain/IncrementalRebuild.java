@@ -358,7 +358,7 @@ final class IncrementalRebuild {
    * recorded resolution (the level was a root wrap) the resolution is searched for the whole level.
    * Leiden starts from the old communities (new members as singletons), as an incremental Leiden does, so
    * it only moves what the change makes worth moving; and it moves old members only for a gain above the
-   * {@link #margin} ({@link KeptCommunities}, ADR 0047).
+   * {@link #margin} ({@link KeptCommunities}, ADR 0047). {@code pool} is in ascending order.
    */
   private LeidenClustering.Result clusterLocal(KnnRows knn, List<Integer> pool, double resolution,
       int[] initial, int firstNew) {
@@ -366,11 +366,7 @@ final class IncrementalRebuild {
     if (n <= 1) {
       return new LeidenClustering.Result(new int[n], n, resolution, 0);
     }
-    int[] local = new int[knn.size()];
-    Arrays.fill(local, -1);
-    for (int p = 0; p < n; p++) {
-      local[pool.get(p)] = p;
-    }
+    LocalIndex local = LocalIndex.of(pool, knn.size());
     int[] offsets = new int[n + 1];
     int edges = 0;
     for (int i : pool) {
@@ -381,7 +377,7 @@ final class IncrementalRebuild {
     for (int p = 0, kept = 0; p < n; offsets[++p] = kept) {
       int i = pool.get(p);
       for (int e = knn.start(i), end = knn.end(i); e < end; e++) {
-        int j = local[knn.neighbourPage(i)[e]];
+        int j = local.of(knn.neighbourPage(i)[e]);
         if (j >= 0) {
           nb[kept] = j;
           w[kept++] = knn.weightPage(i)[e];

@@ -2,6 +2,7 @@ package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.HierarchyState;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -9,7 +10,8 @@ import java.util.Map;
  * The parent each member of a level had in the oracle, for {@link ParentPreservation} (null when new or carried
  * alone), resolved when first asked. Members of one old community share their parent id, so it is looked up once per
  * old community: a member whose parent id equals the one resolved for its community (and which is not that parent
- * itself) takes the same node.
+ * itself) takes the same node. The answers are kept by member in a map while few members were asked (a one-fact run
+ * asks about the members of a few communities), in arrays as long as the level once more than an eighth of it was.
  */
 final class OldParents {
   private final List<DraftNode> mem;
@@ -18,8 +20,11 @@ final class OldParents {
   private final String[] memberIds;
   private final int[] oldCommunity;
   private final Map<String, DraftNode> byId;
-  private final DraftNode[] of;
-  private final boolean[] asked;
+  /** The answers by member while few were asked; null once they are in {@link #of}. */
+  private Map<Integer, DraftNode> few = new HashMap<>();
+  /** The answers by member ({@link #asked} tells a null answer from none), once many members were asked. */
+  private DraftNode[] of;
+  private boolean[] asked;
   private final String[] resolvedId;
   private final DraftNode[] resolved;
   private final List<DraftNode> found = new ArrayList<>();
@@ -39,8 +44,6 @@ final class OldParents {
     this.memberIds = old.memberIds();
     this.oldCommunity = old.assignment();
     this.byId = byId;
-    this.of = new DraftNode[mem.size()];
-    this.asked = new boolean[mem.size()];
     int communities = old.communityCount();
     this.resolvedId = new String[communities];
     this.resolved = new DraftNode[communities];
@@ -48,18 +51,43 @@ final class OldParents {
 
   /** Member {@code i}'s parent in the oracle, or null. */
   DraftNode of(int i) {
-    if (!asked[i]) {
-      asked[i] = true;
-      of[i] = resolve(i);
-      if (of[i] != null) {
-        if (found.size() == foundFor.length) {
-          foundFor = java.util.Arrays.copyOf(foundFor, 2 * foundFor.length);
-        }
-        foundFor[found.size()] = newToOld[i] >= 0 ? oldCommunity[newToOld[i]] : -1;
-        found.add(of[i]);
+    if (of != null) {
+      if (!asked[i]) {
+        asked[i] = true;
+        of[i] = ask(i);
       }
+      return of[i];
     }
-    return of[i];
+    DraftNode p = few.get(i);
+    if (p != null || few.containsKey(i)) {
+      return p;
+    }
+    p = ask(i);
+    few.put(i, p);
+    int m = mem.size();
+    if (few.size() > m / 8 + 16) { // many asked: arrays cost less than the map from here on
+      of = new DraftNode[m];
+      asked = new boolean[m];
+      for (Map.Entry<Integer, DraftNode> e : few.entrySet()) {
+        of[e.getKey()] = e.getValue();
+        asked[e.getKey()] = true;
+      }
+      few = null;
+    }
+    return p;
+  }
+
+  /** Resolves member {@code i}'s old parent, asked for the first time, and lists it when there is one. */
+  private DraftNode ask(int i) {
+    DraftNode p = resolve(i);
+    if (p != null) {
+      if (found.size() == foundFor.length) {
+        foundFor = java.util.Arrays.copyOf(foundFor, 2 * foundFor.length);
+      }
+      foundFor[found.size()] = newToOld[i] >= 0 ? oldCommunity[newToOld[i]] : -1;
+      found.add(p);
+    }
+    return p;
   }
 
   /** Every old parent resolved so far (a node may be listed more than once). */

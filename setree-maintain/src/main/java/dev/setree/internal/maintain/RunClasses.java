@@ -23,7 +23,7 @@ final class RunClasses {
     "InternalSplice", "InternalSplice$Spliced",
     "KeptDraft$Settle", "KnnGraph", "KnnPatch", "KnnPatch$Rows", "LeafPassages", "LeavesUnder",
     "LeavesUnder$Gathering", "LeavesUnder$Parts", "LeidenClustering", "LeidenClustering$Result",
-    "LevelMatch", "LevelMatch$ByOldIndex", "Maintainer$Result", "MaximalMarginalRelevance",
+    "LevelMatch", "LevelMatch$ByOldIndex", "LocalIndex", "Maintainer$Result", "MaximalMarginalRelevance",
     "MaximalMarginalRelevance$Picks",
     "MovedSimilarities", "NearAncestors", "NearestMemberPatch", "NearestMemberPatch$NearRows",
     "NextMembers", "NextMembers$Listed", "OldCommunities", "OldParents",
