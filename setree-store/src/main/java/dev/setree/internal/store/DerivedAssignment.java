@@ -2,6 +2,7 @@ package dev.setree.internal.store;
 
 import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Tree;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,8 +50,10 @@ final class DerivedAssignment {
     if (assignment == null || assignment.length != parentIds.length) {
       return false;
     }
-    String[] parentOf = new String[assignment.length]; // by community: its first member's parent id
-    int[] firstOf = new int[assignment.length]; // and that member
+    // By community: its first member's parent id, and that member. Grown as communities appear: a level has several
+    // members per community, and arrays as long as level 0 of a million leaves were 8 MB a save.
+    String[] parentOf = new String[Math.min(assignment.length, 1024)];
+    int[] firstOf = new int[parentOf.length];
     int communities = 0;
     for (int i = 0; i < assignment.length; i++) {
       int c = assignment[i];
@@ -59,6 +62,11 @@ final class DerivedAssignment {
       }
       String p = parentIds[i];
       if (c == communities) {
+        if (communities == parentOf.length) {
+          int grown = (int) Math.min(assignment.length, 2L * communities);
+          parentOf = Arrays.copyOf(parentOf, grown);
+          firstOf = Arrays.copyOf(firstOf, grown);
+        }
         firstOf[communities] = i;
         parentOf[communities++] = p;
       } else if (p != parentOf[c] && (p == null || !p.equals(parentOf[c]))) { // no call for the same string

@@ -68,6 +68,37 @@ class DerivedAssignmentTest {
   }
 
   /**
+   * Levels of thousands of communities (the check's arrays grow as communities appear): by ids and by nodes, the
+   * answers of the numbering.
+   */
+  @Test
+  void levelsOfThousandsOfCommunities() {
+    dev.setree.internal.core.Tree tree = RandomTrees.tree(17, 3_000, 4, "p");
+    Random r = new Random(19);
+    int derivable = 0;
+    for (int round = 0; round < 40; round++) {
+      int n = tree.leafCount();
+      String[] parentIds = new String[n];
+      for (int i = 0; i < n; i++) {
+        int p = tree.parent(i);
+        parentIds[i] = p < 0 || r.nextInt(3) == 0 ? tree.id(i) : tree.id(p); // carried alone, or its parent's
+      }
+      int[] assignment = DerivedAssignment.of(parentIds);
+      switch (r.nextInt(3)) {
+        case 0 -> assignment[1_500 + r.nextInt(n - 1_500)] = r.nextInt(n); // late, after many communities
+        case 1 -> parentIds[2_000 + r.nextInt(n - 2_000)] = tree.id(r.nextInt(tree.size())); // another parent
+        default -> { } // as derived
+      }
+      boolean expected = Arrays.equals(DerivedAssignment.of(parentIds), assignment);
+      assertTrue(Arrays.stream(assignment).max().orElse(0) > 1_024, "round " + round + ": too few communities");
+      assertEquals(expected, DerivedAssignment.holds(parentIds, assignment, null), "round " + round + " by ids");
+      assertEquals(expected, DerivedAssignment.holds(parentIds, assignment, tree), "round " + round + " by nodes");
+      derivable += expected ? 1 : 0;
+    }
+    assertTrue(derivable > 5 && derivable < 35, "both answers were tried: " + derivable);
+  }
+
+  /**
    * With the tree the parent ids name, the parents are told apart by node: the same answers, also when an id is an
    * equal copy of a node's, or no node's at all (the check falls back to a set).
    */
