@@ -74,7 +74,7 @@ final class DerivedAssignment {
       }
     }
     if (tree != null) {
-      boolean[] seen = new boolean[tree.size()];
+      java.util.BitSet seen = new java.util.BitSet(tree.size()); // a bit per node: checked several times a save
       int at = -1; // the last internal node found: the next community's parent is usually the one after it
       boolean allNodes = true;
       for (int c = 0; c < communities && allNodes; c++) {
@@ -86,12 +86,12 @@ final class DerivedAssignment {
         int hint = at + 1;
         int v = hint < tree.size() && tree.id(hint) == p ? hint
             : firstOf[c] < tree.size() && tree.id(firstOf[c]) == p ? firstOf[c] : tree.indexOf(p);
-        if (v >= 0 && seen[v]) {
+        if (v >= 0 && seen.get(v)) {
           return false;
         }
         allNodes = v >= 0;
         if (allNodes) {
-          seen[v] = true;
+          seen.set(v);
           if (v >= tree.leafCount()) {
             at = v;
           }
