@@ -208,9 +208,9 @@ final class LeavesUnder {
 
   /**
    * A node's leaves and unquoted leaves put together from its children's, in their order: the children's parts are
-   * found first, then copied once into arrays of the sizes they add up to, which are handed out as they are. Grown
-   * by doubling and copied again to size, as before, they took about seven references per leaf under a node near the
-   * root of a million-leaf tree, instead of three.
+   * found first, then copied once into arrays of the sizes they add up to, which are handed out as they are (arrays
+   * grown by doubling and copied to size wrote about seven references per leaf under a node instead of three; ADR
+   * 0043, amendment of 2026-12-07).
    */
   private static final class Gathering {
     private DraftNode[] leaves;
