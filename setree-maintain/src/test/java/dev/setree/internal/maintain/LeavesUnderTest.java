@@ -68,7 +68,10 @@ class LeavesUnderTest {
     }
   }
 
-  /** A tree of 2-4 levels above 5-60 leaves, its internal nodes in the order children before parents. */
+  /**
+   * A tree over 5-60 leaves, each internal node over 1-4 nodes of the level below (a chain of single children now and
+   * then) until one root, its internal nodes in the order children before parents.
+   */
   private static DraftNode randomTree(DraftTree d, Random r, List<DraftNode> leaves, List<DraftNode> internal) {
     List<DraftNode> level = new ArrayList<>();
     int n = 5 + r.nextInt(56);
