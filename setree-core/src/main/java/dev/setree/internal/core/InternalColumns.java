@@ -68,9 +68,19 @@ final class InternalColumns {
     return i < 0 ? 0f : loss[i];
   }
 
-  /** The loss array, for the tree to fill: node v's at {@code v - from()}. */
-  float[] lossArray() {
-    return loss;
+  /**
+   * Sets the leaves' losses to 0 and computes the internal nodes' from their rows ({@code sqrt(2 - 2 cos)} of the
+   * summary embedding and the centroid), each node's, or with {@code known} only those whose loss is NaN.
+   */
+  void fillLosses(int leafCount, int n, boolean known, InternalRows internal, int dim) {
+    java.util.Arrays.fill(loss, 0, leafCount - from, 0f);
+    for (int v = leafCount; v < n; v++) {
+      if (!known || Float.isNaN(loss[v - from])) {
+        int row = internal.offset(v - leafCount);
+        float c = Vectors.dot(internal.embeddings(), row, internal.centroids(), row, dim);
+        loss[v - from] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
+      }
+    }
   }
 
   /**

@@ -4,26 +4,24 @@ package dev.setree.internal.core;
  * Each node's index by id in a {@link Tree}: the leaves' table and the internal nodes' apart, so that a tree whose
  * first leaves are those of the tree before it extends that tree's leaf table by its new leaves instead of hashing
  * every id again (a maintenance run that kept every old leaf in place, ADR 0034), and takes that tree's internal
- * nodes' table, positions shifted, when its internal nodes are that tree's in the same order. Immutable; refuses an
+ * nodes' table when its internal nodes are that tree's in the same order. Immutable; refuses an
  * id listed twice, within either part or across them.
  */
 final class NodeIds {
-  private final String[] ids;
+  /** The leaves' ids (leaf v's at v; entries past the leaves are not this index's) and the internal nodes'. */
+  private final String[] leafIds;
+  private final String[] innerIds;
   private final int leafCount;
   private final IdIndex leaves;
+  /** Positions among the internal nodes: node {@code leafCount + position}. */
   private final IdIndex inner;
-  /**
-   * Added to a position {@link #inner} gives: the internal nodes' table may be an earlier tree's, whose internal
-   * nodes were these in the same order, before leaves were appended.
-   */
-  private final int innerShift;
 
-  private NodeIds(String[] ids, int leafCount, IdIndex leaves, IdIndex inner, int innerShift) {
-    this.ids = ids;
+  private NodeIds(String[] leafIds, String[] innerIds, int leafCount, IdIndex leaves, IdIndex inner) {
+    this.leafIds = leafIds;
+    this.innerIds = innerIds;
     this.leafCount = leafCount;
     this.leaves = leaves;
     this.inner = inner;
-    this.innerShift = innerShift;
   }
 
   /**
@@ -62,60 +60,68 @@ final class NodeIds {
    * run's freeze at a million leaves had looked each of about 140,000 internal ids up in the leaves' table.
    */
   static NodeIds of(String[] ids, int leafCount, NodeIds leading, int[] previous) {
+    return of(ids, leafCount, java.util.Arrays.copyOfRange(ids, leafCount, ids.length), leading, previous);
+  }
+
+  /**
+   * {@link #of(String[], int, NodeIds, int[])} for ids given apart: the leaves' ({@code leafIds}, the first
+   * {@code leafCount} entries; entries after them are not read) and the internal nodes' ({@code innerIds}). Both
+   * arrays are kept, not copied.
+   */
+  static NodeIds of(String[] leafIds, int leafCount, String[] innerIds, NodeIds leading, int[] previous) {
     IdIndex leaves;
     if (leading != null && leading.leafCount <= leafCount) {
-      assert sameLeadingIds(leading, ids) : "the leading leaves are not the given tree's";
-      leaves = leading.leaves.extendedTo(ids, leafCount, "node id");
-      if (sameInternalNodes(leading, ids, leafCount)) {
+      assert sameLeadingIds(leading, leafIds) : "the leading leaves are not the given tree's";
+      leaves = leading.leaves.extendedTo(leafIds, leafCount, "node id");
+      if (sameInternalNodes(leading, innerIds)) {
         // The usual one-fact run: the same internal nodes in the same order, the same strings. Their table is the
         // leading tree's, which was checked against its leaves; only the leaves added since are checked against it.
         for (int v = leading.leafCount; v < leafCount; v++) {
-          if (leading.inner.indexOf(ids[v]) >= 0) {
-            throw new IllegalArgumentException("duplicate node id " + ids[v]);
+          if (leading.inner.indexOf(leafIds[v]) >= 0) {
+            throw new IllegalArgumentException("duplicate node id " + leafIds[v]);
           }
         }
-        return new NodeIds(ids, leafCount, leaves, leading.inner,
-            leading.innerShift + leafCount - leading.leafCount);
+        return new NodeIds(leafIds, innerIds, leafCount, leaves, leading.inner);
       }
     } else {
-      leaves = IdIndex.of(ids, 0, leafCount, "node id");
+      leaves = IdIndex.of(leafIds, 0, leafCount, "node id");
       previous = null;
     }
-    IdIndex inner = IdIndex.of(ids, leafCount, ids.length, "node id");
+    IdIndex inner = IdIndex.of(innerIds, "node id");
     if (previous != null) {
       for (int v = leading.leafCount; v < leafCount; v++) {
-        if (inner.indexOf(ids[v]) >= 0) {
-          throw new IllegalArgumentException("duplicate node id " + ids[v]);
+        if (inner.indexOf(leafIds[v]) >= 0) {
+          throw new IllegalArgumentException("duplicate node id " + leafIds[v]);
         }
       }
     }
-    for (int v = leafCount; v < ids.length; v++) {
-      int o = previous == null ? -1 : previous[v - leafCount];
-      boolean checked = o >= 0 && o >= leading.leafCount && o < leading.ids.length && ids[v] == leading.ids[o];
-      if (!checked && leaves.indexOf(ids[v]) >= 0) {
-        throw new IllegalArgumentException("duplicate node id " + ids[v]);
+    for (int i = 0; i < innerIds.length; i++) {
+      int o = previous == null ? -1 : previous[i];
+      boolean checked = o >= 0 && o >= leading.leafCount && o - leading.leafCount < leading.innerIds.length
+          && innerIds[i] == leading.innerIds[o - leading.leafCount];
+      if (!checked && leaves.indexOf(innerIds[i]) >= 0) {
+        throw new IllegalArgumentException("duplicate node id " + innerIds[i]);
       }
     }
-    return new NodeIds(ids, leafCount, leaves, inner, 0);
+    return new NodeIds(leafIds, innerIds, leafCount, leaves, inner);
   }
 
-  /** Whether the nodes after the leaves are {@code leading}'s internal nodes, in order, by the same strings. */
-  private static boolean sameInternalNodes(NodeIds leading, String[] ids, int leafCount) {
-    int count = ids.length - leafCount;
-    if (count != leading.ids.length - leading.leafCount) {
+  /** Whether the internal nodes are {@code leading}'s, in order, by the same strings. */
+  private static boolean sameInternalNodes(NodeIds leading, String[] innerIds) {
+    if (innerIds.length != leading.innerIds.length) {
       return false;
     }
-    for (int i = 0; i < count; i++) {
-      if (ids[leafCount + i] != leading.ids[leading.leafCount + i]) {
+    for (int i = 0; i < innerIds.length; i++) {
+      if (innerIds[i] != leading.innerIds[i]) {
         return false;
       }
     }
     return true;
   }
 
-  private static boolean sameLeadingIds(NodeIds leading, String[] ids) {
+  private static boolean sameLeadingIds(NodeIds leading, String[] leafIds) {
     for (int v = 0; v < leading.leafCount; v++) {
-      if (!leading.ids[v].equals(ids[v])) {
+      if (!leading.leafIds[v].equals(leafIds[v])) {
         return false;
       }
     }
@@ -125,11 +131,13 @@ final class NodeIds {
   /** The node's index for an id, or -1 (also for null). */
   int indexOf(String id) {
     int v = inner.indexOf(id); // the smaller table first: a leaf's lookup misses it cheaply
-    return v >= 0 ? v + innerShift : leaves.indexOf(id);
+    return v >= 0 ? v + leafCount : leaves.indexOf(id);
   }
 
   /** The node's index for an id, looked for at {@code hint} first. */
   int indexOf(String id, int hint) {
-    return hint >= 0 && hint < ids.length && ids[hint].equals(id) ? hint : indexOf(id);
+    String at = hint < 0 ? null : hint < leafCount ? leafIds[hint]
+        : hint - leafCount < innerIds.length ? innerIds[hint - leafCount] : null;
+    return at != null && at.equals(id) ? hint : indexOf(id);
   }
 }

@@ -1,5 +1,7 @@
 package dev.setree.internal.core;
 
+import java.util.function.IntFunction;
+
 /**
  * The leaves each internal node's summary quotes whole, as compressed sparse rows over the internal nodes (as
  * {@link ChildLists} holds the children); a leaf quotes none, and has no row.
@@ -31,9 +33,9 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
    * {@code n - leafCount} entries, which says that no leaf quotes) for {@code n} nodes.
    *
    * @throws IllegalArgumentException when a leaf quotes a leaf, or a quoted index is not a leaf's
-   *     ({@code 0..leafCount-1}); the message names the node by its id in {@code ids}
+   *     ({@code 0..leafCount-1}); the message names the node by its id, {@code ids} gives it
    */
-  static SourceLists of(int[][] perNode, int n, int leafCount, String[] ids) {
+  static SourceLists of(int[][] perNode, int n, int leafCount, IntFunction<String> ids) {
     int inner = Math.max(0, n - leafCount);
     int[] offsets = new int[inner + 1];
     if (perNode == null) {
@@ -42,10 +44,11 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
     int at = first(perNode, n, leafCount); // node v's entry at v - at
     for (int v = at; v < n; v++) {
       if (perNode[v - at] == ShapeFrom.BASE_SOURCES) {
-        throw new IllegalArgumentException(ids[v] + " takes its quoted leaves from a base tree, and none is given");
+        throw new IllegalArgumentException(ids.apply(v) + " takes its quoted leaves from a base tree, and none is"
+            + " given");
       }
       if (v < leafCount && perNode[v - at] != null && perNode[v - at].length > 0) {
-        throw new IllegalArgumentException("leaf " + ids[v] + " quotes leaves: only a summary quotes");
+        throw new IllegalArgumentException("leaf " + ids.apply(v) + " quotes leaves: only a summary quotes");
       }
     }
     for (int r = 0; r < inner; r++) {
@@ -54,7 +57,7 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
     }
     int[] leaves = new int[offsets[inner]];
     for (int r = 0; r < inner; r++) {
-      copyChecked(perNode[leafCount + r - at], leaves, offsets[r], leafCount, ids[leafCount + r]);
+      copyChecked(perNode[leafCount + r - at], leaves, offsets[r], leafCount, ids.apply(leafCount + r));
     }
     return new SourceLists(leafCount, offsets, leaves);
   }
@@ -81,7 +84,7 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
    * @throws IllegalArgumentException as {@link #of} does, and for {@link ShapeFrom#BASE_SOURCES} given to a node
    *     made since the base
    */
-  static SourceLists derived(ShapeFrom shape, int[][] perNode, int n, int leafCount, String[] ids) {
+  static SourceLists derived(ShapeFrom shape, int[][] perNode, int n, int leafCount, IntFunction<String> ids) {
     if (perNode == null) {
       return of(null, n, leafCount, ids);
     }
@@ -104,8 +107,8 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
       }
       for (int u = r; u < stop; ) {
         if (shape.previous()[u] < 0) {
-          throw new IllegalArgumentException(ids[leafCount + u] + " takes its quoted leaves from a base node it does"
-              + " not have");
+          throw new IllegalArgumentException(ids.apply(leafCount + u) + " takes its quoted leaves from a base node it"
+              + " does not have");
         }
         int end = shape.runEnd(leafCount + u, leafCount + stop, leafCount) - leafCount;
         int o = shape.previous()[u] - base.leafCount - u; // the base's row of row x is o + x within the run
@@ -125,7 +128,7 @@ record SourceLists(int leafCount, int[] offsets, int[] leaves) {
     for (int r = 0; r < inner; r++) {
       int[] own = perNode[leafCount + r - at];
       if (own != ShapeFrom.BASE_SOURCES) {
-        copyChecked(own, leaves, offsets[r], leafCount, ids[leafCount + r]);
+        copyChecked(own, leaves, offsets[r], leafCount, ids.apply(leafCount + r));
       }
     }
     for (int x = 0; x < count; x += 2) { // a run's rows in one copy

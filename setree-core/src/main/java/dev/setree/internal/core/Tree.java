@@ -29,10 +29,8 @@ public final class Tree {
 
   private final int dim;
   private final int leafCount;
-  private final String[] ids;
-  private final String[] texts;
-  private final String[] times;
-  private final int[] tokens;
+  /** Ids, texts, time stamps and token counts; the leaves' shared with later trees by a maintenance run. */
+  private final NodeTexts texts;
   private final int[] parent;
   /** Summariser kinds, levels, faithfulness and losses: per node, or per internal node when every leaf is plain. */
   private final InternalColumns columns;
@@ -106,47 +104,54 @@ public final class Tree {
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, InternalRows internalRows,
       int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss, Tree leadingLeaves, ShapeFrom shape) {
-    int n = ids.length;
+    this(dim, NodeTexts.perNode(leafCount, ids, texts, times, tokens, parent), summarizerKinds, level, parent,
+        leafEmbeddings, internalRows, faithfulness, sourceLeafIndex, knownLoss, leadingLeaves, shape);
+  }
+
+  /**
+   * As the constructor above, for a maintenance run's freeze: the leaves' ids, texts, time stamps and token counts in
+   * {@code leaves}, shared with the trees frozen before and after (ADR 0050: this tree reads its first
+   * {@code leafCount} entries only), the internal nodes' in arrays of their own ({@code size - leafCount} long,
+   * internal node v's at {@code v - leafCount}; an internal node has no time stamp). {@code parent} and
+   * {@code sourceLeafIndex} are as above; so are the other arrays.
+   */
+  public Tree(int dim, int leafCount, LeafTexts leaves, String[] internalIds, String[] internalTexts,
+      int[] internalTokens, String[] summarizerKinds, int[] level, int[] parent, float[] leafEmbeddings,
+      InternalRows internalRows, int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss, Tree leadingLeaves,
+      ShapeFrom shape) {
+    this(dim, new NodeTexts(leafCount, leaves, internalIds, internalTexts, null, internalTokens), summarizerKinds,
+        level, parent, leafEmbeddings, internalRows, faithfulness, sourceLeafIndex, knownLoss, leadingLeaves, shape);
+  }
+
+  private Tree(int dim, NodeTexts texts, String[] summarizerKinds, int[] level, int[] parent, float[] leafEmbeddings,
+      InternalRows internalRows, int[] faithfulness, int[][] sourceLeafIndex, float[] knownLoss, Tree leadingLeaves,
+      ShapeFrom shape) {
+    int n = texts.size();
+    int leafCount = texts.leafCount();
     this.dim = dim;
     this.leafCount = leafCount;
-    this.ids = ids;
     this.texts = texts;
-    this.times = times == null ? new String[n] : times;
-    this.tokens = tokens;
     this.parent = parent;
     this.leafEmbeddings = leafEmbeddings;
     this.internal = internalRows;
-    TreeChecks.columns(n, texts, this.times, tokens, parent);
     TreeChecks.rows(n, leafCount, dim, leafEmbeddings, internalRows);
     this.columns = new InternalColumns(n, leafCount, summarizerKinds, level, faithfulness, knownLoss);
-    this.byId = NodeIds.of(ids, leafCount, leadingLeaves == null ? null : leadingLeaves.byId,
+    this.byId = NodeIds.of(texts.leaves().ids, leafCount, texts.internalIds(),
+        leadingLeaves == null ? null : leadingLeaves.byId,
         shape != null && shape.base() == leadingLeaves ? shape.previous() : null);
-    TreeChecks.textsAndParents(ids, texts, parent, leafCount);
+    TreeChecks.textsAndParents(texts, parent, leadingLeaves == null ? 0 : leadingLeaves.leafCount);
     ChildLists lists = shape == null ? ChildLists.inTreeOrder(parent, leafCount)
         : ChildLists.derived(shape, parent, leafCount);
     this.childOffsets = lists.offsets();
     this.children = lists.children();
-    for (int v = leafCount; v < n; v++) {
-      if (childCount(v) == 0) {
-        throw new IllegalArgumentException("internal node " + ids[v] + " has no children");
-      }
-    }
+    TreeChecks.everyInternalHasChildren(childOffsets, texts);
     SubtreeSizes sizes = shape == null ? SubtreeSizes.of(lists, leafCount, n)
         : SubtreeSizes.derived(shape, lists, leafCount, n);
     this.leavesUnder = sizes.leaves();
     this.subtreeDepth = sizes.depths();
-    float[] loss = columns.lossArray(); // node v's at v - from
-    int from = columns.from();
-    java.util.Arrays.fill(loss, 0, leafCount - from, 0f);
-    for (int v = leafCount; v < n; v++) {
-      if (knownLoss == null || Float.isNaN(loss[v - from])) {
-        int row = internal.offset(v - leafCount);
-        float c = Vectors.dot(internal.embeddings(), row, internal.centroids(), row, dim);
-        loss[v - from] = (float) Math.sqrt(Math.max(0f, 2f - 2f * c));
-      }
-    }
-    this.sources = shape == null ? SourceLists.of(sourceLeafIndex, n, leafCount, ids)
-        : SourceLists.derived(shape, sourceLeafIndex, n, leafCount, ids);
+    columns.fillLosses(leafCount, n, knownLoss != null, internal, dim);
+    this.sources = shape == null ? SourceLists.of(sourceLeafIndex, n, leafCount, texts::id)
+        : SourceLists.derived(shape, sourceLeafIndex, n, leafCount, texts::id);
   }
 
   /** The empty tree of the given dimension: no leaves, no root. */
@@ -157,12 +162,12 @@ public final class Tree {
 
   /** Number of nodes. */
   public int size() {
-    return ids.length;
+    return texts.size();
   }
 
   /** True when the knowledge base holds no leaf. */
   public boolean isEmpty() {
-    return ids.length == 0;
+    return texts.size() == 0;
   }
 
   /** Number of leaves; leaves are nodes {@code 0..leafCount()-1}. */
@@ -172,7 +177,7 @@ public final class Tree {
 
   /** The root's index, or -1 for an empty tree. */
   public int root() {
-    return ids.length - 1;
+    return texts.size() - 1;
   }
 
   /** Embedding dimension. */
@@ -187,7 +192,7 @@ public final class Tree {
 
   /** The node's id (a leaf's fact id). */
   public String id(int v) {
-    return ids[v];
+    return texts.id(v);
   }
 
   /** The node's index for an id, or -1 (also for null). */
@@ -206,12 +211,12 @@ public final class Tree {
 
   /** The leaf's text or the internal node's summary. */
   public String text(int v) {
-    return texts[v];
+    return texts.text(v);
   }
 
   /** The leaf's time stamp, or null. */
   public String time(int v) {
-    return times[v];
+    return texts.time(v);
   }
 
   /** The summariser kind that wrote an internal node's summary (null for leaves). */
@@ -221,7 +226,7 @@ public final class Tree {
 
   /** Token count of {@link #text(int)}. */
   public int tokens(int v) {
-    return tokens[v];
+    return texts.tokens(v);
   }
 
   /** 0 for leaves; the clustering level at which an internal node was created. */
@@ -336,7 +341,7 @@ public final class Tree {
 
   /** Whether nodes {@code 0..count-1} have the ids {@code ids[0..count-1]}, in that order. */
   public boolean startsWithIds(String[] ids, int count) {
-    return NodeIds.samePrefix(ids, this.ids, count);
+    return texts.startsWith(ids, count);
   }
 
   /** The leaves quoted whole in the summary of {@code v}, in order: a new array (empty when it quotes none). */
@@ -344,20 +349,24 @@ public final class Tree {
     return sources.copy(v);
   }
 
+  /** The leaves' ids, texts, times and tokens, for a run to extend (ADR 0050): read its leaves' entries only. */
+  public LeafTexts leafTexts() {
+    return texts.leaves();
+  }
+
   /**
-   * Copies the columns of nodes {@code from..from+count-1} into the arrays given, from their index {@code at}: ids,
-   * texts, time stamps, token counts and parents (indexes in this tree), and, into arrays that hold the nodes from
-   * {@code into} on (0, or the new tree's leaf count: {@link InternalColumns}), summariser kinds, levels,
-   * faithfulness and losses. One bulk copy per column, for a run's freeze, whose nodes are mostly this tree's.
+   * Copies the parents of nodes {@code from..from+count-1} into {@code parent} from index {@code at}, and their kinds,
+   * levels, faithfulness and losses into arrays holding the nodes from {@code into} on ({@link InternalColumns}).
    */
-  public void copyColumns(int from, int count, int at, String[] ids, String[] texts, String[] times, int[] tokens,
-      int[] parent, int into, String[] summarizerKinds, int[] level, int[] faithfulness, float[] loss) {
-    System.arraycopy(this.ids, from, ids, at, count);
-    System.arraycopy(this.texts, from, texts, at, count);
-    System.arraycopy(this.times, from, times, at, count);
-    System.arraycopy(this.tokens, from, tokens, at, count);
+  public void copyColumns(int from, int count, int at, int[] parent, int into, String[] summarizerKinds, int[] level,
+      int[] faithfulness, float[] loss) {
     System.arraycopy(this.parent, from, parent, at, count);
     columns.copyTo(from, count, at, into, summarizerKinds, level, faithfulness, loss);
+  }
+
+  /** Copies the ids, texts, tokens of internal nodes {@code from..from+count-1} to arrays per internal node. */
+  public void copyInternalTexts(int from, int count, int at, String[] ids, String[] texts, int[] tokens) {
+    this.texts.copyInternal(from - leafCount, count, at, ids, texts, tokens);
   }
 
   /** Whether every leaf has no summariser kind, level 0 and {@link #LEAF_FAITHFULNESS} ({@link InternalColumns}). */
@@ -378,18 +387,8 @@ public final class Tree {
   /** The leaves under {@code v}, in tree order. */
   public List<Integer> leavesOf(int v) {
     List<Integer> out = new ArrayList<>(leavesUnder(v));
-    collectLeaves(v, out);
+    TreeOrder.collectLeaves(this, v, out);
     return out;
-  }
-
-  private void collectLeaves(int v, List<Integer> out) {
-    if (v < leafCount) {
-      out.add(v);
-      return;
-    }
-    for (int i = 0; i < childCount(v); i++) {
-      collectLeaves(child(v, i), out);
-    }
   }
 
   /** Depth of the tree: the root's subtree depth (0 for an empty tree). */

@@ -21,7 +21,9 @@ final class TreeChecks {
    */
   static void columns(int n, String[] texts, String[] times, int[] tokens, int[] parent) {
     length("texts", texts.length, n);
-    length("times", times.length, n);
+    if (times != null) {
+      length("times", times.length, n);
+    }
     length("tokens", tokens.length, n);
     length("parent", parent.length, n);
   }
@@ -32,11 +34,16 @@ final class TreeChecks {
     return java.util.Arrays.copyOf(embeddings, Math.max(0, Math.min(leafCount, n)) * dim);
   }
 
-  /** Fails unless the leaf count fits {@code n} nodes, and the leaf and internal rows are there for them. */
-  static void rows(int n, int leafCount, int dim, float[] leafEmbeddings, InternalRows internalRows) {
+  /** Fails unless the leaf count fits {@code n} nodes: not above it, and below it unless the one node is a leaf. */
+  static void leafCount(int n, int leafCount) {
     if (leafCount < 0 || leafCount > n || (leafCount == n && n > 1)) {
       throw new IllegalArgumentException("bad leaf count " + leafCount + " for " + n + " nodes");
     }
+  }
+
+  /** Fails unless the leaf count fits {@code n} nodes, and the leaf and internal rows are there for them. */
+  static void rows(int n, int leafCount, int dim, float[] leafEmbeddings, InternalRows internalRows) {
+    leafCount(n, leafCount);
     if (leafEmbeddings.length < leafCount * dim) {
       throw new IllegalArgumentException("leafEmbeddings has length " + leafEmbeddings.length + ", expected at least "
           + leafCount * dim);
@@ -44,17 +51,34 @@ final class TreeChecks {
     length("internal rows", internalRows.count(), n - leafCount);
   }
 
-  /** Fails unless every node has a text and a parent after it among the internal nodes, the last node none. */
-  static void textsAndParents(String[] ids, String[] texts, int[] parent, int leafCount) {
-    int n = ids.length;
-    for (int v = 0; v < n; v++) {
-      if (texts[v] == null) {
-        throw new NullPointerException("text of node " + ids[v]);
+  /**
+   * Fails unless {@code parent} has an entry per node, and every node has a text and a parent after it among the
+   * internal nodes, the last node none. The texts of the first {@code checkedLeaves} leaves are not read: they are an
+   * earlier tree's, checked when it was made, in arrays shared with it (ADR 0050).
+   */
+  static void textsAndParents(NodeTexts texts, int[] parent, int checkedLeaves) {
+    int n = texts.size();
+    int leafCount = texts.leafCount();
+    length("parent", parent.length, n);
+    for (int v = Math.min(checkedLeaves, leafCount); v < n; v++) {
+      if (texts.text(v) == null) {
+        throw new NullPointerException("text of node " + texts.id(v));
       }
+    }
+    for (int v = 0; v < n; v++) {
       int p = parent[v];
       boolean isRoot = v == n - 1;
       if (isRoot ? p != -1 : (p <= v || p >= n || p < leafCount)) {
-        throw new IllegalArgumentException("node " + ids[v] + " has invalid parent index " + p);
+        throw new IllegalArgumentException("node " + texts.id(v) + " has invalid parent index " + p);
+      }
+    }
+  }
+
+  /** Fails unless every internal node has a child ({@code offsets}: the child lists' offsets, per node). */
+  static void everyInternalHasChildren(int[] offsets, NodeTexts texts) {
+    for (int v = texts.leafCount(); v < texts.size(); v++) {
+      if (offsets[v + 1] == offsets[v]) {
+        throw new IllegalArgumentException("internal node " + texts.id(v) + " has no children");
       }
     }
   }

@@ -1,6 +1,7 @@
 package dev.setree.internal.core;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Puts a few nodes of a tree in tree order (pre-order: a node before its descendants, siblings in their order), from
@@ -50,5 +51,16 @@ final class TreeOrder {
       }
     }
     throw new IllegalStateException("node " + child + " is not among its parent's children");
+  }
+
+  /** Adds the leaves under {@code v} to {@code out}, in tree order. */
+  static void collectLeaves(Tree tree, int v, List<Integer> out) {
+    if (tree.isLeaf(v)) {
+      out.add(v);
+      return;
+    }
+    for (int i = 0; i < tree.childCount(v); i++) {
+      collectLeaves(tree, tree.child(v, i), out);
+    }
   }
 }

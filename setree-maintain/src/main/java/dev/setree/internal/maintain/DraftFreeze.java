@@ -44,10 +44,9 @@ final class DraftFreeze {
    * leaf is plain (no summariser kind, faithfulness 100: the tree's {@code InternalColumns}), else 0.
    */
   private int columnsFrom;
-  /** The new tree's columns, written by {@link #run}. */
+  /** The new tree's columns, by {@link #run}: ids, texts, tokens per internal node (ADR 0050), parents per node. */
   private String[] ids;
   private String[] texts;
-  private String[] times;
   private String[] kinds;
   private int[] tokens;
   private int[] level;
@@ -87,9 +86,8 @@ final class DraftFreeze {
   private Frozen run(DraftTree d) {
     leafCount = d.leaves.size();
     baseLeaves = base == null ? 0 : base.leafCount();
-    // The internal nodes are the base's, in its order, with the few the run made spliced in and those it dropped
-    // left out, when it kept every leaf and its log says which (InternalSplice): then their columns are the base's,
-    // except those of the nodes the run touched (Touched).
+    // The internal nodes are the base's in its order, the few made spliced in and those dropped left out, when it
+    // kept every leaf and its log says which (InternalSplice): their columns the base's but the touched ones'.
     InternalSplice.Spliced splice = base != null && kept == baseLeaves && base.size() > kept && !d.touched.all()
         ? InternalSplice.of(d, base) : null;
     boolean spliced = splice != null;
@@ -126,11 +124,10 @@ final class DraftFreeze {
     }
     // Four columns per internal node when every leaf is plain: four arrays as long as the leaves are not made.
     columnsFrom = FreezeChecks.leavesPlain(d.leaves, from, leafCount, base) ? leafCount : 0;
-    ids = new String[n];
-    texts = new String[n];
-    times = new String[n];
+    ids = new String[n - leafCount];
+    texts = new String[n - leafCount];
     kinds = new String[n - columnsFrom];
-    tokens = new int[n];
+    tokens = new int[n - leafCount];
     level = new int[n - columnsFrom];
     parent = new int[n];
     faith = new int[n - columnsFrom];
@@ -154,7 +151,7 @@ final class DraftFreeze {
       Passes.range(from, n, new Columns());
     }
     assert FreezeChecks.keptLeavesFrozen(order, from, parent, leafCount);
-    Tree tree = new Tree(dim, leafCount, ids, texts, times, kinds, tokens, level, parent, d.leafRows(),
+    Tree tree = new Tree(dim, leafCount, d.leafTexts(), ids, texts, tokens, kinds, level, parent, d.leafRows(),
         touched != null ? d.internalRows.freeze(inner, base.internalRows(), previous, base.leafCount(), touched)
             : d.internalRows.freeze(inner),
         faith, sources, loss, base != null && kept == base.leafCount() ? base : null,
@@ -198,10 +195,12 @@ final class DraftFreeze {
       DraftNode v = order.get(i);
       int was = i < leafCount ? -1 : previous[i - leafCount]; // -1 for a node made since the base tree, and a leaf
       boolean rowChanged = logRow(v);
-      ids[i] = v.id;
-      texts[i] = v.text;
-      times[i] = v.time;
-      tokens[i] = v.tokens;
+      if (i >= leafCount) { // a leaf's are in the draft's shared columns
+        ids[i - leafCount] = v.id;
+        texts[i - leafCount] = v.text;
+        tokens[i - leafCount] = v.tokens;
+        assert v.time == null : "internal node " + v.id + " has a time stamp";
+      }
       parent[i] = v.parent == null ? -1 : leafCount + v.parent.index;
       int col = i - columnsFrom; // a plain leaf's columns are not kept
       if (col >= 0) {
@@ -274,13 +273,13 @@ final class DraftFreeze {
   }
 
   /**
-   * The first {@code count} leaves' columns from the base's arrays, and their parents: the base's parent under its
-   * new index ({@code now}). A parent the base had and the new tree has not leaves -1 here: the leaf has a new
-   * parent, which is flagged, so the freeze's loop sets it.
+   * The first {@code count} leaves' parents, the base's under their new index ({@code now}), and their columns not
+   * kept per internal node (ids, texts, time stamps and tokens are shared: ADR 0050). A parent the base had and the
+   * new tree has not leaves -1 here: the leaf has a new parent, which is flagged, so the freeze's loop sets it.
    */
   private void copyKeptLeaves(int count, int[] now) {
     int baseLeaves = base.leafCount();
-    base.copyColumns(0, count, 0, ids, texts, times, tokens, parent, columnsFrom, kinds, level, faith, loss); // bulk
+    base.copyColumns(0, count, 0, parent, columnsFrom, kinds, level, faith, loss); // bulk
     for (int i = 0; i < count; i++) {
       int p = parent[i];
       parent[i] = p < baseLeaves ? -1 : now[p - baseLeaves];
@@ -308,7 +307,8 @@ final class DraftFreeze {
       while (i + run < n && previous[i - leafCount + run] == was + run) {
         run++;
       }
-      base.copyColumns(was, run, i, ids, texts, times, tokens, parent, columnsFrom, kinds, level, faith, loss);
+      base.copyColumns(was, run, i, parent, columnsFrom, kinds, level, faith, loss);
+      base.copyInternalTexts(was, run, i - leafCount, ids, texts, tokens);
       i += run;
     }
     for (int i = leafCount; i < n; i++) {
@@ -335,8 +335,9 @@ final class DraftFreeze {
       int[] src = sources[i - leafCount] == ShapeFrom.BASE_SOURCES ? base.sources(previous[i - leafCount])
           : sources[i - leafCount];
       int c = i - columnsFrom;
-      boolean same = !v.rowChanged() && !v.childAdded && ids[i] == v.id && texts[i] == v.text
-          && kinds[c] == v.kind && tokens[i] == v.tokens && level[c] == v.level && faith[c] == v.faithfulness
+      int x = i - leafCount;
+      boolean same = !v.rowChanged() && !v.childAdded && ids[x] == v.id && texts[x] == v.text
+          && kinds[c] == v.kind && tokens[x] == v.tokens && level[c] == v.level && faith[c] == v.faithfulness
           && parent[i] == p && src.length == v.sources.size();
       for (int s = 0; same && s < src.length; s++) {
         same = src[s] == v.sources.get(s).index;

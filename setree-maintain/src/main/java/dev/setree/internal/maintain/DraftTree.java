@@ -1,5 +1,6 @@
 package dev.setree.internal.maintain;
 
+import dev.setree.internal.core.LeafTexts;
 import dev.setree.internal.core.Passes;
 import dev.setree.internal.core.Tree;
 import dev.setree.internal.core.TreeChanges;
@@ -58,6 +59,8 @@ final class DraftTree {
   final LevelRecords records = new LevelRecords();
   /** The leaves' embeddings in one array, shared with the frozen tree and level 0 (ADR 0029). */
   private final LeafRows leafRows;
+  /** The leaves' ids, texts, time stamps and token counts, shared with the frozen trees (ADR 0050). */
+  private final LeafTextColumns leafTexts = new LeafTextColumns();
   /** The internal nodes' rows, shared by the trees this draft freezes (ADR 0036). */
   final InternalRowStore internalRows;
   /** The summary embeddings this draft's passes asked the model for, kept by text (ADR 0043). */
@@ -163,6 +166,7 @@ final class DraftTree {
     }
     if (removed > 0) {
       leafRows.leavesRemoved();
+      leafTexts.leavesRemoved();
     }
     return removed;
   }
@@ -174,6 +178,14 @@ final class DraftTree {
    */
   float[] leafRows() {
     return leafRows.of(leaves);
+  }
+
+  /**
+   * The leaves' ids, texts, time stamps and token counts in order, for the frozen tree; shared with the trees frozen
+   * before and after, whose leaves' entries must not be changed ({@link LeafTextColumns}).
+   */
+  LeafTexts leafTexts() {
+    return leafTexts.of(leaves);
   }
 
   DraftNode addInternal(String id, int level) {
@@ -249,21 +261,7 @@ final class DraftTree {
     while (root.parent != null) {
       root = root.parent;
     }
-    assert root == onlyRoot() : "the root found from the last internal node is not the draft's only root";
-    return root;
-  }
-
-  /** The only internal node without a parent, found by a look at every one (checked under assertions). */
-  private DraftNode onlyRoot() {
-    DraftNode root = null;
-    for (DraftNode n : internal) {
-      if (n.parent == null) {
-        if (root != null) {
-          throw new IllegalStateException("two roots: " + root + " and " + n);
-        }
-        root = n;
-      }
-    }
+    assert root == FreezeChecks.onlyRoot(internal) : "the root found from the last internal node is not the only root";
     return root;
   }
 
@@ -388,6 +386,7 @@ final class DraftTree {
       n.childAdded = false; // its children are in the tree's order, and the freeze's log starts here
     }
     d.leafRows.adopt(t.leafEmbeddings(), t.leafCount()); // the leaves are the tree's, in its order
+    d.leafTexts.adopt(t.leafTexts(), t.leafCount());
     for (DraftNode n : nodes) {
       n.frozen();
     }

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The checks a {@link DraftFreeze} makes of its leaves: under assertions, of the leaves it kept in place, that they are
  * where it takes them to be and that copying their columns from the base froze them as a look at each would have;
- * and whether every leaf is plain, so that four columns are kept per internal node.
+ * and whether every leaf is plain, so that four columns are kept per internal node; and, of the draft it freezes, that
+ * it has one root.
  */
 final class FreezeChecks {
   private FreezeChecks() {}
@@ -54,5 +55,19 @@ final class FreezeChecks {
       }
     }
     return true;
+  }
+
+  /** The only internal node without a parent, found by a look at every one (checked under assertions). */
+  static DraftNode onlyRoot(List<DraftNode> internal) {
+    DraftNode root = null;
+    for (DraftNode n : internal) {
+      if (n.parent == null) {
+        if (root != null) {
+          throw new IllegalStateException("two roots: " + root + " and " + n);
+        }
+        root = n;
+      }
+    }
+    return root;
   }
 }
