@@ -59,6 +59,8 @@ class LeafTextColumnsTest {
     List<String> thirdSeen = seen(third, d.leaves.size());
 
     assertEquals(1, d.removeLeaves(Set.of("l2")));
+    d.addLeaf("m0", "u0", null, vector(r), 1); // more leaves than before, and room: the removal still tells
+    d.addLeaf("m1", "u1", "2024-03-01", vector(r), 2);
     LeafTexts fourth = d.leafTexts();
     assertNotSame(third, fourth, "a leaf removed: the leaves after it move down, in new columns");
     assertColumns(d, fourth, "after a removal");
@@ -67,8 +69,9 @@ class LeafTextColumnsTest {
 
   /**
    * Runs that insert (some facts with a time stamp) and runs that delete, each from the tree and oracle of the run
-   * before (the maintainer continues its draft): every tree reads its leaves as it was frozen with, after all the
-   * runs; a run that only inserted handed its tree the columns of the tree before, a run that deleted new ones.
+   * before (the maintainer continues its draft, copied from the built tree for the first run): every tree reads its
+   * leaves as it was frozen with, after all the runs; a run that only inserted handed its tree the columns of the
+   * tree before, the first run too, and a run that deleted new ones.
    */
   @Test
   void everyTreeKeepsItsLeavesThroughLaterRuns() {
@@ -101,6 +104,9 @@ class LeafTextColumnsTest {
       Tree next = res.tree();
       if (!delete && next.leafTexts() == tree.leafTexts()) {
         shared++;
+      }
+      if (run == 0) { // a draft copied from the built tree, which it did not freeze: it takes the tree's columns
+        assertSame(tree.leafTexts(), next.leafTexts(), ctx + ": the first run, the built tree's columns");
       }
       if (delete) {
         assertNotSame(tree.leafTexts(), next.leafTexts(), ctx + ": a deleted leaf, the columns of the tree before");
