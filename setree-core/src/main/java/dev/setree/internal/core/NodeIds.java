@@ -4,8 +4,8 @@ package dev.setree.internal.core;
  * Each node's index by id in a {@link Tree}: the leaves' table and the internal nodes' apart, so that a tree whose
  * first leaves are those of the tree before it extends that tree's leaf table by its new leaves instead of hashing
  * every id again (a maintenance run that kept every old leaf in place, ADR 0034), and takes that tree's internal
- * nodes' table when its internal nodes are that tree's in the same order. Immutable; refuses an
- * id listed twice, within either part or across them.
+ * nodes' table when its internal nodes are that tree's in the same order. Immutable; refuses an id listed twice,
+ * within either part or across them.
  */
 final class NodeIds {
   /** The leaves' ids (leaf v's at v; entries past the leaves are not this index's) and the internal nodes'. */

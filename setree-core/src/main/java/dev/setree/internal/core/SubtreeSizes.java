@@ -16,14 +16,14 @@ record SubtreeSizes(int[] leaves, int[] depths) {
 
   /** The sizes of the tree of {@code n} nodes whose first {@code leafCount} are leaves, with these child lists. */
   static SubtreeSizes of(ChildLists lists, int leafCount, int n) {
-    int[] offsets = lists.offsets();
+    int[] offsets = lists.offsets(); // internal node v's row at v - leafCount
     int[] children = lists.children();
     int[] leaves = new int[n - leafCount];
     int[] depths = new int[n - leafCount];
     for (int v = leafCount; v < n; v++) {
       int under = 0;
       int depth = 0;
-      for (int e = offsets[v]; e < offsets[v + 1]; e++) {
+      for (int e = offsets[v - leafCount]; e < offsets[v - leafCount + 1]; e++) {
         int c = children[e];
         if (c < leafCount) {
           under++;
@@ -64,12 +64,11 @@ record SubtreeSizes(int[] leaves, int[] depths) {
       System.arraycopy(old.depths, o, depths, v - leafCount, end - v);
       v = end;
     }
-    int[] offsets = lists.offsets();
     int[] children = lists.children();
     for (int v : redo) { // children before parents
       int under = 0;
       int depth = 0;
-      for (int e = offsets[v]; e < offsets[v + 1]; e++) {
+      for (int e = lists.start(v); e < lists.end(v); e++) {
         int c = children[e];
         under += c < leafCount ? 1 : leaves[c - leafCount];
         depth = Math.max(depth, c < leafCount ? 1 : depths[c - leafCount] + 1);

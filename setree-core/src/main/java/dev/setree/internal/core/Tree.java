@@ -34,6 +34,7 @@ public final class Tree {
   private final int[] parent;
   /** Summariser kinds, levels, faithfulness and losses: per node, or per internal node when every leaf is plain. */
   private final InternalColumns columns;
+  /** Internal node v's children at {@code children[childOffsets[v - leafCount] ..]} ({@link ChildLists}). */
   private final int[] childOffsets;
   private final int[] children;
   /** {@code leafCount * dim}: row v is leaf v's embedding (shared with the oracle's level 0 where it can be). */
@@ -144,7 +145,7 @@ public final class Tree {
         : ChildLists.derived(shape, parent, leafCount);
     this.childOffsets = lists.offsets();
     this.children = lists.children();
-    TreeChecks.everyInternalHasChildren(childOffsets, texts);
+    TreeChecks.everyInternalHasChildren(lists, texts);
     SubtreeSizes sizes = shape == null ? SubtreeSizes.of(lists, leafCount, n)
         : SubtreeSizes.derived(shape, lists, leafCount, n);
     this.leavesUnder = sizes.leaves();
@@ -241,7 +242,7 @@ public final class Tree {
 
   /** The child lists, for a tree derived from this one ({@link ShapeFrom}). */
   ChildLists childLists() {
-    return new ChildLists(childOffsets, children);
+    return new ChildLists(leafCount, childOffsets, children);
   }
 
   /** The quoted leaves, for a tree derived from this one ({@link ShapeFrom}). */
@@ -256,12 +257,12 @@ public final class Tree {
 
   /** Number of children. */
   public int childCount(int v) {
-    return childOffsets[v + 1] - childOffsets[v];
+    return v < leafCount ? 0 : childOffsets[v - leafCount + 1] - childOffsets[v - leafCount];
   }
 
   /** The {@code i}-th child in tree order. */
   public int child(int v, int i) {
-    return children[childOffsets[v] + i];
+    return children[childOffsets[v - leafCount] + i];
   }
 
   /** Longest path from {@code v} down to a leaf (0 for leaves). */

@@ -74,10 +74,10 @@ final class TreeChecks {
     }
   }
 
-  /** Fails unless every internal node has a child ({@code offsets}: the child lists' offsets, per node). */
-  static void everyInternalHasChildren(int[] offsets, NodeTexts texts) {
+  /** Fails unless every internal node has a child in {@code lists}. */
+  static void everyInternalHasChildren(ChildLists lists, NodeTexts texts) {
     for (int v = texts.leafCount(); v < texts.size(); v++) {
-      if (offsets[v + 1] == offsets[v]) {
+      if (lists.end(v) == lists.start(v)) {
         throw new IllegalArgumentException("internal node " + texts.id(v) + " has no children");
       }
     }
