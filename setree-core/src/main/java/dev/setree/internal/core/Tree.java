@@ -95,8 +95,8 @@ public final class Tree {
    * {@code knownLoss[v]}, unless it is NaN, is taken as node v's loss instead of being computed from its rows (the
    * nodes whose summary embedding and centroid the run did not replace); taken over, null computes every loss.
    * {@code leadingLeaves}: null, or a tree whose leaves are this tree's first leaves, at the same indexes with the
-   * same ids (a run that kept every old leaf in place, ADR 0034), whose leaf index is then extended by the new
-   * leaves instead of every leaf's id being indexed again. {@code shape}: null, or what a freeze knows of the shape
+   * same ids and texts (a run that kept every old leaf in place, ADR 0034), whose leaf index is then extended by the
+   * new leaves instead of every leaf's id being indexed again, and whose leaves' texts are not checked again. {@code shape}: null, or what a freeze knows of the shape
    * from such a tree ({@link ShapeFrom}), whose child lists, sizes and quoted leaves are then copied where they stay.
    * {@code summarizerKinds}, {@code level}, {@code faithfulness} and {@code knownLoss} are per node, or all per
    * internal node ({@code size - leafCount} long), every leaf then plain: no summariser kind, level 0, faithfulness
@@ -356,8 +356,9 @@ public final class Tree {
   }
 
   /**
-   * Copies the parents of nodes {@code from..from+count-1} into {@code parent} from index {@code at}, and their kinds,
-   * levels, faithfulness and losses into arrays holding the nodes from {@code into} on ({@link InternalColumns}).
+   * Copies the parents (indexes in this tree) of nodes {@code from..from+count-1} into {@code parent} from index
+   * {@code at}, and their kinds, levels, faithfulness and losses into arrays holding the nodes from {@code into} on
+   * ({@link InternalColumns}).
    */
   public void copyColumns(int from, int count, int at, int[] parent, int into, String[] summarizerKinds, int[] level,
       int[] faithfulness, float[] loss) {
