@@ -95,12 +95,12 @@ public final class Tree {
    * {@code knownLoss[v]}, unless it is NaN, is taken as node v's loss instead of being computed from its rows (the
    * nodes whose summary embedding and centroid the run did not replace); taken over, null computes every loss.
    * {@code leadingLeaves}: null, or a tree whose leaves are this tree's first leaves, at the same indexes with the
-   * same ids and texts (a run that kept every old leaf in place, ADR 0034), whose leaf index is then extended by the
-   * new leaves instead of every leaf's id being indexed again, and whose leaves' texts are not checked again. {@code shape}: null, or what a freeze knows of the shape
-   * from such a tree ({@link ShapeFrom}), whose child lists, sizes and quoted leaves are then copied where they stay.
-   * {@code summarizerKinds}, {@code level}, {@code faithfulness} and {@code knownLoss} are per node, or all per
-   * internal node ({@code size - leafCount} long), every leaf then plain: no summariser kind, level 0, faithfulness
-   * 100, loss 0 ({@link InternalColumns}).
+   * same ids and texts (a run that kept every old leaf in place, ADR 0034): its leaf index is extended by the new
+   * leaves, not made again, and its leaves' texts are not checked again. {@code shape}: null, or what a freeze knows
+   * of the shape from such a tree ({@link ShapeFrom}), whose child lists, sizes and quoted leaves are copied where
+   * they stay. {@code summarizerKinds}, {@code level}, {@code faithfulness} and {@code knownLoss} are per node, or all
+   * per internal node ({@code size - leafCount} long), every leaf then plain: no summariser kind, level 0,
+   * faithfulness 100, loss 0 ({@link InternalColumns}).
    */
   public Tree(int dim, int leafCount, String[] ids, String[] texts, String[] times, String[] summarizerKinds,
       int[] tokens, int[] level, int[] parent, float[] leafEmbeddings, InternalRows internalRows,
