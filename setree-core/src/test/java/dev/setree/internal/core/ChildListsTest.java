@@ -1,6 +1,7 @@
 package dev.setree.internal.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -59,6 +60,12 @@ class ChildListsTest {
       // Rows per internal node only: a leaf has none (its entries in the per-node offsets are all 0).
       assertArrayEquals(java.util.Arrays.copyOfRange(offsets, tree.leafCount(), n + 1), lists.offsets(), where);
       assertArrayEquals(all.stream().mapToInt(Integer::intValue).toArray(), lists.children(), where);
+      for (int v = 0; v < n; v++) { // the tree's answers, a leaf's included (no row, no children)
+        assertEquals(expected.get(v).size(), tree.childCount(v), where + ": node " + v + "'s child count");
+        for (int i = 0; i < expected.get(v).size(); i++) {
+          assertEquals(expected.get(v).get(i), tree.child(v, i), where + ": node " + v + "'s child " + i);
+        }
+      }
     });
   }
 
