@@ -43,30 +43,16 @@ final class NodeIds {
   }
 
   /**
-   * The index of {@code ids}, whose first {@code leafCount} are leaves. {@code leading}: null, or the index of a
-   * tree whose leaves are the first of these, with the same ids, and no more of them.
+   * The index of the leaves' ids ({@code leafIds}, the first {@code leafCount} entries; entries after them are not
+   * read) and the internal nodes' ({@code innerIds}); both arrays are kept, not copied. {@code leading}: null, or the
+   * index of a tree whose leaves are the first of these, with the same ids, and no more of them. {@code previous}:
+   * null, or per internal node its index in {@code leading}'s tree, -1 for a node made since
+   * ({@link ShapeFrom#previous}). Such a node, under the same id string, is not looked for among the leaves: its id
+   * was checked against that tree's leaves, and the leaves added since are checked against the internal nodes instead.
+   * A maintenance run's freeze at a million leaves had looked each of about 140,000 internal ids up in the leaves'
+   * table.
    *
    * @throws IllegalArgumentException for an id listed twice
-   */
-  static NodeIds of(String[] ids, int leafCount, NodeIds leading) {
-    return of(ids, leafCount, leading, null);
-  }
-
-  /**
-   * {@link #of(String[], int, NodeIds)}, told by {@code previous} (null, or per internal node its index in
-   * {@code leading}'s tree, -1 for a node made since: {@link ShapeFrom#previous}) which internal nodes were that
-   * tree's. Such a node, under the same id string, is not looked for among the leaves: its id was checked against
-   * that tree's leaves, and the leaves added since are checked against the internal nodes instead. A maintenance
-   * run's freeze at a million leaves had looked each of about 140,000 internal ids up in the leaves' table.
-   */
-  static NodeIds of(String[] ids, int leafCount, NodeIds leading, int[] previous) {
-    return of(ids, leafCount, java.util.Arrays.copyOfRange(ids, leafCount, ids.length), leading, previous);
-  }
-
-  /**
-   * {@link #of(String[], int, NodeIds, int[])} for ids given apart: the leaves' ({@code leafIds}, the first
-   * {@code leafCount} entries; entries after them are not read) and the internal nodes' ({@code innerIds}). Both
-   * arrays are kept, not copied.
    */
   static NodeIds of(String[] leafIds, int leafCount, String[] innerIds, NodeIds leading, int[] previous) {
     IdIndex leaves;

@@ -34,11 +34,11 @@ class NodeIdsTest {
   @Test
   void aNewLeafWithAnInternalNodesIdIsRefused() {
     String[] before = {"a", "b", "n1", "root"};
-    NodeIds leading = NodeIds.of(before, 2, null);
+    NodeIds leading = of(before, 2, null);
     String[] after = {"a", "b", "n1", "n1", "root"};
     after[3] = before[2]; // the same strings as before, so the internal nodes' table is taken over
     after[4] = before[3];
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeIds.of(after, 3, leading));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> of(after, 3, leading));
     assertEquals("duplicate node id n1", e.getMessage());
   }
 
@@ -50,24 +50,24 @@ class NodeIdsTest {
   @Test
   void internalNodesToldOldAreCheckedOnlyAgainstTheNewLeaves() {
     String[] before = {"a", "b", "n1", "n2", "root"};
-    NodeIds leading = NodeIds.of(before, 2, null);
+    NodeIds leading = of(before, 2, null);
     // Leaf c added; a node m made between n1 and n2 (so the internal nodes' table is made again).
     String[] after = {"a", "b", "c", before[2], "m", before[3], before[4]};
     int[] previous = {2, -1, 3, 4};
-    NodeIds index = NodeIds.of(after, 3, leading, previous);
+    NodeIds index = of(after, 3, leading, previous);
     for (int v = 0; v < after.length; v++) {
       assertEquals(v, index.indexOf(after[v]), after[v]);
     }
     String[] leafLikeOld = {"a", "b", "n2", before[2], "m", before[3], before[4]};
     assertEquals("duplicate node id n2", assertThrows(IllegalArgumentException.class,
-        () -> NodeIds.of(leafLikeOld, 3, leading, previous)).getMessage());
+        () -> of(leafLikeOld, 3, leading, previous)).getMessage());
     String[] madeLikeLeaf = {"a", "b", "c", before[2], "b", before[3], before[4]};
     assertEquals("duplicate node id b", assertThrows(IllegalArgumentException.class,
-        () -> NodeIds.of(madeLikeLeaf, 3, leading, previous)).getMessage());
+        () -> of(madeLikeLeaf, 3, leading, previous)).getMessage());
     // Node 3 said to be the old n1, but its id is leaf a's (another string): looked for among the leaves, refused.
     String[] notTheOld = {"a", "b", "c", new String("a"), "m", before[3], before[4]};
     assertEquals("duplicate node id a", assertThrows(IllegalArgumentException.class,
-        () -> NodeIds.of(notTheOld, 3, leading, previous)).getMessage());
+        () -> of(notTheOld, 3, leading, previous)).getMessage());
   }
 
   /** Builds the index of {@code leaves} then {@code internal}, from {@code leading}, and checks every position. */
@@ -76,11 +76,20 @@ class NodeIdsTest {
     for (int v = 0; v < ids.length; v++) {
       ids[v] = v < leaves.size() ? leaves.get(v) : internal.get(v - leaves.size());
     }
-    NodeIds index = NodeIds.of(ids, leaves.size(), leading);
+    NodeIds index = of(ids, leaves.size(), leading);
     for (int v = 0; v < ids.length; v++) {
       assertEquals(v, index.indexOf(ids[v]), ids[v]);
       assertEquals(v, index.indexOf(new String(ids[v]), 0), ids[v] + " (another string)");
     }
     return index;
+  }
+
+  /** The index of {@code ids}, the first {@code leafCount} leaves, as a tree gives them: leaves and internal apart. */
+  private static NodeIds of(String[] ids, int leafCount, NodeIds leading) {
+    return of(ids, leafCount, leading, null);
+  }
+
+  private static NodeIds of(String[] ids, int leafCount, NodeIds leading, int[] previous) {
+    return NodeIds.of(ids, leafCount, java.util.Arrays.copyOfRange(ids, leafCount, ids.length), leading, previous);
   }
 }
