@@ -2,7 +2,6 @@ package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.Ranking;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -138,32 +137,29 @@ final class RelevanceMemo {
     if (joined == null) {
       return null; // so many leaves offered since that a scan of every leaf costs about as much
     }
-    // The products of the kept leaves still offered, and of the leaves offered since.
+    // The products of the kept leaves still offered, and of the leaves offered since, by place in the list: a slot's
+    // order is its place's, so its key orders the products as the place would.
     int s = joined.fresh.length;
     for (int p : joined.topAt) {
       s += p >= 0 ? 1 : 0;
     }
-    long[] keyed = new long[s];
-    float[] products = new float[s];
-    Map<Integer, Integer> slotOf = new HashMap<>(2 * s);
+    int[] place = new int[s];
     int slot = 0;
-    for (int t = 0; t < top.length; t++) {
-      int p = joined.topAt[t];
+    for (int p : joined.topAt) {
       if (p >= 0) {
-        products[slot] = now[p].dot(q);
-        keyed[slot] = MaximalMarginalRelevance.descending(products[slot], p);
-        slotOf.put(p, slot++);
+        place[slot++] = p;
       }
     }
-    for (int p : joined.fresh) {
-      products[slot] = now[p].dot(q);
-      keyed[slot] = MaximalMarginalRelevance.descending(products[slot], p);
-      slotOf.put(p, slot++);
-    }
+    System.arraycopy(joined.fresh, 0, place, slot, joined.fresh.length);
+    Arrays.sort(place);
+    long[] keyed = new long[s];
+    float[] products = new float[s];
     for (int x = 0; x < s; x++) {
+      products[x] = now[place[x]].dot(q);
       if (!Float.isFinite(products[x])) {
         return null;
       }
+      keyed[x] = MaximalMarginalRelevance.descending(products[x], x);
     }
     Arrays.sort(keyed);
     if (s < count || !(Ranking.score(keyed[count - 1]) > bound)) {
@@ -172,19 +168,21 @@ final class RelevanceMemo {
     int[] cand = new int[count];
     float[] relByRank = new float[count];
     for (int c = 0; c < count; c++) {
-      cand[c] = Ranking.index(keyed[c]);
-      relByRank[c] = products[slotOf.get(cand[c])];
+      int x = Ranking.index(keyed[c]);
+      cand[c] = place[x];
+      relByRank[c] = products[x];
     }
     int kept = Math.min(s, KEPT_PER_CANDIDATE * k);
     double nextOutside = bound; // the leaves not scanned now
     for (int x = kept; x < s; x++) {
-      nextOutside = Math.max(nextOutside, products[slotOf.get(Ranking.index(keyed[x]))]);
+      nextOutside = Math.max(nextOutside, products[Ranking.index(keyed[x])]);
     }
     int[] nextTop = new int[kept];
     float[] nextProducts = new float[kept];
     for (int t = 0; t < kept; t++) {
-      nextTop[t] = Ranking.index(keyed[t]);
-      nextProducts[t] = products[slotOf.get(nextTop[t])];
+      int x = Ranking.index(keyed[t]);
+      nextTop[t] = place[x];
+      nextProducts[t] = products[x];
     }
     leaves.node().relevance = new RelevanceMemo(now, q.clone(), nextTop, nextProducts, nextOutside, spared + 1);
     SPARED.incrementAndGet();
