@@ -71,10 +71,15 @@ final class KeptDraft {
     if (everyNode) {
       taken.touched.touchAll();
     }
-    taken.partsKeptFrom = partsKeptFrom;
-    taken.relevanceFrom = relevanceFrom;
-    taken.relevanceCandidates = relevanceCandidates;
+    settings(taken);
     return taken;
+  }
+
+  /** Gives {@code d} the sizes and counts its summary passes keep to ({@link #keepPartsFrom} and the others). */
+  private synchronized void settings(DraftTree d) {
+    d.partsKeptFrom = partsKeptFrom;
+    d.relevanceFrom = relevanceFrom;
+    d.relevanceCandidates = relevanceCandidates;
   }
 
   private DraftTree takeDraft(Tree base) {
@@ -93,17 +98,17 @@ final class KeptDraft {
     return DraftTree.of(base);
   }
 
+  /** Whether the draft kept is of {@code base}, so that {@link #prepare} would copy nothing. */
+  synchronized boolean holds(Tree base) {
+    return base == frozen;
+  }
+
   /**
    * Makes sure a run over {@code base} finds a draft of it: copies {@code base} into a new draft now unless one
    * is kept for it. Lets the writer do the copy ahead of the run (on open, or while it waits for a quiet window).
    * {@code also} is done to a new copy before it is kept. Given up, keeping nothing new, with a
    * {@link java.util.concurrent.CancellationException} once {@code cancelled} says so.
    */
-  /** Whether the draft kept is of {@code base}, so that {@link #prepare} would copy nothing. */
-  synchronized boolean holds(Tree base) {
-    return base == frozen;
-  }
-
   void prepare(Tree base, java.util.function.BooleanSupplier cancelled,
       java.util.function.Consumer<DraftTree> also) {
     synchronized (this) {
@@ -112,6 +117,7 @@ final class KeptDraft {
       }
     }
     DraftTree d = DraftTree.of(base, cancelled); // outside the lock: a copy of every node
+    settings(d); // what is done to it ahead is done as its run will do it
     also.accept(d);
     synchronized (this) {
       if (base != frozen) {

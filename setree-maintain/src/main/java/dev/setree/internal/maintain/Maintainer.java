@@ -312,8 +312,8 @@ public final class Maintainer {
    * ({@link InternalRowStore#writeAhead}), the record of each level above the leaves ({@link RecordedRows#of}) and
    * of every level's parents ({@link CommunityParents#ofOracle}), and its summary pass's rules when no node needs a
    * summary ({@link SummaryRules#settle}), and, in a large tree, the bound on its leaves' norms that its relevance
-   * memos read ({@link DraftTree#leafNormBound}): the first run then reads and looks at only what it changes, as later
-   * runs do (docs/adr/0040). When {@code oracle} matches {@code tree}, the first run also skips that check and the
+   * memos read ({@link DraftTree#leafNormBound}) and the memos of its large nodes ({@link RelevanceMemo#scanAhead}):
+   * the first run then reads and looks at only what it changes, as later runs do (docs/adr/0040). When {@code oracle} matches {@code tree}, the first run also skips that check and the
    * search for the highest internal id, as runs over a tree this maintainer made do ({@link #made}). Then the classes
    * of a run are loaded, once per process ({@link RunClasses}, docs/adr/0044). Given up, keeping nothing new, with a
    * {@link CancellationException} once {@code cancelled} says so.
@@ -336,6 +336,7 @@ public final class Maintainer {
       SummaryRules.of(options, faithfulnessThreshold).settle(d);
       if (d.leaves.size() >= d.relevanceFrom) {
         d.leafNormBound(); // a look at every leaf, which the first summary of a large node would make (RelevanceMemo)
+        RelevanceMemo.scanAhead(d, cancelled); // and the scans of every leaf those summaries would make
       }
     });
     Made last = made;

@@ -1,10 +1,13 @@
 package dev.setree.internal.maintain;
 
 import dev.setree.internal.core.Ranking;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * What a large node's relevance scan found (the products of its offered leaves with its centroid, of which the
@@ -23,7 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The leaves offered since are found by comparing the two lists by reference, in order: a run inserts or drops
  * a few leaves, or moves a child's block of them; where the lists part, they are joined again at a leaf of the old
  * list found near by, or at one of every {@value #ANCHOR_EVERY} indexed by identity, and every leaf of the new list
- * not joined so is scanned. A memo is the node's, read and replaced by its summary's thread only.
+ * not joined so is scanned.
+ *
+ * <p>A memo is the node's, read and replaced by its summary's thread only. A writer's large nodes get their first
+ * memos on open ({@link #scanAhead}).
  */
 final class RelevanceMemo {
   /** A node of at least this many leaves keeps a memo ({@link DraftTree#relevanceFrom}). */
@@ -85,6 +91,55 @@ final class RelevanceMemo {
     node.relevance = null; // until this scan keeps one
     Ranked r = memo == null ? null : memo.again(leaves, q, k);
     return r != null ? r : whole(leaves, q, k);
+  }
+
+  /**
+   * Has every internal node of {@code draft} with at least {@link DraftTree#relevanceFrom} leaves keep the memo of a
+   * scan of its offered leaves with its centroid now, children before parents, unless it keeps one: the scan the
+   * first summary of the node would make, made ahead (on open, while the writer waits for its first mutation). Gathers
+   * the nodes' leaves the way a summary pass does ({@link LeavesUnder}), so the large nodes keep their parts too.
+   * Never changes a summary: a memo gives the candidates of a scan of every leaf, or is not read. Given up between
+   * two nodes once {@code cancelled} says so.
+   *
+   * @return how many nodes were scanned
+   */
+  static int scanAhead(DraftTree draft, BooleanSupplier cancelled) {
+    DraftNode root = draft.root();
+    if (root == null || draft.leaves.size() < draft.relevanceFrom) {
+      return 0;
+    }
+    List<DraftNode> large = new ArrayList<>();
+    largeNodes(root, draft.relevanceFrom, large);
+    float normBound = draft.leafNormBound();
+    int scanned = 0;
+    for (DraftNode v : large) {
+      if (cancelled.getAsBoolean()) {
+        break;
+      }
+      if (v.relevance != null) {
+        continue;
+      }
+      LeavesUnder under = LeavesUnder.of(v, draft.partsKeptFrom);
+      LeafPassages offered = under.offered(v, normBound, draft.relevanceCandidates);
+      rank(offered, v.centroid(), offered.candidates());
+      scanned++;
+    }
+    return scanned;
+  }
+
+  /** Adds the internal nodes under {@code v}, {@code v} too, with at least {@code from} leaves, children first. */
+  private static int largeNodes(DraftNode v, int from, List<DraftNode> out) {
+    if (v.leaf) {
+      return 1;
+    }
+    int leaves = 0;
+    for (DraftNode c : v.children) {
+      leaves += largeNodes(c, from, out);
+    }
+    if (leaves >= from) {
+      out.add(v);
+    }
+    return leaves;
   }
 
   /** A scan of every leaf: its candidates, and its memo for the node when every product is a number. */

@@ -240,6 +240,95 @@ class RelevanceMemoTest {
     assertTrue(RelevanceMemo.SPARED.get() > spared, "no scan was spared");
   }
 
+  /**
+   * The scans made ahead are those the large nodes' first summaries would make: each internal node of at least as
+   * many leaves as the smallest one of 24 leaves or more has (so that one has just enough), and no other, keeps a memo
+   * (a second call scans none), and a summary request of each, with its centroid unchanged, is told from the memo the
+   * candidates of a scan of every offered leaf. Cancelled, it scans nothing.
+   */
+  @Test
+  void scansAheadTheLargeNodesThatTheirFirstSummariesWouldScan() {
+    BuildResult built = new TreeBuilder(new HashEmbedder(48), new SimpleTokenCounter(), new ExtractiveSummarizer(),
+        BuildOptions.DEFAULTS).build(Corpora.synthetic(600, 3), BuildProgress.NONE);
+    DraftTree d = DraftTree.of(built.tree());
+    int from = Integer.MAX_VALUE;
+    for (DraftNode v : d.internal) {
+      int size = SummaryPass.leavesUnder(v, new ArrayList<>()).size();
+      from = size >= 24 ? Math.min(from, size) : from;
+    }
+    d.relevanceFrom = from;
+    d.relevanceCandidates = 4;
+    DraftTree cancelled = DraftTree.of(built.tree());
+    cancelled.relevanceFrom = from;
+    assertEquals(0, RelevanceMemo.scanAhead(cancelled, () -> true), "scans once cancelled");
+    assertTrue(cancelled.internal.stream().allMatch(v -> v.relevance == null), "a memo kept once cancelled");
+    int scanned = RelevanceMemo.scanAhead(d, () -> false);
+    int large = 0;
+    for (DraftNode v : d.internal) {
+      boolean isLarge = SummaryPass.leavesUnder(v, new ArrayList<>()).size() >= from;
+      large += isLarge ? 1 : 0;
+      assertEquals(isLarge, v.relevance != null, v.id + ": a memo kept, with its leaves counted");
+    }
+    assertTrue(large >= 3 && large < d.internal.size(), large + " large nodes of " + d.internal.size());
+    assertEquals(large, scanned, "the nodes scanned");
+    assertEquals(0, RelevanceMemo.scanAhead(d, () -> false), "scanned again, though each keeps a memo");
+    long spared = RelevanceMemo.SPARED.get();
+    for (DraftNode v : d.internal) {
+      if (v.relevance != null) {
+        LeafPassages offered = LeavesUnder.of(v, d.partsKeptFrom).offered(v, d.leafNormBound(), 4);
+        List<DraftNode> list = Arrays.asList(offered.array());
+        assertSameCandidates(reference(list, v.centroid(), 4), RelevanceMemo.rank(offered, v.centroid(), 4), v.id);
+      }
+    }
+    assertEquals(large, RelevanceMemo.SPARED.get() - spared, "summary requests told from the memos made ahead");
+  }
+
+  /**
+   * A maintainer that copied the tree ahead (as a writer does on open) writes, from its first run on, the trees of
+   * one that did not, and its first runs read the memos the copy's large nodes were given: those of the other have
+   * only the memos of its own runs to read.
+   */
+  @Test
+  void aMaintainerPreparedAheadWritesTheTreesOfOneThatWasNot() {
+    HashEmbedder embedder = new HashEmbedder(48);
+    SimpleTokenCounter counter = new SimpleTokenCounter();
+    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(Corpora.synthetic(600, 3), BuildProgress.NONE);
+    List<Fact> pool = Corpora.synthetic(20, 9);
+    Maintainer prepared = maintainer(embedder, counter);
+    Maintainer cold = maintainer(embedder, counter);
+    prepared.prepare(built.tree(), built.hierarchy(), () -> false);
+    Maintainer.Result expected = null; // each maintainer runs over the trees it made, continuing its draft
+    Maintainer.Result actual = null;
+    long coldTotal = 0;
+    long preparedTotal = 0;
+    for (int round = 0; round < 8; round++) {
+      List<Mutation> batch = List.of(new Mutation(0, Mutation.Kind.INSERT, "new" + round, pool.get(round).text(),
+          null));
+      long before = RelevanceMemo.SPARED.get();
+      expected = round == 0 ? cold.run(built.tree(), built.hierarchy(), batch)
+          : cold.run(expected.tree(), expected.hierarchy(), batch);
+      long coldSpared = RelevanceMemo.SPARED.get() - before;
+      actual = round == 0 ? prepared.run(built.tree(), built.hierarchy(), batch)
+          : prepared.run(actual.tree(), actual.hierarchy(), batch);
+      coldTotal += coldSpared;
+      preparedTotal += RelevanceMemo.SPARED.get() - before - coldSpared;
+      TreeAssert.assertSameTree(expected.tree(), actual.tree());
+      TreeAssert.assertSameHierarchy(expected.hierarchy(), actual.hierarchy());
+    }
+    assertEquals(8, prepared.draftsReused(), "the runs that continued the copy made ahead or the run before's draft");
+    assertEquals(7, cold.draftsReused(), "the runs after the first that continued the draft of the one before");
+    assertTrue(preparedTotal > coldTotal, "memos read: " + preparedTotal + " by the runs of the maintainer prepared "
+        + "ahead, " + coldTotal + " by those of the other");
+  }
+
+  private static Maintainer maintainer(HashEmbedder embedder, SimpleTokenCounter counter) {
+    Maintainer m = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    m.kept.keepRelevanceFrom(24);
+    m.kept.relevanceCandidates(4);
+    return m;
+  }
+
   /** A leaf whose product is not a number (a NaN in its row) leaves the node without a memo, and is still ranked. */
   @Test
   void keepsNoMemoOfProductsThatAreNotNumbers() {
