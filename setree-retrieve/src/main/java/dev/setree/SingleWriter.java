@@ -292,6 +292,7 @@ final class SingleWriter implements AutoCloseable {
       singleThreadedModel.prepareSingleThreaded();
     }
     Snapshot base = state.snapshot();
+    maintainer.scanAhead(base.tree(), stop); // the first run's: unless done while the writer was idle since open
     if (computesAhead) {
       List<Mutation> batch = store.pendingMutations();
       if (!batch.isEmpty()) {
@@ -336,12 +337,13 @@ final class SingleWriter implements AutoCloseable {
 
   /**
    * What a writer does on open, on {@code scheduler}'s thread: the copy its first run continues from
-   * ({@link #copyTreeAhead}, docs/adr/0032), then, while no mutation arrives, the warm-up runs the config asks for and,
-   * a second on, the lane code of a summary's leaf-row products compiled ({@link WarmUpRuns#onOpen}, docs/adr/0038
-   * and 0046).
+   * ({@link #copyTreeAhead}, docs/adr/0032), then, while no mutation arrives, its large nodes' relevance scans
+   * ({@link Maintainer#scanAhead}, docs/adr/0040), the warm-up runs the config asks for and, a second on, the lane code
+   * of a summary's leaf-row products compiled ({@link WarmUpRuns#onOpen}, docs/adr/0038 and 0046).
    */
   void onOpen(MaintenanceScheduler scheduler) {
     scheduler.prepareOnOpen(this::copyTreeAhead);
+    scheduler.whileIdle(stop -> maintainer.scanAhead(state.snapshot().tree(), stop));
     warmUps.onOpen(scheduler, config.warmUpRuns());
   }
 

@@ -3,6 +3,7 @@ package dev.setree.internal.maintain;
 import dev.setree.internal.core.HierarchyState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * What a draft keeps of each level from the run before, for the next run over it: the rows of each level above the
@@ -19,6 +20,25 @@ final class LevelRecords {
   private final List<NearestMemberPatch.SortedRows> sortedRows = new ArrayList<>();
   /** Per level, the parents its communities got in the last run, or null. */
   private final List<CommunityParents> communityParents = new ArrayList<>();
+
+  /**
+   * Keeps the record of each of {@code oracle}'s levels above the leaves ({@link RecordedRows#of}), and of the parents
+   * of every level's communities ({@link CommunityParents#ofOracle}), for {@code d}, whose records these are: for a
+   * copy made ahead of its first run ({@link Maintainer#prepare}). Given up between two levels once {@code cancelled}
+   * says so, with a {@link java.util.concurrent.CancellationException}.
+   */
+  void recordOracle(DraftTree d, HierarchyState oracle, BooleanSupplier cancelled) {
+    List<HierarchyState.Level> levels = oracle.levels();
+    for (int lvl = 0; lvl < levels.size(); lvl++) {
+      Maintainer.stopIf(cancelled);
+      if (lvl > 0) {
+        keepRows(lvl, RecordedRows.of(levels.get(lvl), d));
+      }
+      if (lvl + 1 < levels.size() && parents(lvl) == null) {
+        keepParents(lvl, CommunityParents.ofOracle(d, levels.get(lvl), levels.get(lvl + 1)));
+      }
+    }
+  }
 
   /** The rows of level {@code level} as the last run over the draft recorded them, or null. */
   RecordedRows rows(int level) {

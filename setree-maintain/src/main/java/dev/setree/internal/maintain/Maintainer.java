@@ -312,8 +312,8 @@ public final class Maintainer {
    * ({@link InternalRowStore#writeAhead}), the record of each level above the leaves ({@link RecordedRows#of}) and
    * of every level's parents ({@link CommunityParents#ofOracle}), and its summary pass's rules when no node needs a
    * summary ({@link SummaryRules#settle}), and, in a large tree, the bound on its leaves' norms that its relevance
-   * memos read ({@link DraftTree#leafNormBound}) and the memos of its large nodes ({@link RelevanceMemo#scanAhead}):
-   * the first run then reads and looks at only what it changes, as later runs do (docs/adr/0040). When {@code oracle} matches {@code tree}, the first run also skips that check and the
+   * memos read ({@link DraftTree#leafNormBound}): the first run then reads and looks at only what it changes, as later
+   * runs do (docs/adr/0040). When {@code oracle} matches {@code tree}, the first run also skips that check and the
    * search for the highest internal id, as runs over a tree this maintainer made do ({@link #made}). Then the classes
    * of a run are loaded, once per process ({@link RunClasses}, docs/adr/0044). Given up, keeping nothing new, with a
    * {@link CancellationException} once {@code cancelled} says so.
@@ -332,11 +332,10 @@ public final class Maintainer {
       if (l0 != null && l0.size() > options.exactKnnLimit()) { // its rows looked at now, not in the first run
         d.records.sortedRows(0).check(l0, Math.min(options.k(), l0.size())); // a one-leaf run's k (NearestMemberPatch)
       }
-      recordLevels(d, oracle, cancelled);
+      d.records.recordOracle(d, oracle, cancelled);
       SummaryRules.of(options, faithfulnessThreshold).settle(d);
       if (d.leaves.size() >= d.relevanceFrom) {
         d.leafNormBound(); // a look at every leaf, which the first summary of a large node would make (RelevanceMemo)
-        RelevanceMemo.scanAhead(d, cancelled); // and the scans of every leaf those summaries would make
       }
     });
     Made last = made;
@@ -348,20 +347,14 @@ public final class Maintainer {
   }
 
   /**
-   * Keeps in {@code d} the record of each of {@code oracle}'s levels above the leaves ({@link RecordedRows#of}), and
-   * of the parents of every level's communities ({@link CommunityParents#ofOracle}).
+   * Has the large nodes of the draft made ahead of a run over {@code tree} ({@link #prepare}) keep the relevance memos
+   * of the scans their first summaries would make ({@link RelevanceMemo#scanAhead}): what a writer does after the
+   * copy it makes on open while no mutation waits, else in the first mutation's quiet window before its run. Returns
+   * how many nodes it scanned: none unless such a draft is kept, and none once a call went through it. Given up
+   * between two nodes once {@code stop} says so. On the thread of this maintainer's runs.
    */
-  private static void recordLevels(DraftTree d, HierarchyState oracle, BooleanSupplier cancelled) {
-    List<HierarchyState.Level> levels = oracle.levels();
-    for (int lvl = 0; lvl < levels.size(); lvl++) {
-      stopIf(cancelled);
-      if (lvl > 0) {
-        d.records.keepRows(lvl, RecordedRows.of(levels.get(lvl), d));
-      }
-      if (lvl + 1 < levels.size() && d.records.parents(lvl) == null) {
-        d.records.keepParents(lvl, CommunityParents.ofOracle(d, levels.get(lvl), levels.get(lvl + 1)));
-      }
-    }
+  public int scanAhead(Tree tree, BooleanSupplier stop) {
+    return kept.scanAhead(tree, stop);
   }
 
   /** How many runs continued from a draft kept or prepared for them rather than a new copy (for tests). */

@@ -284,9 +284,9 @@ class RelevanceMemoTest {
   }
 
   /**
-   * A maintainer that copied the tree ahead (as a writer does on open) writes, from its first run on, the trees of
-   * one that did not, and its first runs read the memos the copy's large nodes were given: those of the other have
-   * only the memos of its own runs to read.
+   * A maintainer that copied the tree ahead and scanned its large nodes (as a writer does on open) writes, from its
+   * first run on, the trees of one that did not, and its first runs read the memos the copy's large nodes were given:
+   * those of the other have only the memos of its own runs to read. Only a copy made ahead is scanned, once.
    */
   @Test
   void aMaintainerPreparedAheadWritesTheTreesOfOneThatWasNot() {
@@ -297,7 +297,12 @@ class RelevanceMemoTest {
     List<Fact> pool = Corpora.synthetic(20, 9);
     Maintainer prepared = maintainer(embedder, counter);
     Maintainer cold = maintainer(embedder, counter);
+    assertEquals(0, prepared.scanAhead(built.tree(), () -> false), "scanned without a copy made ahead");
     prepared.prepare(built.tree(), built.hierarchy(), () -> false);
+    assertEquals(0, prepared.scanAhead(Tree.empty(48), () -> false), "scanned a copy of another tree");
+    int scanned = prepared.scanAhead(built.tree(), () -> false);
+    assertTrue(scanned > 0, "no large node scanned ahead");
+    assertEquals(0, prepared.scanAhead(built.tree(), () -> false), "scanned again");
     Maintainer.Result expected = null; // each maintainer runs over the trees it made, continuing its draft
     Maintainer.Result actual = null;
     long coldTotal = 0;
@@ -317,6 +322,7 @@ class RelevanceMemoTest {
       TreeAssert.assertSameHierarchy(expected.hierarchy(), actual.hierarchy());
     }
     assertEquals(8, prepared.draftsReused(), "the runs that continued the copy made ahead or the run before's draft");
+    assertEquals(0, cold.scanAhead(expected.tree(), () -> false), "scanned a run's draft, not settled yet");
     assertEquals(7, cold.draftsReused(), "the runs after the first that continued the draft of the one before");
     assertTrue(preparedTotal > coldTotal, "memos read: " + preparedTotal + " by the runs of the maintainer prepared "
         + "ahead, " + coldTotal + " by those of the other");
