@@ -29,7 +29,7 @@ import java.util.function.BooleanSupplier;
  * not joined so is scanned.
  *
  * <p>A memo is the node's, read and replaced by its summary's thread only. A writer's large nodes get their first
- * memos on open ({@link #scanAhead}).
+ * memos before its first run ({@link #scanAhead}).
  */
 final class RelevanceMemo {
   /** A node of at least this many leaves keeps a memo ({@link DraftTree#relevanceFrom}). */
@@ -96,7 +96,7 @@ final class RelevanceMemo {
   /**
    * Has every internal node of {@code draft} with at least {@link DraftTree#relevanceFrom} leaves keep the memo of a
    * scan of its offered leaves with its centroid now, children before parents, unless it keeps one: the scan the
-   * first summary of the node would make, made ahead (on open, while the writer waits for its first mutation). Gathers
+   * first summary of the node would make, made ahead of a writer's first run ({@link Maintainer#scanAhead}). Gathers
    * the nodes' leaves the way a summary pass does ({@link LeavesUnder}), so the large nodes keep their parts too.
    * Never changes a summary: a memo gives the candidates of a scan of every leaf, or is not read. Given up between
    * two nodes once {@code cancelled} says so.
