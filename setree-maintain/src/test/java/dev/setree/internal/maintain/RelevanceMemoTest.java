@@ -207,8 +207,7 @@ class RelevanceMemoTest {
   void aMaintainerWithMemosWritesTheTreesOfOneWithout() {
     HashEmbedder embedder = new HashEmbedder(48);
     SimpleTokenCounter counter = new SimpleTokenCounter();
-    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
-        .build(Corpora.synthetic(600, 3), BuildProgress.NONE);
+    BuildResult built = built(embedder, counter);
     Maintainer memos = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
     memos.kept.keepRelevanceFrom(24);
     memos.kept.relevanceCandidates(4);
@@ -248,8 +247,7 @@ class RelevanceMemoTest {
    */
   @Test
   void scansAheadTheLargeNodesThatTheirFirstSummariesWouldScan() {
-    BuildResult built = new TreeBuilder(new HashEmbedder(48), new SimpleTokenCounter(), new ExtractiveSummarizer(),
-        BuildOptions.DEFAULTS).build(Corpora.synthetic(600, 3), BuildProgress.NONE);
+    BuildResult built = built(new HashEmbedder(48), new SimpleTokenCounter());
     DraftTree d = DraftTree.of(built.tree());
     int from = Integer.MAX_VALUE;
     for (DraftNode v : d.internal) {
@@ -292,8 +290,7 @@ class RelevanceMemoTest {
   void aMaintainerPreparedAheadWritesTheTreesOfOneThatWasNot() {
     HashEmbedder embedder = new HashEmbedder(48);
     SimpleTokenCounter counter = new SimpleTokenCounter();
-    BuildResult built = new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
-        .build(Corpora.synthetic(600, 3), BuildProgress.NONE);
+    BuildResult built = built(embedder, counter);
     List<Fact> pool = Corpora.synthetic(20, 9);
     Maintainer prepared = maintainer(embedder, counter);
     Maintainer cold = maintainer(embedder, counter);
@@ -326,6 +323,12 @@ class RelevanceMemoTest {
     assertEquals(7, cold.draftsReused(), "the runs after the first that continued the draft of the one before");
     assertTrue(preparedTotal > coldTotal, "memos read: " + preparedTotal + " by the runs of the maintainer prepared "
         + "ahead, " + coldTotal + " by those of the other");
+  }
+
+  /** The tree of 600 synthetic facts the maintainers' tests start from. */
+  private static BuildResult built(HashEmbedder embedder, SimpleTokenCounter counter) {
+    return new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+        .build(Corpora.synthetic(600, 3), BuildProgress.NONE);
   }
 
   private static Maintainer maintainer(HashEmbedder embedder, SimpleTokenCounter counter) {
