@@ -292,7 +292,7 @@ final class SingleWriter implements AutoCloseable {
       singleThreadedModel.prepareSingleThreaded();
     }
     Snapshot base = state.snapshot();
-    maintainer.scanAhead(base.tree(), stop); // the first run's: unless done while the writer was idle since open
+    maintainer.scanAhead(base.tree(), stop); // the large nodes' first scans, unless made while idle since open
     if (computesAhead) {
       List<Mutation> batch = store.pendingMutations();
       if (!batch.isEmpty()) {

@@ -26,8 +26,6 @@ final class KeptDraft {
   private Tree frozen;
   /** Whether {@link #draft} is settled already (a copy is; a run's draft is settled when taken). */
   private boolean settled;
-  /** Whether {@link #scanAhead} went through {@link #draft}. */
-  private boolean scanned;
   private int reused;
   /** Whether the drafts it gives have their passes look at every node ({@link #everyNode}). */
   private boolean everyNode;
@@ -126,7 +124,6 @@ final class KeptDraft {
         draft = d;
         frozen = base;
         settled = true;
-        scanned = false;
       }
     }
   }
@@ -134,15 +131,10 @@ final class KeptDraft {
   /**
    * Has the large nodes of the draft made ahead of a run over {@code base} ({@link #prepare}) keep relevance memos
    * ({@link RelevanceMemo#scanAhead}); returns how many it scanned: none unless such a draft is kept (a run's draft is
-   * not, until the next run settles it), and none once a call went through it.
+   * not, until the next run settles it), and none once a call went through it: every large node then keeps a memo.
    */
   synchronized int scanAhead(Tree base, java.util.function.BooleanSupplier stop) {
-    if (draft == null || base != frozen || !settled || scanned) {
-      return 0;
-    }
-    int n = RelevanceMemo.scanAhead(draft, stop);
-    scanned = !stop.getAsBoolean(); // through: a second call would find a memo on every large node
-    return n;
+    return draft != null && base == frozen && settled ? RelevanceMemo.scanAhead(draft, stop) : 0;
   }
 
   /**
@@ -153,7 +145,6 @@ final class KeptDraft {
     draft = d;
     frozen = tree;
     settled = false;
-    scanned = false;
   }
 
   /** How many drafts were taken over rather than copied. */
