@@ -158,6 +158,7 @@ final class IncrementalRebuild {
       HierarchyState.Level level = new HierarchyState.Level(memberIds, centroids, carriedAlone(parentIds, memberIds),
           clustering.numbered, knn, clustering.resolution);
       level.rememberCommunityCount(clustering.count); // the next run's count of the old level's communities
+      ParentPreservation.carryDerived(old, level); // the save then checks no member for it
       int[] movedRows = match.movedInPlace(old.size()); // the rows the save's plan compares, when all kept in place
       progress.levels.add(movedRows == null ? level : level.withChangesSince(old, movedRows, patch.touched()));
       draft.records.keepRows(lvl, upper == null ? null : upper.record()); // centroids is the record's array
