@@ -68,7 +68,6 @@ final class SingleWriter implements AutoCloseable {
   /** Whether {@link #prepareRun} has made the single-threaded session (maintenance thread only). */
   private boolean singleThreadedMade;
   private final CompletableFuture<Void> copiedAhead = new CompletableFuture<>();
-
   /** Derives each run's next snapshot beside its save ({@link #deriveBeside}); its thread starts on first use. */
   private final ExecutorService deriver = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "setree-derive");
@@ -199,6 +198,7 @@ final class SingleWriter implements AutoCloseable {
         long saveNanos = s2 - s0 + planNanos;
         long saveBytes = store.lastSaveBytes();
         state.install(base.next(r.tree(), r.hierarchy(), generation, r.changes(), await(following, base, r)));
+        maintainer.installed(r.tree(), r.hierarchy()); // base is read no more: its level rows are spares (ADR 0051)
         Instant visibleAt = Instant.now();
         Map<String, Long> steps = new LinkedHashMap<>();
         steps.put("load", loaded - t0);

@@ -147,6 +147,16 @@ final class KeptDraft {
     settled = false;
   }
 
+  /**
+   * Frees the spare rows of the kept draft's records ({@link LevelRecords#freeSpares}) when it was frozen into
+   * {@code tree}, whose hierarchy {@code hierarchy} the writer installed.
+   */
+  synchronized void installed(Tree tree, dev.setree.internal.core.HierarchyState hierarchy) {
+    if (draft != null && tree == frozen) {
+      draft.records.freeSpares(hierarchy.levels());
+    }
+  }
+
   /** How many drafts were taken over rather than copied. */
   synchronized int reused() {
     return reused;

@@ -45,9 +45,26 @@ final class LevelRecords {
     return at(recordedRows, level);
   }
 
-  /** Keeps {@code rows} as level {@code level}'s record (null forgets it). */
+  /**
+   * Keeps {@code rows} as level {@code level}'s record (null forgets it), with the rows of the record it replaces as
+   * its spare when both were made by runs ({@link RecordedRows#after}).
+   */
   void keepRows(int level, RecordedRows rows) {
-    put(recordedRows, level, rows);
+    put(recordedRows, level, rows == null ? null : rows.after(rows(level)));
+  }
+
+  /**
+   * Frees the spare of each record whose rows are those of {@code levels}, a hierarchy the writer installed: no
+   * hierarchy that the writer still reads holds a spare then (each is the rows of a hierarchy made before it by a
+   * run over this draft), so the next run may write its rows into it ({@link RecordedRows}).
+   */
+  void freeSpares(List<HierarchyState.Level> levels) {
+    for (int l = 1; l < recordedRows.size() && l < levels.size(); l++) {
+      RecordedRows r = recordedRows.get(l);
+      if (r != null && r.rows() == levels.get(l).centroids()) {
+        recordedRows.set(l, r.withSpareFree());
+      }
+    }
   }
 
   /** The integer mirror of level {@code level}'s rows as the last run over the draft kept it, or null. */

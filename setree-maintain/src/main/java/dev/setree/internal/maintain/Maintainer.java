@@ -357,6 +357,15 @@ public final class Maintainer {
     return kept.scanAhead(tree, stop);
   }
 
+  /**
+   * Tells this maintainer that {@code tree} and {@code hierarchy}, the result of its last run, are installed, and that
+   * no hierarchy it made before them is read any more: its next run may write a level's rows into the arrays of those
+   * (ADR 0051). Without it, no run does. On the thread of this maintainer's runs.
+   */
+  public void installed(Tree tree, HierarchyState hierarchy) {
+    kept.installed(tree, hierarchy);
+  }
+
   /** How many runs continued from a draft kept or prepared for them rather than a new copy (for tests). */
   public int draftsReused() {
     return kept.reused();

@@ -14,16 +14,50 @@ import java.util.function.IntConsumer;
  * whose sum was replaced since are read and compared. At level 1 of 50,000 leaves, a run had copied about 6,000
  * scattered centroids and compared each with the record's row to find the few that changed.
  *
+ * <p>A record made by a run ({@link #match}) also keeps the rows array of the record before it, when that one was made
+ * by a run too, as a spare: once the writer says that the hierarchy holding this record's rows is installed
+ * ({@link LevelRecords#freeSpares}), no hierarchy that any part of the writer still reads holds the spare, and the
+ * next run writes its rows into it instead of a new array. It then copies only the rows this record's run wrote,
+ * which are listed: at level 1 of a million leaves a run changes one or a few of about 125,000 rows, and a new array
+ * of them was 32 MB copied and zeroed per run (ADR 0051).
+ *
  * @param rows the level record's centroid rows (row i is member i's)
  * @param members the level's members, in the record's order
  * @param sums each member's sum when its row was taken; null for a leaf (a leaf's centroid never changes)
+ * @param made whether {@code rows} is an array a run made, which no loaded or copied hierarchy holds
+ * @param written the rows that may differ from those of the record before this one, which {@link #match} read
+ *     ({@code spare}'s, when there is one), in increasing order; null when not known or too many
+ * @param spare null, or the rows array of the record before this one, made by a run: the next run's, once free
+ * @param spareFree whether no hierarchy read any more holds {@code spare} ({@link LevelRecords#freeSpares})
  */
-record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
+record RecordedRows(float[] rows, DraftNode[] members, float[][] sums, boolean made, int[] written, float[] spare,
+    boolean spareFree) {
+  /** How many matches wrote into a spare instead of a new array (for tests). */
+  static final java.util.concurrent.atomic.AtomicInteger SPARES_USED = new java.util.concurrent.atomic.AtomicInteger();
+
+  /** A record made without a run ({@link #of}): no spare, nothing known of what changed. */
+  RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
+    this(rows, members, sums, false, null, null, false);
+  }
+
+  /**
+   * This record, with {@code before}'s rows as its spare when both were made by runs and this one was matched
+   * against {@code before}'s rows (its {@link #written} rows are listed), else as it is.
+   */
+  RecordedRows after(RecordedRows before) {
+    return before != null && before.made && made && written != null && before.rows != rows
+        ? new RecordedRows(rows, members, sums, true, written, before.rows, false) : this;
+  }
+
+  /** This record with its spare free for the next run ({@link LevelRecords#freeSpares}). */
+  RecordedRows withSpareFree() {
+    return spare == null || spareFree ? this : new RecordedRows(rows, members, sums, made, written, spare, true);
+  }
 
   /**
    * A level's members matched to the oracle's level {@code old}, and their rows.
    *
-   * @param rows the members' centroid rows, a new array
+   * @param rows the members' centroid rows: a new array, or the spare of the record the match read, when it was free
    * @param match each member's index in {@code old} and back, and which moved
    * @param same whether the members and their rows are {@code old}'s, in its order
    * @param record what to keep for the next run, once {@code rows} is the level's record
@@ -50,7 +84,26 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
     Matcher mt = new Matcher(old, members, dim, last, listed);
     Passes.range(0, mt.at.length, mt);
     return new Matched(mt.rows, new LevelMatch(mt.newToOld, mt.oldToNew, mt.moved), mt.same,
-        new RecordedRows(mt.rows, mt.at, mt.sums), mt.reread);
+        new RecordedRows(mt.rows, mt.at, mt.sums, true, mt.written(), null, false), mt.reread);
+  }
+
+  /**
+   * The rows array a match of {@code m} members against {@code oldRows} starts from, holding {@code oldRows}'s rows:
+   * {@code last}'s free spare with the rows {@code last}'s run wrote copied in, when {@code last} is the record of
+   * {@code oldRows} and the spare holds {@code m} rows (a level's array holds exactly its members' rows); else a copy.
+   */
+  private static float[] startRows(float[] oldRows, int m, int dim, RecordedRows last, boolean known) {
+    float[] spare = known && last.spareFree && last.written != null ? last.spare : null;
+    if (spare == null || spare == oldRows || spare.length != m * dim) {
+      return Arrays.copyOf(oldRows, m * dim);
+    }
+    for (int i : last.written) { // the spare is the rows before last's run: those it wrote are brought up to date
+      if (i < m && (i + 1) * dim <= oldRows.length) {
+        System.arraycopy(oldRows, i * dim, spare, i * dim, dim);
+      }
+    }
+    SPARES_USED.incrementAndGet();
+    return spare;
   }
 
   /**
@@ -75,6 +128,9 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
     private final int[] fromOld;
     private final boolean[] placed;
     boolean same;
+    /** The rows written so far that may differ from {@code oldRows}'s, in order; null once too many to list. */
+    private int[] written = new int[16];
+    private int writtenCount;
     /** Members keep their old relative order: each is first looked for where the previous one was found, plus 1. */
     private int next;
 
@@ -90,7 +146,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
       known = last != null && last.rows == oldRows && last.members.length == old.size();
       fromOld = listed == null ? null : listed.fromOld();
       placed = listed == null || !known ? null : listed.placed();
-      rows = Arrays.copyOf(oldRows, m * dim); // a member in place and unchanged keeps the row copied here
+      rows = startRows(oldRows, m, dim, last, known); // a member in place and unchanged keeps the row there
       newToOld = new int[m];
       oldToNew = new int[old.size()];
       Arrays.fill(oldToNew, -1);
@@ -113,6 +169,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
         next = o + 1;
         if (o != i) {
           System.arraycopy(oldRows, o * dim, rows, i * dim, dim);
+          wrote(i);
         }
         same &= o == i;
         return;
@@ -130,14 +187,35 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
       if (known && o >= 0 && last.members[o] == n && last.sums[o] == sums[i]) {
         if (o != i) {
           System.arraycopy(oldRows, o * dim, rows, i * dim, dim);
+          wrote(i);
         }
         assert isCentroid(n, rows, i, dim, new float[dim]) : n.id + " has a row other than its centroid";
       } else {
         reread[i] = true;
         n.copyCentroidInto(rows, i * dim, dim);
+        wrote(i);
         moved[i] = o < 0 || !Arrays.equals(rows, i * dim, (i + 1) * dim, oldRows, o * dim, (o + 1) * dim);
       }
       same &= o == i && !moved[i];
+    }
+
+    /** Lists row {@code i} as written; past an eighth of the rows, none are listed (a copy costs about as much). */
+    private void wrote(int i) {
+      if (written == null) {
+        return;
+      }
+      if (writtenCount == written.length) {
+        written = writtenCount >= at.length / 8 ? null : Arrays.copyOf(written, 2 * writtenCount);
+        if (written == null) {
+          return;
+        }
+      }
+      written[writtenCount++] = i;
+    }
+
+    /** The rows written, when {@code last} was the record of {@code oldRows} and they are few enough; else null. */
+    int[] written() {
+      return known && written != null ? Arrays.copyOf(written, writtenCount) : null;
     }
   }
 

@@ -9,12 +9,17 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.setree.internal.core.HierarchyState;
+import dev.setree.internal.core.Tree;
+import dev.setree.internal.core.TreeStore.Mutation;
+import dev.setree.spi.Fact;
 import dev.setree.testing.Corpora;
 import dev.setree.testing.HashEmbedder;
 import dev.setree.testing.SimpleTokenCounter;
+import dev.setree.testing.TreeAssert;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -87,5 +92,67 @@ class RecordedRowsTest {
     HierarchyState.Level level = new HierarchyState.Level(ids, built1.centroids(), built1.parentIds(),
         built1.assignment(), built1.knnOffsets(), built1.knnNeighbors(), built1.knnWeights(), built1.resolution());
     assertNull(RecordedRows.of(level, DraftTree.of(built.tree())));
+  }
+
+  /**
+   * A maintainer told that each run's result is installed writes a level's rows into the arrays of the hierarchy
+   * before the installed one (ADR 0051), and makes the trees and hierarchies of one never told, bit for bit, over
+   * random inserts and deletes. Every fourth result is not installed, and the next run starts from it, as a writer's
+   * second pass on top of a run computed ahead does: the rows of the hierarchy installed last, which that writer's
+   * save compares with the result's, stay as they were after every run.
+   */
+  @Test
+  void aMaintainerToldOfItsInstallsWritesIntoTheRowsOfAnOlderHierarchy() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    Random r = new Random(seed);
+    List<Fact> pool = Corpora.synthetic(60, seed);
+    Maintainer told = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    Maintainer never = new Maintainer(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS, 60);
+    Maintainer.Result a = null;
+    Maintainer.Result b = null;
+    HierarchyState installed = built.hierarchy();
+    List<int[]> installedRows = rowBits(installed);
+    int used = 0;
+    for (int run = 0; run < 16; run++) {
+      Tree base = a == null ? built.tree() : a.tree();
+      List<Mutation> batch = new ArrayList<>();
+      batch.add(new Mutation(0, Mutation.Kind.INSERT, "i" + run, pool.get(r.nextInt(pool.size())).text() + run, null));
+      if (r.nextInt(3) == 0) {
+        batch.add(new Mutation(0, Mutation.Kind.DELETE, base.id(r.nextInt(base.leafCount())), null, null));
+      }
+      String at = "run " + run + ", seed " + seed;
+      int before = RecordedRows.SPARES_USED.get();
+      a = told.run(base, a == null ? built.hierarchy() : a.hierarchy(), batch);
+      used += RecordedRows.SPARES_USED.get() - before;
+      List<int[]> now = rowBits(installed);
+      for (int l = 0; l < now.size(); l++) {
+        assertArrayEquals(installedRows.get(l), now.get(l), "the installed hierarchy's level " + (l + 1) + ", " + at);
+      }
+      before = RecordedRows.SPARES_USED.get();
+      b = never.run(b == null ? built.tree() : b.tree(), b == null ? built.hierarchy() : b.hierarchy(), batch);
+      assertEquals(before, RecordedRows.SPARES_USED.get(), "a spare used by a maintainer never told, " + at);
+      TreeAssert.assertSameTree(b.tree(), a.tree());
+      TreeAssert.assertSameHierarchy(b.hierarchy(), a.hierarchy());
+      if (run % 4 != 3) {
+        told.installed(a.tree(), a.hierarchy());
+        installed = a.hierarchy();
+        installedRows = rowBits(installed);
+      }
+    }
+    assertTrue(used >= 10, "matches that wrote into a spare: " + used + ", seed " + seed);
+  }
+
+  /** The bits of the rows of each of {@code h}'s levels above the leaves. */
+  private static List<int[]> rowBits(HierarchyState h) {
+    List<int[]> out = new ArrayList<>();
+    for (HierarchyState.Level l : h.levels().subList(1, h.levels().size())) {
+      float[] c = l.centroids();
+      int[] bits = new int[c.length];
+      for (int i = 0; i < c.length; i++) {
+        bits[i] = Float.floatToRawIntBits(c[i]);
+      }
+      out.add(bits);
+    }
+    return out;
   }
 }
