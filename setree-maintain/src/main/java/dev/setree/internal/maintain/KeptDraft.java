@@ -1,5 +1,6 @@
 package dev.setree.internal.maintain;
 
+import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Passes;
 import dev.setree.internal.core.Tree;
 import java.util.Comparator;
@@ -151,7 +152,7 @@ final class KeptDraft {
    * Frees the spare rows of the kept draft's records ({@link LevelRecords#freeSpares}) when it was frozen into
    * {@code tree}, whose hierarchy {@code hierarchy} the writer installed.
    */
-  synchronized void installed(Tree tree, dev.setree.internal.core.HierarchyState hierarchy) {
+  synchronized void installed(Tree tree, HierarchyState hierarchy) {
     if (draft != null && tree == frozen) {
       draft.records.freeSpares(hierarchy.levels());
     }

@@ -4,6 +4,7 @@ import dev.setree.internal.core.HierarchyState;
 import dev.setree.internal.core.Passes;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
 /**
@@ -33,7 +34,7 @@ import java.util.function.IntConsumer;
 record RecordedRows(float[] rows, DraftNode[] members, float[][] sums, boolean made, int[] written, float[] spare,
     boolean spareFree) {
   /** How many matches wrote into a spare instead of a new array (for tests). */
-  static final java.util.concurrent.atomic.AtomicInteger SPARES_USED = new java.util.concurrent.atomic.AtomicInteger();
+  static final AtomicInteger SPARES_USED = new AtomicInteger();
 
   /** A record made without a run ({@link #of}): no spare, nothing known of what changed. */
   RecordedRows(float[] rows, DraftNode[] members, float[][] sums) {
@@ -98,7 +99,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums, boolean m
       return Arrays.copyOf(oldRows, m * dim);
     }
     for (int i : last.written) { // the spare is the rows before last's run: those it wrote are brought up to date
-      if (i < m && (i + 1) * dim <= oldRows.length) {
+      if (i < m) {
         System.arraycopy(oldRows, i * dim, spare, i * dim, dim);
       }
     }
