@@ -46,7 +46,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums, boolean m
    * against {@code before}'s rows (its {@link #written} rows are listed), else as it is.
    */
   RecordedRows after(RecordedRows before) {
-    return before != null && before.made && made && written != null && before.rows != rows
+    return before != null && before.made && written != null // a record with its rows listed is a match's
         ? new RecordedRows(rows, members, sums, true, written, before.rows, false) : this;
   }
 
@@ -94,7 +94,7 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums, boolean m
    * {@code oldRows} and the spare holds {@code m} rows (a level's array holds exactly its members' rows); else a copy.
    */
   private static float[] startRows(float[] oldRows, int m, int dim, RecordedRows last, boolean known) {
-    float[] spare = known && last.spareFree && last.written != null ? last.spare : null;
+    float[] spare = known && last.spareFree ? last.spare : null; // a record with a spare lists its rows
     if (spare == null || spare == oldRows || spare.length != m * dim) {
       return Arrays.copyOf(oldRows, m * dim);
     }
@@ -206,10 +206,11 @@ record RecordedRows(float[] rows, DraftNode[] members, float[][] sums, boolean m
         return;
       }
       if (writtenCount == written.length) {
-        written = writtenCount >= at.length / 8 ? null : Arrays.copyOf(written, 2 * writtenCount);
-        if (written == null) {
+        if (writtenCount >= at.length / 8) {
+          written = null;
           return;
         }
+        written = Arrays.copyOf(written, 2 * writtenCount);
       }
       written[writtenCount++] = i;
     }
