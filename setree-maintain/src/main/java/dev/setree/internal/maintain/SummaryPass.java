@@ -87,6 +87,9 @@ final class SummaryPass {
     SummaryRules rules = SummaryRules.of(options, faithfulnessThreshold);
     boolean dirtyOnly = rules.equals(draft.summaryRules);
     draft.summaryRules = null; // claimed again only once this pass is through
+    if (!draft.summaryShallow.isEmpty()) {
+      RelevanceMemo.handOver(draft.summaryShallow.get(0), root); // the last pass's root
+    }
     if (dirtyOnly && !draft.touched.all()) {
       for (DraftNode v : draft.touchedInternal()) {
         LeavesUnder.changed(v); // something under it and above it may have changed since the parts were kept

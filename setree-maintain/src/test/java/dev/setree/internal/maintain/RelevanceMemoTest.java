@@ -325,6 +325,55 @@ class RelevanceMemoTest {
         + "ahead, " + coldTotal + " by those of the other");
   }
 
+  /**
+   * A run that puts a new root on top, the old root under it with half its children and a new node with the others
+   * (as run 20 of the 50,000-leaf insert bench did), has the new root's scan told from the memo of the root before
+   * it, which offered the same leaves in another order; the pass writes the summaries of a draft whose nodes keep no
+   * memo. The old root, whose centroid moved, reads the memo too, in an earlier wave.
+   */
+  @Test
+  void aNewRootReadsTheMemoOfTheRootBeforeIt() {
+    HashEmbedder embedder = new HashEmbedder(48);
+    SimpleTokenCounter counter = new SimpleTokenCounter();
+    Tree tree = built(embedder, counter).tree();
+    DraftTree memos = newRootOnTop(tree, 24);
+    DraftTree scans = newRootOnTop(tree, Integer.MAX_VALUE);
+    DraftNode oldRoot = memos.byId.get(tree.id(tree.root()));
+    assertTrue(oldRoot.relevance != null, "the old root keeps no memo");
+    for (DraftTree d : List.of(memos, scans)) {
+      new SummaryPass(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
+          .run(d, 60, BuildProgress.NONE);
+    }
+    DraftNode root = memos.root();
+    assertTrue(root != oldRoot && root.relevance != null && root.relevance.spared == 1,
+        "the new root's scan was not told from a memo");
+    TreeAssert.assertSameTree(scans.toTree(), memos.toTree());
+  }
+
+  /**
+   * A copy of {@code tree} whose nodes of {@code memoFrom} leaves or more keep memos (made ahead), settled, and then
+   * given a new root over its old root, which keeps the first half of its children, and a new node with the others.
+   */
+  private static DraftTree newRootOnTop(Tree tree, int memoFrom) {
+    DraftTree d = DraftTree.of(tree);
+    d.relevanceFrom = memoFrom;
+    d.relevanceCandidates = 4;
+    assertTrue(SummaryRules.of(BuildOptions.DEFAULTS, 60).settle(d), "the copy is not settled");
+    RelevanceMemo.scanAhead(d, () -> false);
+    DraftNode old = d.root();
+    List<DraftNode> moved = new ArrayList<>(old.children.subList(old.children.size() / 2, old.children.size()));
+    DraftNode root = d.addInternal("new-root", old.level + 1);
+    DraftNode sibling = d.addInternal("new-sibling", old.level);
+    for (DraftNode c : moved) {
+      DraftTree.attach(c, sibling);
+    }
+    DraftTree.attach(old, root);
+    DraftTree.attach(sibling, root);
+    old.structural = true;
+    d.recomputeSums();
+    return d;
+  }
+
   /** The tree of 600 synthetic facts the maintainers' tests start from. */
   private static BuildResult built(HashEmbedder embedder, SimpleTokenCounter counter) {
     return new TreeBuilder(embedder, counter, new ExtractiveSummarizer(), BuildOptions.DEFAULTS)
