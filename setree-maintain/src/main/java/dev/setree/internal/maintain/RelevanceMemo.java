@@ -28,8 +28,9 @@ import java.util.function.BooleanSupplier;
  * list found near by, or at one of every {@value #ANCHOR_EVERY} indexed by identity, and every leaf of the new list
  * not joined so is scanned.
  *
- * <p>A memo is the node's, read and replaced by its summary's thread only. A writer's large nodes get their first
- * memos before its first run ({@link #scanAhead}).
+ * <p>A memo is read and replaced by its node's summary thread only; a new root shares its old root's, which reads it
+ * in an earlier wave ({@link #handOver}). A writer's large nodes get their first memos before its first run
+ * ({@link #scanAhead}).
  */
 final class RelevanceMemo {
   /** A node of at least this many leaves keeps a memo ({@link DraftTree#relevanceFrom}). */
